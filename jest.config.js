@@ -1,0 +1,14 @@
+/** Jest on ESM: ts-jest compiles TypeScript, imports written with `.js` map back to `.ts`. */
+export default {
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  transform: {
+    '^.+\\.ts$': [
+      'ts-jest',
+      { useESM: true, tsconfig: 'tsconfig.json', diagnostics: { ignoreCodes: ['TS151001'] } },
+    ],
+  },
+  testMatch: ['**/__tests__/**/*.test.ts'],
+  testTimeout: 30000,
+};
