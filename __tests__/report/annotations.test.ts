@@ -1,0 +1,71 @@
+import { annotate } from '../../src/report/annotations.js';
+import { captureStdout, cases, makeOutcome } from './helpers.js';
+
+function annotations(...args: Parameters<typeof makeOutcome>): string[] {
+  const stdout = captureStdout();
+  try {
+    annotate(makeOutcome(...args), true);
+  } finally {
+    stdout.restore();
+  }
+  return stdout.lines().filter((line) => line.startsWith('::'));
+}
+
+const kind = (line: string) => /^::(\w+)/.exec(line)?.[1];
+
+describe('annotations', () => {
+  it('12 failures: 9 errors in report order, then one notice for the 3 more', () => {
+    const lines = annotations([...cases(4, 'TIMEDOUT'), ...cases(8, 'FAILED'), ...cases(5, 'PASSED')]);
+    expect(lines.map(kind)).toEqual([...Array(9).fill('error'), 'notice']);
+    expect(lines[0]).toBe('::error title=FAILED 0::Test case FAILED in run run-1');
+    expect(lines[8]).toBe('::error title=TIMEDOUT 0::Test case TIMEDOUT in run run-1');
+    expect(lines[9]).toBe(
+      '::notice title=12 test cases failed::3 more test cases failed; the job summary lists them.',
+    );
+  });
+
+  it('9 failures: no notice', () => {
+    expect(annotations(cases(9, 'FAILED')).map(kind)).toEqual(Array(9).fill('error'));
+  });
+
+  it('names unfinished test cases as such', () => {
+    const [line] = annotations([{ title: 'a', status: 'RUNNING' }]);
+    expect(line).toBe('::error title=a::Test case did not finish (RUNNING) in run run-1');
+  });
+
+  it('3 flaky: 3 warnings; with fail-on-flaky, 3 errors', () => {
+    expect(annotations(cases(3, 'FLAKY')).map(kind)).toEqual(['warning', 'warning', 'warning']);
+    expect(annotations(cases(3, 'FLAKY'), { failOnFlaky: true, success: false }).map(kind)).toEqual([
+      'error',
+      'error',
+      'error',
+    ]);
+  });
+
+  it('15 flaky: 10 warnings and one notice for the 5 more', () => {
+    const lines = annotations(cases(15, 'FLAKY'));
+    expect(lines.map(kind)).toEqual([...Array(10).fill('warning'), 'notice']);
+    expect(lines[10]).toContain('5 more test cases are flaky');
+  });
+
+  it('cuts titles at 200 characters and keeps them on one line', () => {
+    const [line] = annotations([{ title: `a\nb ${'x'.repeat(300)}`, status: 'FAILED' }]);
+    const title = /title=([^:]*)::/.exec(line as string)?.[1];
+    expect(title).toBe(`a b ${'x'.repeat(195)}…`);
+  });
+
+  it('escapes command syntax in titles', () => {
+    const [line] = annotations([{ title: 'a::b, c%', status: 'FAILED' }]);
+    expect(line).toBe('::error title=a%3A%3Ab%2C c%25::Test case FAILED in run run-1');
+  });
+
+  it('warns when a passed run reported no test case', () => {
+    expect(annotations([], { status: 'PASSED', success: true })).toEqual([
+      '::warning::The run passed but reported no test case.',
+    ]);
+  });
+
+  it('none for a run started without waiting', () => {
+    expect(annotations(cases(3, 'FAILED'), { status: 'STARTED' })).toEqual([]);
+  });
+});

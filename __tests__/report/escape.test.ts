@@ -1,0 +1,98 @@
+import { cellText, cut, oneLine, preText, UNTITLED } from '../../src/report/escape.js';
+import { clearSecrets, registerSecret } from '../../src/secrets.js';
+import { captureStdout } from './helpers.js';
+
+afterEach(() => clearSecrets());
+
+describe('cellText', () => {
+  it.each([
+    ['&', '&amp;'],
+    ['<', '&lt;'],
+    ['>', '&gt;'],
+    ['"', '&quot;'],
+    ["'", '&#39;'],
+    ['|', '&#124;'],
+    ['`', '&#96;'],
+    ['*', '&#42;'],
+    ['_', '&#95;'],
+    ['[', '&#91;'],
+    [']', '&#93;'],
+    ['\\', '&#92;'],
+    ['$x$', '&#36;x&#36;'],
+    ['~~x~~', '&#126;&#126;x&#126;&#126;'],
+    ['a\nb', 'a b'],
+    ['a\r\n\r\nb', 'a b'],
+    ['a \n\n b', 'a b'],
+    ['a\tb', 'a b'],
+    ['a\u2028b', 'a b'],
+    ['\n  lead and trail  \n', 'lead and trail'],
+    ['a\u0000b\u0007c\u001bd\u007fe\u0085f\u009bg', 'abcdefg'],
+    ['<script>alert(1)</script>', '&lt;script&gt;alert(1)&lt;/script&gt;'],
+    ['&amp;', '&amp;amp;'],
+    ['lone \ud800 high', 'lone \ufffd high'],
+    ['lone \udc00 low', 'lone \ufffd low'],
+    ['pair 😀', 'pair 😀'],
+    ['', UNTITLED],
+    [' \n\t ', UNTITLED],
+    ['\u0000\u0001', UNTITLED],
+  ])('%j -> %j', (input, expected) => {
+    expect(cellText(input)).toBe(expected);
+  });
+
+  it('cuts past 200 code points with an ellipsis', () => {
+    const result = cellText('a'.repeat(300));
+    expect([...result]).toHaveLength(200);
+    expect(result).toBe(`${'a'.repeat(199)}…`);
+    expect(cellText('a'.repeat(200))).toBe('a'.repeat(200));
+  });
+
+  it('never splits a surrogate pair', () => {
+    const result = cellText(`${'a'.repeat(198)}😀😀😀`);
+    expect(result).toBe(`${'a'.repeat(198)}😀…`);
+    expect(cellText('😀'.repeat(300))).toBe(`${'😀'.repeat(199)}…`);
+  });
+
+  it('cuts before escaping, so no entity is split', () => {
+    expect(cellText('&'.repeat(300))).toBe(`${'&amp;'.repeat(199)}…`);
+  });
+
+  it('redacts before cutting, so no part of a secret is left at the cut', () => {
+    const stdout = captureStdout();
+    registerSecret('SECRETVALUE');
+    stdout.restore();
+    const result = cellText(`${'a'.repeat(196)}SECRETVALUE tail`);
+    expect(result).not.toContain('SEC');
+    expect(result).toBe(`${'a'.repeat(196)}&#42;&#42;&#42;…`);
+  });
+});
+
+describe('oneLine', () => {
+  it('folds lines and drops control characters without HTML escaping', () => {
+    expect(oneLine('<b>x</b>\n\n| y |\u0000')).toBe('<b>x</b> | y |');
+  });
+
+  it('cuts only when asked', () => {
+    expect(oneLine('a'.repeat(300))).toHaveLength(300);
+    expect(oneLine('a'.repeat(300), 200)).toBe(`${'a'.repeat(199)}…`);
+  });
+
+  it('redacts', () => {
+    const stdout = captureStdout();
+    registerSecret('hunter2');
+    stdout.restore();
+    expect(oneLine('pw hunter2\nagain hunter2')).toBe('pw *** again ***');
+  });
+});
+
+describe('preText', () => {
+  it('keeps line breaks but escapes', () => {
+    expect(preText('{\n  "a": "<b>"\n}', 100)).toBe('{\n  &quot;a&quot;: &quot;&lt;b&gt;&quot;\n}');
+  });
+});
+
+describe('cut', () => {
+  it('leaves short text alone', () => {
+    expect(cut('abc', 3)).toBe('abc');
+    expect(cut('abcd', 3)).toBe('ab…');
+  });
+});

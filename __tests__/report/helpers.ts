@@ -1,0 +1,96 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { jest } from '@jest/globals';
+import { countCases, type RunOutcome, type TestCase } from '../../src/outcome.js';
+
+/** A finished project run with the given test cases; counts and success follow from them. */
+export function makeOutcome(testCases: TestCase[], overrides: Partial<RunOutcome> = {}): RunOutcome {
+  const counts = countCases(testCases);
+  return {
+    mode: 'project',
+    projectId: 'proj-1',
+    runId: 'run-1',
+    status: counts.failed > 0 ? 'FAILED' : 'PASSED',
+    success: counts.failed === 0,
+    branch: 'main',
+    environment: 'staging',
+    durationMs: 184_000,
+    testCases,
+    counts,
+    failOnFlaky: false,
+    notes: [],
+    ...overrides,
+  };
+}
+
+export function cases(count: number, status: string | undefined, prefix = status ?? 'none'): TestCase[] {
+  return Array.from({ length: count }, (_, i) => ({ title: `${prefix} ${i}`, status, durationMs: 1000 + i }));
+}
+
+/**
+ * Points GITHUB_OUTPUT and GITHUB_STEP_SUMMARY at temp files. @actions/core remembers the summary
+ * path once used, so call this once per test file and `reset()` between tests.
+ */
+export function runnerFiles() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'report-test-'));
+  const summaryFile = path.join(dir, 'summary.md');
+  const outputFile = path.join(dir, 'output.txt');
+  process.env.GITHUB_STEP_SUMMARY = summaryFile;
+  process.env.GITHUB_OUTPUT = outputFile;
+  const reset = () => {
+    writeFileSync(summaryFile, '');
+    writeFileSync(outputFile, '');
+  };
+  reset();
+  return {
+    dir,
+    summaryFile,
+    reset,
+    readSummary: () => readFileSync(summaryFile, 'utf8'),
+    readOutputs: (): Record<string, string> => {
+      const outputs: Record<string, string> = {};
+      const text = readFileSync(outputFile, 'utf8');
+      for (const match of text.matchAll(/^([\w-]+)<<(ghadelimiter_[\w-]+)\r?\n([\s\S]*?)\r?\n\2$/gm)) {
+        outputs[match[1] as string] = match[3] as string;
+      }
+      return outputs;
+    },
+  };
+}
+
+/** Captures what is written to stdout (log lines and workflow commands) until `restore()`. */
+export function captureStdout() {
+  const chunks: string[] = [];
+  const spy = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    chunks.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+    return true;
+  });
+  return {
+    text: () => chunks.join(''),
+    lines: () =>
+      chunks
+        .join('')
+        .split(/\r?\n/)
+        .filter((line) => line !== ''),
+    restore: () => spy.mockRestore(),
+  };
+}
+
+/** Hostile titles: markup, Markdown, table breakers, control characters, blank lines. */
+export const HOSTILE_TITLES = [
+  '<script>alert(1)</script>',
+  '<img src=x onerror=alert(1)>',
+  '</td></tr><tr><td>injected</td><td>x</td><td>y</td><td>z',
+  '| a | b | c |',
+  '`code` **bold** _it_ [link](https://example.com) ![img](https://example.com/x.png)',
+  'line one\n\nline two <b>after a blank line</b>',
+  'tab\tand\r\ncrlf',
+  'nul\u0000 bell\u0007 esc\u001b[31m del\u007f nel\u0085 csi\u009b',
+  'quotes " and \' and & and &amp; and \\ backslash',
+  '',
+  '   \n\t  ',
+  'lone \ud800 surrogate',
+  '<!-- comment --> <details open> <style>body{}</style>',
+  `${'x'.repeat(298)}<>`,
+];

@@ -1,0 +1,183 @@
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestCase } from '../../src/outcome.js';
+import { junitXml, writeJunit } from '../../src/report/junit.js';
+import { HOSTILE_TITLES, makeOutcome } from './helpers.js';
+
+interface Element {
+  name: string;
+  attributes: Record<string, string>;
+  children: Element[];
+}
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+const decodeXml = (text: string) =>
+  text.replace(/&(amp|lt|gt|quot|apos);/g, (_, name: string) => ENTITIES[name] as string);
+
+/**
+ * A minimal XML reader for the shape junit.ts writes (elements, attributes, whitespace between):
+ * it throws on anything not well-formed, such as an unbalanced tag, a raw `<` or `&`, or a
+ * character XML 1.0 cannot carry.
+ */
+function parseXml(xml: string): Element {
+  const declaration = '<?xml version="1.0" encoding="UTF-8"?>\n';
+  if (!xml.startsWith(declaration)) throw new Error('no XML declaration');
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for control characters is the point
+  const notXml = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/;
+  if (notXml.test(xml)) throw new Error('character not allowed');
+  if (/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(xml))
+    throw new Error('lone surrogate');
+  const tag =
+    /<(\/?)([A-Za-z][\w-]*)((?:\s+[\w-]+="[^"<&]*(?:&(?:amp|lt|gt|quot|apos);[^"<&]*)*")*)\s*(\/?)>/y;
+  const attribute = /([\w-]+)="([^"]*)"/g;
+  const root: Element = { name: '#document', attributes: {}, children: [] };
+  const stack: Element[] = [root];
+  let index = declaration.length;
+  while (index < xml.length) {
+    const space = /\s*/y;
+    space.lastIndex = index;
+    space.exec(xml);
+    index = space.lastIndex;
+    if (index >= xml.length) break;
+    tag.lastIndex = index;
+    const match = tag.exec(xml);
+    if (!match) throw new Error(`not well-formed at ${index}: ${xml.slice(index, index + 60)}`);
+    index = tag.lastIndex;
+    const [, closing, name, attributeText, selfClosing] = match as unknown as string[];
+    const parent = stack[stack.length - 1] as Element;
+    if (closing) {
+      if (parent.name !== name || attributeText || selfClosing) throw new Error(`unbalanced </${name}>`);
+      stack.pop();
+      continue;
+    }
+    const attributes: Record<string, string> = {};
+    for (const [, key, value] of (attributeText as string).matchAll(attribute)) {
+      if (key === undefined || value === undefined || key in attributes) throw new Error('bad attribute');
+      attributes[key] = decodeXml(value);
+    }
+    const element: Element = { name: name as string, attributes, children: [] };
+    parent.children.push(element);
+    if (!selfClosing) stack.push(element);
+  }
+  if (stack.length !== 1 || root.children.length !== 1) throw new Error('unbalanced document');
+  return root.children[0] as Element;
+}
+
+function all(element: Element, name: string): Element[] {
+  const found = element.name === name ? [element] : [];
+  return found.concat(...element.children.map((child) => all(child, name)));
+}
+
+const mixed: TestCase[] = [
+  { title: 'passes', status: 'PASSED', durationMs: 1234 },
+  { title: 'flaky one', status: 'FLAKY', durationMs: 5 },
+  { title: 'skipped one', status: 'SKIPPED' },
+  { title: 'fails', status: 'FAILED', durationMs: 2000 },
+  { title: 'times out', status: 'TIMEDOUT' },
+  { title: 'interrupted', status: 'INTERRUPTED' },
+  { title: 'errors', status: 'ERROR' },
+  { title: 'cancelled', status: 'CANCELLED' },
+  { title: 'queued', status: 'QUEUED' },
+  { title: 'no status' },
+];
+
+describe('the test XML reader', () => {
+  it.each(['<a><b></a></b>', '<a x="&"/>', '<a>text</a>', '<a x="1" x="2"/>', '<a/><b/>', '<a x="\u0001"/>'])(
+    'rejects %j',
+    (body) => {
+      expect(() => parseXml(`<?xml version="1.0" encoding="UTF-8"?>\n${body}`)).toThrow();
+    },
+  );
+});
+
+describe('junitXml', () => {
+  it('declares counts that match the elements', () => {
+    const suites = parseXml(junitXml(makeOutcome(mixed)));
+    const [suite] = suites.children;
+    expect(suite?.name).toBe('testsuite');
+    const testCases = all(suites, 'testcase');
+    expect(testCases).toHaveLength(10);
+    for (const element of [suites, suite as Element]) {
+      expect(element.attributes).toMatchObject({
+        tests: String(testCases.length),
+        failures: String(all(suites, 'failure').length),
+        errors: String(all(suites, 'error').length),
+        skipped: String(all(suites, 'skipped').length),
+        time: '184.000',
+      });
+    }
+    expect(all(suites, 'failure')).toHaveLength(6);
+    expect(all(suites, 'error')).toHaveLength(1);
+    expect(all(suites, 'skipped')).toHaveLength(1);
+  });
+
+  it('maps each verdict as the contract says', () => {
+    const suites = parseXml(junitXml(makeOutcome(mixed)));
+    const byName = new Map(all(suites, 'testcase').map((element) => [element.attributes.name, element]));
+    expect(byName.get('passes')).toEqual({
+      name: 'testcase',
+      attributes: { name: 'passes', classname: 'project proj-1', time: '1.234' },
+      children: [],
+    });
+    expect(byName.get('flaky one')?.children).toEqual([
+      {
+        name: 'properties',
+        attributes: {},
+        children: [{ name: 'property', attributes: { name: 'flaky', value: 'true' }, children: [] }],
+      },
+    ]);
+    expect(byName.get('skipped one')?.children.map((child) => child.name)).toEqual(['skipped']);
+    expect(byName.get('skipped one')?.attributes.time).toBe('0');
+    expect(byName.get('fails')?.children[0]?.attributes).toEqual({ message: 'FAILED', type: 'FAILED' });
+    expect(byName.get('times out')?.children[0]?.attributes).toEqual({
+      message: 'TIMEDOUT',
+      type: 'TIMEDOUT',
+    });
+    expect(byName.get('errors')?.children[0]).toMatchObject({
+      name: 'error',
+      attributes: { message: 'ERROR' },
+    });
+    expect(byName.get('cancelled')?.children[0]?.attributes.message).toBe('did not finish (CANCELLED)');
+    expect(byName.get('no status')?.children[0]?.attributes.message).toBe('did not finish (no status)');
+  });
+
+  it('names the suite of a suite run and records the run in properties', () => {
+    const xml = junitXml(
+      makeOutcome(mixed, { mode: 'suite', testSuiteName: 'Checkout & pay', message: 'a\nb' }),
+    );
+    const suites = parseXml(xml);
+    expect(suites.attributes.name).toBe('Checkout & pay');
+    expect(all(suites, 'testcase')[0]?.attributes.classname).toBe('Checkout & pay');
+    const properties = Object.fromEntries(
+      (suites.children[0]?.children[0]?.children ?? []).map((p) => [p.attributes.name, p.attributes.value]),
+    );
+    expect(properties).toEqual({
+      runId: 'run-1',
+      status: 'FAILED',
+      branch: 'main',
+      environment: 'staging',
+      message: 'a b',
+    });
+  });
+
+  it('stays well-formed with hostile titles, on one line, whole', () => {
+    const testCases = HOSTILE_TITLES.map((title, i) => ({ title, status: i % 2 ? 'FAILED' : 'PASSED' }));
+    const xml = junitXml(makeOutcome(testCases));
+    const names = all(parseXml(xml), 'testcase').map((element) => element.attributes.name);
+    expect(names).toHaveLength(HOSTILE_TITLES.length);
+    expect(names).toContain('<script>alert(1)</script>');
+    expect(names).toContain('line one line two <b>after a blank line</b>');
+    expect(names).toContain('nul bell esc[31m del\u007f nel\u0085 csi\u009b');
+    expect(names).toContain('lone  surrogate');
+    expect(names).toContain(`${'x'.repeat(298)}<>`);
+    expect(names).toContain('(untitled)');
+    for (const line of xml.split('\n')) expect(line.match(/<testcase /g)?.length ?? 0).toBeLessThanOrEqual(1);
+  });
+
+  it('writes the file, creating its directory', async () => {
+    const file = path.join(os.tmpdir(), `junit-test-${process.pid}`, 'deep', 'er', 'report.xml');
+    expect(await writeJunit(makeOutcome(mixed), file)).toBe(file);
+    expect(() => parseXml(readFileSync(file, 'utf8'))).not.toThrow();
+  });
+});

@@ -1,0 +1,89 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { resultsFileName, resultsJson, writeResultsFile } from '../../src/report/results-file.js';
+import { makeOutcome } from './helpers.js';
+
+describe('results file', () => {
+  it('is named after the sanitised run id', () => {
+    expect(resultsFileName('run-1.a_b')).toBe('test-run-run-1.a_b.json');
+    expect(resultsFileName('../x/y z')).toBe('test-run-.._x_y_z.json');
+    expect(resultsFileName(undefined)).toBe('test-run-unknown.json');
+    expect(resultsFileName('é'.repeat(300))).toBe(`test-run-${'_'.repeat(100)}.json`);
+  });
+
+  it('holds the normalised run and every test case, titles whole, compact', async () => {
+    const dir = path.join(mkdtempSync(path.join(os.tmpdir(), 'results-test-')), 'nested');
+    const long = `${'t'.repeat(300)}\nsecond line`;
+    const outcome = makeOutcome(
+      [
+        { title: long, status: 'FAILED', durationMs: 12 },
+        { title: 'no status' },
+        { title: 'flaky', status: 'FLAKY' },
+      ],
+      {
+        mode: 'suite',
+        testSuiteId: 'suite-1',
+        testSuiteName: 'Suite',
+        startedAt: '2024-01-01T00:00:00Z',
+        finishedAt: '2024-01-01T00:03:04Z',
+        message: 'why',
+        notes: ['a note'],
+        appliedOptions: { retries: 1 },
+      },
+    );
+    const file = await writeResultsFile(outcome, dir);
+    expect(file).toBe(path.join(dir, 'test-run-run-1.json'));
+    const text = readFileSync(file, 'utf8');
+    expect(text).toBe(resultsJson(outcome));
+    expect(text).not.toMatch(/\n {2}/);
+    expect(JSON.parse(text)).toEqual({
+      schemaVersion: 1,
+      mode: 'suite',
+      status: 'FAILED',
+      success: false,
+      runId: 'run-1',
+      projectId: 'proj-1',
+      testSuiteId: 'suite-1',
+      testSuiteName: 'Suite',
+      branch: 'main',
+      environment: 'staging',
+      startedAt: '2024-01-01T00:00:00Z',
+      finishedAt: '2024-01-01T00:03:04Z',
+      durationMs: 184_000,
+      counts: { total: 3, passed: 0, failed: 2, flaky: 1, skipped: 0 },
+      message: 'why',
+      notes: ['a note'],
+      testCases: [
+        { title: long, status: 'FAILED', verdict: 'failure', durationMs: 12 },
+        { title: 'no status', status: null, verdict: 'unfinished' },
+        { title: 'flaky', status: 'FLAKY', verdict: 'flaky' },
+      ],
+    });
+  });
+
+  it('leaves out what is unknown', () => {
+    const parsed = JSON.parse(
+      resultsJson(
+        makeOutcome([], {
+          status: 'ERROR',
+          success: false,
+          runId: undefined,
+          branch: undefined,
+          durationMs: undefined,
+        }),
+      ),
+    );
+    expect(Object.keys(parsed)).toEqual([
+      'schemaVersion',
+      'mode',
+      'status',
+      'success',
+      'projectId',
+      'environment',
+      'counts',
+      'notes',
+      'testCases',
+    ]);
+  });
+});

@@ -1,0 +1,243 @@
+import { writeFileSync } from 'node:fs';
+import { isFailing, type TestCase } from '../../src/outcome.js';
+import { writeReports } from '../../src/report/index.js';
+import { renderSummary, SUMMARY_BUDGET_BYTES } from '../../src/report/summary.js';
+import { captureStdout, cases, HOSTILE_TITLES, makeOutcome, runnerFiles } from './helpers.js';
+
+const files = runnerFiles();
+let stdout: ReturnType<typeof captureStdout>;
+
+beforeEach(() => {
+  files.reset();
+  stdout = captureStdout();
+});
+afterEach(() => stdout.restore());
+
+/** The cells of each row of the first table, as raw HTML. */
+function tableRows(html: string): string[][] {
+  const table = /<table>([\s\S]*?)<\/table>/.exec(html)?.[1];
+  if (table === undefined) throw new Error('no table');
+  return [...table.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((row) =>
+    [...(row[1] as string).matchAll(/<(td|th)>([\s\S]*?)<\/\1>/g)].map((cell) => cell[2] as string),
+  );
+}
+
+function decode(cell: string): string {
+  return cell
+    .replace(/&#(\d+);/g, (_, code) => String.fromCodePoint(Number(code)))
+    .replace(
+      /&(amp|lt|gt|quot);/g,
+      (_, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"' })[name] as string,
+    );
+}
+
+async function summaryOf(...args: Parameters<typeof makeOutcome>): Promise<string> {
+  await writeReports(makeOutcome(...args), { summary: true, resultsDir: files.dir });
+  return files.readSummary();
+}
+
+describe('job summary', () => {
+  it('has a heading, the run line, message, notes and counts', async () => {
+    const summary = await summaryOf([...cases(2, 'PASSED'), ...cases(1, 'FAILED')], {
+      message: 'Something <odd> happened',
+      notes: ['note one', 'note | two'],
+    });
+    expect(summary).toMatch(/^<h2>❌ Test run failed<\/h2>\n/);
+    expect(summary).toContain(
+      '<p>Project <code>proj-1</code> · Run <code>run-1</code> · Branch <code>main</code> · Environment <code>staging</code> · Duration 3 min 4 s</p>',
+    );
+    expect(summary).toContain('<p>Something &lt;odd&gt; happened</p>');
+    expect(summary).toContain('<ul><li>note one</li><li>note &#124; two</li></ul>');
+    expect(summary).toContain('<p>3 test cases: 2 passed, 1 failed, 0 flaky, 0 skipped</p>');
+  });
+
+  it.each([
+    [{ status: 'PASSED', success: true }, '✅ Test run passed'],
+    [{ status: 'PASSED', success: false }, '❌ Test run failed'],
+    [{ status: 'TIMEDOUT', success: false }, '⏱️ Test run timed out'],
+    [{ status: 'CANCELLED', success: false }, '🚫 Test run cancelled'],
+    [{ status: 'ERROR', success: false }, '⚠️'],
+  ] as const)('heading for %j', async (overrides, heading) => {
+    const summary = await summaryOf(cases(1, 'PASSED'), overrides);
+    expect(summary.split('\n')[0]).toContain(heading);
+  });
+
+  it('names the suite of a suite run', async () => {
+    const summary = await summaryOf(cases(1, 'PASSED'), {
+      mode: 'suite',
+      projectId: undefined,
+      testSuiteId: 'suite-9',
+      testSuiteName: 'Checkout <flow>',
+    });
+    expect(summary).toContain('Suite <strong>Checkout &lt;flow&gt;</strong> · Run <code>run-1</code>');
+  });
+
+  it('renders hostile titles as plain text: three cells per row, no markup, no blank line', async () => {
+    const testCases = HOSTILE_TITLES.map((title, i) => ({ title, status: i % 2 ? 'FAILED' : 'PASSED' }));
+    const summary = await summaryOf(testCases);
+    const rows = tableRows(summary);
+    expect(rows).toHaveLength(HOSTILE_TITLES.length + 1);
+    for (const row of rows) expect(row).toHaveLength(3);
+    expect(rows[0]).toEqual(['Status', 'Test case', 'Duration']);
+    expect(summary).not.toMatch(/<script|<img|<style|<details open|<!--|<b>|<\/?td><\/tr><tr>injected/i);
+    expect(summary).not.toMatch(/\n\s*\n/);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for control characters is the point
+    const unsafe = /[<>"'|`*_[\]\\\n\r\t\u0000-\u0008\u007f-\u009f]/;
+    for (const [, title] of rows.slice(1)) {
+      expect(title).not.toBe('');
+      expect(title).not.toMatch(unsafe);
+    }
+    const titles = rows.slice(1).map((row) => decode(row[1] as string));
+    expect(titles).toContain('<script>alert(1)</script>');
+    expect(titles).toContain('line one line two <b>after a blank line</b>');
+    expect(titles).toContain('nul bell esc[31m del nel csi');
+    expect(titles).toContain('(untitled)');
+    expect(titles).toContain(`${'x'.repeat(199)}…`);
+  });
+
+  it('lists failures first, in the contract order, stable within a group', async () => {
+    const testCases: TestCase[] = [
+      { title: 'p1', status: 'PASSED' },
+      { title: 's1', status: 'SKIPPED' },
+      { title: 'fl1', status: 'FLAKY' },
+      { title: 'i1', status: 'INTERRUPTED' },
+      { title: 't1', status: 'TIMEDOUT' },
+      { title: 'f1', status: 'FAILED' },
+      { title: 'e1', status: 'ERROR' },
+      { title: 'u1', status: 'CANCELLED' },
+      { title: 'u2' },
+      { title: 'p2', status: 'PASSED' },
+      { title: 'f2', status: 'FAILED' },
+      { title: 't2', status: 'TIMEDOUT' },
+      { title: 'fl2', status: 'FLAKY' },
+    ];
+    const rows = tableRows(await summaryOf(testCases)).slice(1);
+    expect(rows.map((row) => row[1])).toEqual([
+      'f1',
+      'e1',
+      'u1',
+      'u2',
+      'f2',
+      't1',
+      't2',
+      'i1',
+      'fl1',
+      'fl2',
+      's1',
+      'p1',
+      'p2',
+    ]);
+    expect(rows[2]?.[0]).toBe('⛔ did not finish (CANCELLED)');
+    expect(rows[3]?.[0]).toBe('⛔ did not finish (no status)');
+    expect(rows[8]?.[0]).toBe('⚠️ FLAKY');
+    expect(rows[0]?.[2]).toBe('—');
+  });
+
+  it('marks flaky test cases as failed with fail-on-flaky', async () => {
+    const summary = await summaryOf(cases(1, 'FLAKY'), { failOnFlaky: true, success: false });
+    expect(tableRows(summary)[1]?.[0]).toBe('❌ FLAKY (counts as failed)');
+    expect(summary).toContain('(flaky ones count as failed)');
+  });
+
+  it('says so when there is no test case', async () => {
+    const summary = await summaryOf([], { status: 'CANCELLED', success: false });
+    expect(summary).toContain('<p>No test case was reported.</p>');
+    expect(summary).not.toContain('<table>');
+  });
+
+  it('shows applied options collapsed, escaped', async () => {
+    const summary = await summaryOf(cases(1, 'PASSED'), {
+      mode: 'suite',
+      appliedOptions: { numberOfWorkers: 2, baseUrl: 'https://x/<y>' },
+    });
+    expect(summary).toContain(
+      '<details><summary>Applied options</summary><pre><code>{\n  &quot;numberOfWorkers&quot;: 2,\n  &quot;baseUrl&quot;: &quot;https://x/&lt;y&gt;&quot;\n}</code></pre></details>',
+    );
+  });
+
+  it('stays under 1 MiB with 50,000 test cases and keeps every failing one that fits', async () => {
+    const statuses = [
+      'PASSED',
+      'PASSED',
+      'PASSED',
+      'FLAKY',
+      'SKIPPED',
+      'FAILED',
+      'ERROR',
+      'TIMEDOUT',
+      undefined,
+    ];
+    const testCases: TestCase[] = Array.from({ length: 50_000 }, (_, i) => {
+      const status = statuses[i % 25 === 0 ? 5 + (i % 4) : i % 5];
+      return {
+        title: `${status ?? 'none'} #${i} <checkout> | ${'lorem ipsum '.repeat(8)}`,
+        status,
+        durationMs: i,
+      };
+    });
+    const outcome = makeOutcome(testCases);
+
+    const html = renderSummary(outcome, { junitWritten: false });
+
+    await writeReports(outcome, {
+      summary: true,
+      resultsDir: files.dir,
+      junitPath: `${files.dir}/junit.xml`,
+    });
+    const summary = files.readSummary();
+    expect(summary).toBe(
+      html.replace(
+        '(output <code>results-file</code>)',
+        '(output <code>results-file</code>) and the JUnit report',
+      ),
+    );
+    expect(Buffer.byteLength(summary)).toBeLessThan(SUMMARY_BUDGET_BYTES);
+    const rows = tableRows(summary).slice(1);
+    for (const row of rows) expect(row).toHaveLength(3);
+    const shownTitles = new Set(rows.map((row) => decode(row[1] as string)));
+    const failing = testCases.filter((testCase) => isFailing(testCase, false));
+    expect(failing).toHaveLength(2_000);
+    expect(failing.every((testCase) => shownTitles.has(testCase.title.trim()))).toBe(true);
+    const hidden = 50_000 - rows.length;
+    expect(hidden).toBeGreaterThan(0);
+    expect(summary).toContain(
+      `<p>${hidden} more test cases not shown; the full list is in the results file (output <code>results-file</code>) and the JUnit report.</p>`,
+    );
+  });
+
+  it('with more failures than fit, shows only failures and says how many failing ones it left out', async () => {
+    const testCases = [...cases(100, 'PASSED'), ...cases(20_000, 'FAILED', `failed ${'y'.repeat(150)}`)];
+    const summary = renderSummary(makeOutcome(testCases), { junitWritten: false });
+    expect(Buffer.byteLength(summary)).toBeLessThan(SUMMARY_BUDGET_BYTES);
+    const rows = tableRows(summary).slice(1);
+    expect(rows.length).toBeGreaterThan(1_000);
+    expect(rows.every((row) => row[0] === '❌ FAILED')).toBe(true);
+    const expected = testCases.slice(100, 100 + rows.length).map((testCase) => testCase.title);
+    expect(rows.every((row, i) => row[1] === expected[i])).toBe(true);
+    expect(summary).toContain(
+      `${20_100 - rows.length} more test cases not shown (${20_000 - rows.length} of them failed)`,
+    );
+  });
+
+  it('counts what the summary file already holds against the budget', async () => {
+    writeFileSync(files.summaryFile, `${'z'.repeat(900_000)}\n`);
+    await writeReports(makeOutcome(cases(10_000, 'FAILED')), { summary: true, resultsDir: files.dir });
+    expect(Buffer.byteLength(files.readSummary())).toBeLessThan(SUMMARY_BUDGET_BYTES);
+    expect(files.readSummary()).toContain('more test cases not shown');
+  });
+
+  it('writes a one-line summary for a run started without waiting', async () => {
+    await writeReports(makeOutcome([], { status: 'STARTED', success: true, runId: 'run-<7>' }), {
+      summary: true,
+      resultsDir: files.dir,
+    });
+    expect(files.readSummary()).toBe(
+      '<p>Started project run <code>run-&lt;7&gt;</code> (not waiting for it).</p>\n',
+    );
+  });
+
+  it('writes nothing when the summary is turned off', async () => {
+    await writeReports(makeOutcome(cases(3, 'FAILED')), { summary: false, resultsDir: files.dir });
+    expect(files.readSummary()).toBe('');
+  });
+});

@@ -1,0 +1,83 @@
+import { redact } from '../secrets.js';
+
+/** Shown for a title that is empty once cleaned. */
+export const UNTITLED = '(untitled)';
+
+const ELLIPSIS = '…';
+
+// C0 controls other than tab, LF and CR; DEL; C1 controls.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
+const CONTROLS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
+const LONE_SURROGATES = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const LINE_BREAKS = / *[\t\n\r\u2028\u2029][\t\n\r\u2028\u2029 ]*/g;
+
+// `$` and `~` too: GitHub renders math and strike-through.
+const HTML_SPECIALS = /[&<>"'|`*_[\]\\$~]/g;
+const ENTITIES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+  '|': '&#124;',
+  '`': '&#96;',
+  '*': '&#42;',
+  _: '&#95;',
+  '[': '&#91;',
+  ']': '&#93;',
+  '\\': '&#92;',
+  $: '&#36;',
+  '~': '&#126;',
+};
+
+function escapeHtml(text: string): string {
+  return text.replace(HTML_SPECIALS, (char) => ENTITIES[char] ?? char);
+}
+
+/** Drops control characters and replaces lone surrogates by U+FFFD; line breaks and tabs stay. */
+function stripControls(text: string): string {
+  return text.replace(CONTROLS, '').replace(LONE_SURROGATES, '\uFFFD');
+}
+
+/** Folds every run of line breaks and tabs (with the spaces around it) to one space, then trims. */
+function foldLines(text: string): string {
+  return text.replace(LINE_BREAKS, ' ').trim();
+}
+
+/** Cuts `text` to at most `maxChars` code points, the last one an ellipsis; never splits a surrogate pair. */
+export function cut(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  let index = 0;
+  let points = 0;
+  let keep = 0;
+  while (index < text.length) {
+    if (points === maxChars - 1) keep = index;
+    if (points === maxChars) return text.slice(0, keep).trimEnd() + ELLIPSIS;
+    const code = text.charCodeAt(index);
+    const next = text.charCodeAt(index + 1);
+    index += code >= 0xd800 && code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff ? 2 : 1;
+    points++;
+  }
+  return text;
+}
+
+/**
+ * Text for an HTML table cell of the job summary: secrets redacted, one line, at most `maxChars`
+ * code points, escaped so that neither HTML nor Markdown can be injected. Never empty.
+ */
+export function cellText(title: string, maxChars = 200): string {
+  const line = foldLines(stripControls(redact(title)));
+  if (line === '') return UNTITLED;
+  return escapeHtml(cut(line, maxChars));
+}
+
+/** Multi-line text for a `<pre>` block of the summary: secrets redacted, escaped, line breaks kept. */
+export function preText(text: string, maxChars: number): string {
+  return escapeHtml(cut(stripControls(redact(text)), maxChars));
+}
+
+/** Text for an annotation or a log line: secrets redacted, one line, cut when `maxChars` is given. */
+export function oneLine(text: string, maxChars?: number): string {
+  const line = foldLines(stripControls(redact(text)));
+  return maxChars === undefined ? line : cut(line, maxChars);
+}

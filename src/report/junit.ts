@@ -1,0 +1,111 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { type RunOutcome, type TestCase, verdictOf } from '../outcome.js';
+import { redact } from '../secrets.js';
+import { UNTITLED } from './escape.js';
+
+const LINE_BREAKS = /[\t\n\r\u2028\u2029]+/g;
+// What XML 1.0 cannot carry even escaped: C0 controls but tab/LF/CR, U+FFFE, U+FFFF, lone surrogates.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
+const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+const LONE_SURROGATES = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const XML_SPECIALS = /[&<>"']/g;
+const XML_ENTITIES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&apos;',
+};
+
+/**
+ * An attribute value: secrets redacted, whole but on one line (some JUnit consumers cut a name at
+ * a newline or show `&#10;` literally), without what XML cannot carry, escaped.
+ */
+export function xmlAttr(text: string): string {
+  return redact(text)
+    .replace(LINE_BREAKS, ' ')
+    .replace(NOT_XML, '')
+    .replace(LONE_SURROGATES, '')
+    .replace(XML_SPECIALS, (char) => XML_ENTITIES[char] ?? char);
+}
+
+function seconds(ms: number | undefined): string {
+  return ms !== undefined && Number.isFinite(ms) && ms > 0 ? (ms / 1000).toFixed(3) : '0';
+}
+
+function suiteNameOf(outcome: RunOutcome): string {
+  if (outcome.mode === 'suite') return outcome.testSuiteName || `suite ${outcome.testSuiteId ?? ''}`.trim();
+  return `project ${outcome.projectId ?? ''}`.trim();
+}
+
+interface Tally {
+  failures: number;
+  errors: number;
+  skipped: number;
+}
+
+function testCaseXml(testCase: TestCase, classname: string, tally: Tally): string {
+  const name = xmlAttr(testCase.title).trim() || UNTITLED;
+  const open = `    <testcase name="${name}" classname="${classname}" time="${seconds(testCase.durationMs)}"`;
+  const status = xmlAttr(testCase.status ?? '');
+  switch (verdictOf(testCase.status)) {
+    case 'passed':
+      return `${open}/>`;
+    case 'flaky':
+      return `${open}><properties><property name="flaky" value="true"/></properties></testcase>`;
+    case 'skipped':
+      tally.skipped++;
+      return `${open}><skipped/></testcase>`;
+    case 'failure':
+      tally.failures++;
+      return `${open}><failure message="${status}" type="${status}"/></testcase>`;
+    case 'error':
+      tally.errors++;
+      return `${open}><error message="${status}" type="${status}"/></testcase>`;
+    case 'unfinished':
+      tally.failures++;
+      return `${open}><failure message="did not finish (${status || 'no status'})" type="unfinished"/></testcase>`;
+  }
+}
+
+/** A JUnit XML report with one testsuite; the declared counts always match the elements. */
+export function junitXml(outcome: RunOutcome): string {
+  const suiteName = xmlAttr(suiteNameOf(outcome));
+  const tally: Tally = { failures: 0, errors: 0, skipped: 0 };
+  const testCases = outcome.testCases.map((testCase) => testCaseXml(testCase, suiteName, tally));
+  const durationMs =
+    outcome.durationMs ?? outcome.testCases.reduce((sum, testCase) => sum + (testCase.durationMs ?? 0), 0);
+  const counts = `tests="${outcome.testCases.length}" failures="${tally.failures}" errors="${tally.errors}" skipped="${tally.skipped}" time="${seconds(durationMs)}"`;
+
+  const properties: [string, string | undefined][] = [
+    ['runId', outcome.runId],
+    ['status', outcome.status],
+    ['branch', outcome.branch],
+    ['environment', outcome.environment],
+    ['message', outcome.message],
+  ];
+  const propertyLines = properties
+    .filter((entry): entry is [string, string] => entry[1] !== undefined)
+    .map(([name, value]) => `      <property name="${name}" value="${xmlAttr(value)}"/>`);
+
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="${suiteName}" ${counts}>`,
+    `  <testsuite name="${suiteName}" ${counts}>`,
+    '    <properties>',
+    ...propertyLines,
+    '    </properties>',
+    ...testCases,
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
+
+/** Writes the JUnit report to `file` (absolute), creating its directory; returns the path. */
+export async function writeJunit(outcome: RunOutcome, file: string): Promise<string> {
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, junitXml(outcome), 'utf8');
+  return file;
+}

@@ -1,0 +1,190 @@
+import { stat } from 'node:fs/promises';
+import * as core from '@actions/core';
+import { inReportOrder, isFailing, type RunOutcome, type TestCase, verdictOf } from '../outcome.js';
+import { cellText, preText } from './escape.js';
+import { formatDuration } from './format-duration.js';
+import { countsLine, plural, statusLabel } from './labels.js';
+
+/** GitHub drops a step summary above 1 MiB whole; stay well under it. */
+export const SUMMARY_BUDGET_BYTES = 1_000_000;
+// Room kept for the closing lines after the table.
+const CLOSING_RESERVE_BYTES = 1_000;
+const APPLIED_OPTIONS_MAX_CHARS = 20_000;
+
+export interface SummaryContext {
+  junitWritten: boolean;
+  /** Bytes the table and everything else may take; SUMMARY_BUDGET_BYTES when the summary file is empty. */
+  budgetBytes?: number;
+}
+
+function headingOf(outcome: RunOutcome): string {
+  switch (outcome.status) {
+    case 'PASSED':
+      return outcome.success ? '✅ Test run passed' : '❌ Test run failed';
+    case 'FAILED':
+      return '❌ Test run failed';
+    case 'INTERRUPTED':
+      return '❌ Test run interrupted';
+    case 'TIMEDOUT':
+      return '⏱️ Test run timed out';
+    case 'CANCELLED':
+      return '🚫 Test run cancelled';
+    case 'ERROR':
+      return '⚠️ Could not learn the outcome of the test run';
+    case 'STARTED':
+      return '▶️ Test run started';
+  }
+}
+
+function code(text: string): string {
+  return `<code>${cellText(text)}</code>`;
+}
+
+function runLine(outcome: RunOutcome): string {
+  const parts: string[] = [];
+  if (outcome.mode === 'suite') {
+    if (outcome.testSuiteName) parts.push(`Suite <strong>${cellText(outcome.testSuiteName)}</strong>`);
+    else if (outcome.testSuiteId) parts.push(`Suite ${code(outcome.testSuiteId)}`);
+  } else if (outcome.projectId) {
+    parts.push(`Project ${code(outcome.projectId)}`);
+  }
+  if (outcome.runId) parts.push(`Run ${code(outcome.runId)}`);
+  if (outcome.branch) parts.push(`Branch ${code(outcome.branch)}`);
+  if (outcome.environment) parts.push(`Environment ${code(outcome.environment)}`);
+  if (outcome.durationMs !== undefined) parts.push(`Duration ${formatDuration(outcome.durationMs)}`);
+  return parts.join(' · ');
+}
+
+const ICONS: Record<ReturnType<typeof verdictOf>, string> = {
+  passed: '✅',
+  flaky: '⚠️',
+  skipped: '⏭️',
+  failure: '❌',
+  error: '❌',
+  unfinished: '⛔',
+};
+
+function statusCell(testCase: TestCase, failOnFlaky: boolean): string {
+  const verdict = verdictOf(testCase.status);
+  if (verdict === 'flaky' && failOnFlaky) return '❌ FLAKY (counts as failed)';
+  const icon = testCase.status === 'TIMEDOUT' ? '⏱️' : ICONS[verdict];
+  return `${icon} ${cellText(statusLabel(testCase), 60)}`;
+}
+
+interface Table {
+  html: string;
+  shown: number;
+}
+
+/** The table of test cases, rows added in report order until `budgetBytes` would be passed. */
+function casesTable(ordered: readonly TestCase[], failOnFlaky: boolean, budgetBytes: number): Table {
+  const open = '<table>\n<thead><tr><th>Status</th><th>Test case</th><th>Duration</th></tr></thead>\n<tbody>';
+  const close = '</tbody>\n</table>';
+  // Statuses repeat: render each status cell once.
+  const statusCells = new Map<string | undefined, string>();
+  const rows: string[] = [open];
+  let bytes = Buffer.byteLength(open) + Buffer.byteLength(close) + 2;
+  let shown = 0;
+  for (const testCase of ordered) {
+    let status = statusCells.get(testCase.status);
+    if (status === undefined) {
+      status = statusCell(testCase, failOnFlaky);
+      statusCells.set(testCase.status, status);
+    }
+    const row = `<tr><td>${status}</td><td>${cellText(testCase.title)}</td><td>${formatDuration(testCase.durationMs)}</td></tr>`;
+    const rowBytes = Buffer.byteLength(row) + 1;
+    if (bytes + rowBytes > budgetBytes) break;
+    rows.push(row);
+    bytes += rowBytes;
+    shown++;
+  }
+  rows.push(close);
+  return { html: rows.join('\n'), shown };
+}
+
+function appliedOptionsDetails(options: Record<string, unknown> | undefined): string {
+  if (options === undefined) return '';
+  const json = preText(JSON.stringify(options, null, 2) ?? '', APPLIED_OPTIONS_MAX_CHARS);
+  return `<details><summary>Applied options</summary><pre><code>${json}</code></pre></details>`;
+}
+
+/**
+ * The job summary as HTML: heading, run line, message and notes, counts, the table of test cases
+ * (failures first) within the byte budget, applied options. Every text is redacted and escaped.
+ */
+export function renderSummary(outcome: RunOutcome, context: SummaryContext): string {
+  const budget = context.budgetBytes ?? SUMMARY_BUDGET_BYTES;
+  const head: string[] = [`<h2>${headingOf(outcome)}</h2>`];
+  const line = runLine(outcome);
+  if (line) head.push(`<p>${line}</p>`);
+  if (outcome.message) head.push(`<p>${cellText(outcome.message, 2_000)}</p>`);
+  if (outcome.notes.length > 0) {
+    head.push(`<ul>${outcome.notes.map((note) => `<li>${cellText(note, 1_000)}</li>`).join('')}</ul>`);
+  }
+  const flakyNote = outcome.failOnFlaky && outcome.counts.flaky > 0 ? ' (flaky ones count as failed)' : '';
+  head.push(`<p>${cellText(countsLine(outcome.counts))}${flakyNote}</p>`);
+
+  const details = appliedOptionsDetails(outcome.appliedOptions);
+  const tail: string[] = [];
+  if (outcome.testCases.length === 0) {
+    tail.push('<p>No test case was reported.</p>');
+  } else {
+    const used = Buffer.byteLength(head.join('\n')) + Buffer.byteLength(details) + CLOSING_RESERVE_BYTES;
+    const ordered = inReportOrder(outcome.testCases);
+    const table = casesTable(ordered, outcome.failOnFlaky, budget - used);
+    tail.push(table.html);
+    const hidden = ordered.length - table.shown;
+    if (hidden > 0) {
+      let failingHidden = 0;
+      for (let i = table.shown; i < ordered.length; i++) {
+        if (isFailing(ordered[i] as TestCase, outcome.failOnFlaky)) failingHidden++;
+      }
+      const failingNote = failingHidden > 0 ? ` (${failingHidden} of them failed)` : '';
+      const where = context.junitWritten
+        ? 'the results file (output <code>results-file</code>) and the JUnit report'
+        : 'the results file (output <code>results-file</code>)';
+      tail.push(
+        `<p>${plural(hidden, 'more test case')} not shown${failingNote}; the full list is in ${where}.</p>`,
+      );
+    }
+  }
+  if (details) tail.push(details);
+  return `${[...head, ...tail].join('\n')}\n`;
+}
+
+/** The summary of a run started with `wait: false`: one line. */
+export function renderStartedSummary(outcome: RunOutcome): string {
+  const kind = outcome.mode === 'suite' ? 'test suite run' : 'project run';
+  const suite =
+    outcome.mode === 'suite' && outcome.testSuiteName
+      ? ` of <strong>${cellText(outcome.testSuiteName)}</strong>`
+      : '';
+  const id = outcome.runId ? ` ${code(outcome.runId)}` : '';
+  return `<p>Started ${kind}${id}${suite} (not waiting for it).</p>\n`;
+}
+
+async function fileSize(file: string | undefined): Promise<number> {
+  if (!file) return 0;
+  try {
+    return (await stat(file)).size;
+  } catch {
+    return 0; // core.summary.write() reports a missing file
+  }
+}
+
+/** Appends the summary to $GITHUB_STEP_SUMMARY, counting what the file already holds against the budget. */
+export async function writeSummary(outcome: RunOutcome, junitWritten: boolean): Promise<void> {
+  const existing =
+    (await fileSize(process.env.GITHUB_STEP_SUMMARY)) + Buffer.byteLength(core.summary.stringify());
+  const html =
+    outcome.status === 'STARTED'
+      ? renderStartedSummary(outcome)
+      : renderSummary(outcome, { junitWritten, budgetBytes: SUMMARY_BUDGET_BYTES - existing });
+  // A blank line first, so that whatever the file holds cannot run into this summary's HTML.
+  const separator = existing > 0 ? '\n\n' : '';
+  try {
+    await core.summary.addRaw(separator + html).write();
+  } finally {
+    core.summary.emptyBuffer();
+  }
+}
