@@ -1,0 +1,91 @@
+import { countCases, isFailing, type OutputStatus, type RunOutcome } from './outcome.js';
+import type { FinishedRun } from './service/driver.js';
+
+/** What is known of a run before its outcome: who it is and where it runs. */
+export type RunIdentity = Pick<
+  RunOutcome,
+  | 'mode'
+  | 'projectId'
+  | 'testSuiteId'
+  | 'testSuiteName'
+  | 'runId'
+  | 'branch'
+  | 'environment'
+  | 'failOnFlaky'
+  | 'appliedOptions'
+>;
+
+function durationOf(startedAt?: string, finishedAt?: string): number | undefined {
+  if (!startedAt || !finishedAt) return undefined;
+  const ms = Date.parse(finishedAt) - Date.parse(startedAt);
+  return Number.isFinite(ms) && ms >= 0 ? ms : undefined;
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/** The outcome of a run that reached a final status, with the contract's step result. */
+export function finishedOutcome(identity: RunIdentity, run: FinishedRun): RunOutcome {
+  const counts = countCases(run.testCases);
+  const failing = run.testCases.filter((testCase) => isFailing(testCase, identity.failOnFlaky)).length;
+  const kind = identity.mode === 'project' ? 'Project run' : 'Test suite run';
+  let status: OutputStatus;
+  let success: boolean;
+  if (identity.mode === 'project') {
+    status = run.serviceStatus as OutputStatus;
+    success = status === 'PASSED' && failing === 0;
+  } else {
+    success = failing === 0;
+    status = success ? 'PASSED' : 'FAILED';
+  }
+  let message: string | undefined;
+  if (!success) {
+    const flakyNote =
+      identity.failOnFlaky && counts.flaky > 0
+        ? ` (${plural(counts.flaky, 'flaky test case')} counted as failed: fail-on-flaky is true)`
+        : '';
+    const cases = `${failing} of ${plural(counts.total, 'test case')} failed${flakyNote}`;
+    message =
+      identity.mode === 'project' && status !== 'PASSED'
+        ? `${kind} ${identity.runId} ended ${status}: ${cases}.`
+        : `${kind} ${identity.runId}: ${cases}.`;
+  }
+  return {
+    ...identity,
+    testSuiteName: run.testSuiteName ?? identity.testSuiteName,
+    branch: run.branch ?? identity.branch,
+    status,
+    success,
+    startedAt: run.startedAt,
+    finishedAt: run.finishedAt,
+    durationMs: durationOf(run.startedAt, run.finishedAt),
+    testCases: run.testCases,
+    counts,
+    message,
+    notes: [],
+  };
+}
+
+/** The outcome of a run whose result is unknown: timed out, cancelled, or the service failed. */
+export function unfinishedOutcome(
+  identity: RunIdentity,
+  status: 'TIMEDOUT' | 'CANCELLED' | 'ERROR',
+  message: string,
+  notes: string[] = [],
+): RunOutcome {
+  return {
+    ...identity,
+    status,
+    success: false,
+    testCases: [],
+    counts: countCases([]),
+    message,
+    notes,
+  };
+}
+
+/** `wait: false`: the run is started and left alone. */
+export function startedOutcome(identity: RunIdentity): RunOutcome {
+  return { ...identity, status: 'STARTED', success: true, testCases: [], counts: countCases([]), notes: [] };
+}

@@ -1,0 +1,193 @@
+import * as core from '@actions/core';
+import { type Clock, systemClock } from './clock.js';
+import { finishedOutcome, type RunIdentity, startedOutcome, unfinishedOutcome } from './conclude.js';
+import { formatElapsed } from './duration.js';
+import { InputError } from './input-error.js';
+import type { RunOutcome } from './outcome.js';
+import { writeReports } from './report/index.js';
+import { redact } from './secrets.js';
+import { ServiceClient, ServiceError } from './service/client.js';
+import type { RunDriver } from './service/driver.js';
+import { ProjectRunDriver } from './service/project-run.js';
+import { SuiteRunDriver } from './service/suite-run.js';
+import { type InputReader, readSettings, type Settings } from './settings.js';
+import { STATE, saveRunState } from './state.js';
+import { onTermination } from './termination.js';
+import { waitForFinish } from './wait.js';
+
+/** The cancel request on abort must land well before the runner's SIGTERM (7.5 s after SIGINT). */
+export const CANCEL_REQUEST_TIMEOUT_MS = 3000;
+const CANCEL_BUDGET_MS = 5000;
+
+export interface RunDependencies {
+  clock?: Clock;
+  input?: InputReader;
+  env?: NodeJS.ProcessEnv;
+  /** Replaces the process signal handlers, for tests that cancel in-process. */
+  cancelSignal?: AbortSignal;
+}
+
+export function createDriver(settings: Settings, clock: Clock): RunDriver {
+  const client = new ServiceClient(settings.baseUrl, settings.apiKey, settings.requestTimeoutMs, clock);
+  if (settings.mode === 'project') {
+    return new ProjectRunDriver(client, {
+      projectId: settings.projectId ?? '',
+      branch: settings.branch,
+      environment: settings.environment,
+      playwrightProjectName: settings.playwrightProjectName,
+    });
+  }
+  return new SuiteRunDriver(client, settings.testSuiteId, settings.suiteOptions);
+}
+
+/** Cancels a run on the service; returns the line that tells the user what happened. */
+export async function cancelRun(
+  driver: RunDriver,
+  runId: string,
+  clock: Clock,
+  requestTimeoutMs: number,
+): Promise<string> {
+  if (!driver.cancel) {
+    return `Test suite runs have no cancel operation in the service's interface: test suite run ${runId} goes on.`;
+  }
+  try {
+    await driver.cancel(runId, {
+      deadline: clock.now() + CANCEL_BUDGET_MS,
+      requestTimeoutMs: Math.min(requestTimeoutMs, CANCEL_REQUEST_TIMEOUT_MS),
+    });
+    return `Cancelled ${driver.kind} ${runId} on the service.`;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    core.warning(`Could not cancel ${driver.kind} ${runId}: ${reason}`);
+    return `Could not cancel ${driver.kind} ${runId}; it may still be running.`;
+  }
+}
+
+function describeStart(driver: RunDriver, settings: Settings): string {
+  const details = [
+    settings.branch ? `branch '${settings.branch}'` : 'no branch',
+    settings.environment ? `environment '${settings.environment}'` : undefined,
+    settings.playwrightProjectName ? `Playwright project '${settings.playwrightProjectName}'` : undefined,
+  ].filter(Boolean);
+  return `Starting a ${driver.kind} for ${driver.target} (${details.join(', ')}).`;
+}
+
+async function execute(settings: Settings, clock: Clock, signal: AbortSignal): Promise<RunOutcome> {
+  const driver = createDriver(settings, clock);
+  const identity: RunIdentity = {
+    mode: settings.mode,
+    projectId: settings.projectId,
+    testSuiteId: settings.testSuiteId,
+    branch: settings.branch,
+    environment: settings.environment,
+    failOnFlaky: settings.failOnFlaky,
+  };
+  const startedAt = clock.now();
+  const deadline = startedAt + settings.timeoutMs;
+
+  let runId: string;
+  // A step cancels only a run it started itself and waits for.
+  let ownsRun = false;
+  if (settings.runId) {
+    runId = settings.runId;
+    core.info(`Attaching to ${driver.kind} ${runId}${settings.projectId ? ` of ${driver.target}` : ''}.`);
+  } else {
+    core.info(describeStart(driver, settings));
+    try {
+      // The start is not abandoned on a signal: its run id is needed to cancel the run.
+      const started = await driver.start({ deadline });
+      runId = started.runId;
+      identity.testSuiteName = started.testSuiteName;
+      identity.appliedOptions = started.appliedOptions;
+    } catch (error) {
+      if (error instanceof ServiceError) return unfinishedOutcome(identity, 'ERROR', error.message);
+      throw error;
+    }
+    ownsRun = settings.wait;
+    core.info(
+      `Started ${driver.kind} ${runId}${identity.testSuiteName ? ` (${identity.testSuiteName})` : ''}.`,
+    );
+  }
+  identity.runId = runId;
+  core.setOutput('run-id', runId);
+  const cancellable = ownsRun && settings.cancelOnAbort && driver.cancel !== undefined;
+  saveRunState({ runId, cancellable });
+
+  if (!settings.wait) return startedOutcome(identity);
+
+  const cancelIfOwned = async (): Promise<string[]> => {
+    if (!ownsRun) return [`${driver.kind} ${runId} was not started by this step, so it is left running.`];
+    if (!settings.cancelOnAbort)
+      return [`cancel-on-abort is false: ${driver.kind} ${runId} is left running.`];
+    const line = await cancelRun(driver, runId, clock, settings.requestTimeoutMs);
+    core.info(line);
+    return [line];
+  };
+
+  let outcome: RunOutcome;
+  try {
+    const result = await waitForFinish(driver, runId, {
+      clock,
+      signal,
+      startedAt,
+      deadline,
+      pollIntervalMs: settings.pollIntervalMs,
+      log: (line) => core.info(line),
+    });
+    if (result.kind === 'finished') {
+      outcome = finishedOutcome(identity, result.run);
+    } else if (result.kind === 'timedout') {
+      const last = result.lastStatus ? `; its last status was ${result.lastStatus}` : '';
+      const message = `${driver.kind} ${runId} did not finish within the time-out of ${formatElapsed(settings.timeoutMs)} ('timeout' input)${last}.`;
+      outcome = unfinishedOutcome(identity, 'TIMEDOUT', message, await cancelIfOwned());
+    } else {
+      const message = `The job was cancelled while waiting for ${driver.kind} ${runId}.`;
+      outcome = unfinishedOutcome(identity, 'CANCELLED', message, await cancelIfOwned());
+    }
+  } catch (error) {
+    if (!(error instanceof ServiceError)) throw error;
+    outcome = unfinishedOutcome(identity, 'ERROR', error.message);
+  }
+  saveRunState({ runId, cancellable, settled: true });
+  return outcome;
+}
+
+/** The main step: read the inputs, run, report. Every failure ends in core.setFailed, never a throw. */
+export async function run(dependencies: RunDependencies = {}): Promise<void> {
+  const clock = dependencies.clock ?? systemClock;
+  core.saveState(STATE.isPost, 'true');
+  const controller = new AbortController();
+  const stopListening = dependencies.cancelSignal
+    ? linkSignal(dependencies.cancelSignal, controller)
+    : onTermination(() => controller.abort());
+  try {
+    const settings = await readSettings(dependencies.input, dependencies.env);
+    const outcome = await execute(settings, clock, controller.signal);
+    for (const note of outcome.notes) core.info(note);
+    await writeReports(outcome, {
+      summary: settings.summary,
+      junitPath: settings.junitPath,
+      resultsDir: settings.resultsDir,
+    });
+    if (!outcome.success) core.setFailed(outcome.message ?? `The ${settings.mode} run failed.`);
+  } catch (error) {
+    if (error instanceof InputError) {
+      core.setFailed(error.message);
+    } else {
+      const message = error instanceof Error ? error.message : String(error);
+      core.debug(error instanceof Error && error.stack ? redact(error.stack) : '');
+      core.setOutput('status', 'ERROR');
+      core.setOutput('success', 'false');
+      core.setFailed(`Unexpected error: ${redact(message)}`);
+    }
+  } finally {
+    stopListening();
+  }
+}
+
+function linkSignal(source: AbortSignal, controller: AbortController): () => void {
+  const abort = () => controller.abort();
+  if (source.aborted) abort();
+  source.addEventListener('abort', abort, { once: true });
+  return () => source.removeEventListener('abort', abort);
+}

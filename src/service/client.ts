@@ -1,0 +1,206 @@
+import * as core from '@actions/core';
+import type { z } from 'zod';
+import type { Clock } from '../clock.js';
+import { formatElapsed } from '../duration.js';
+import { oneLine } from '../report/escape.js';
+import { redact } from '../secrets.js';
+import { describeIssue, issuePath } from '../zod-issue.js';
+import {
+  type Failure,
+  type HttpFailure,
+  parseRetryAfter,
+  RetriesExhausted,
+  type RetryRule,
+  withRetry,
+} from './retry.js';
+import { errorBodySchema } from './schemas.js';
+import { send, TransportError } from './transport.js';
+
+export interface Operation<T> {
+  /** What the request does, as a phrase after "Could not": "get project run 'r1'". */
+  name: string;
+  method: 'GET' | 'POST';
+  /** Path below the base URL, ids already encoded. */
+  path: string;
+  body?: unknown;
+  rule: RetryRule;
+  schema: z.ZodType<T>;
+  /** What a 404 means for this operation: "Project 'p' was not found". */
+  notFound: string;
+}
+
+export interface CallContext {
+  /** Absolute clock time after which no request starts and none runs on. */
+  deadline: number;
+  signal?: AbortSignal;
+  /** Per-request time-out; defaults to the client's. */
+  requestTimeoutMs?: number;
+}
+
+/** The service answered with an error, broke the interface, or could not be reached. */
+export class ServiceError extends Error {
+  override name = 'ServiceError';
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
+
+/** The `timeout` input expired while a request was being made or retried. */
+export class DeadlineExceeded extends Error {
+  override name = 'DeadlineExceeded';
+}
+
+/** The job is being cancelled. */
+export class Aborted extends Error {
+  override name = 'Aborted';
+}
+
+const MAX_ERROR_TEXT = 300;
+
+/** The service's `error` text (or the start of a non-JSON body), on one line, without secrets. */
+function serviceErrorText(body: string | undefined): string {
+  if (!body) return '';
+  let text: string;
+  try {
+    const parsed = errorBodySchema.safeParse(JSON.parse(body));
+    text = parsed.success ? parsed.data.error : body;
+  } catch {
+    text = body;
+  }
+  const clean = oneLine(text, MAX_ERROR_TEXT).trim();
+  return clean ? `: ${clean}` : '';
+}
+
+const MAY_HAVE_STARTED =
+  'The service may have started the run anyway, so the request was not repeated: check the runs on the service before re-running this job.';
+
+function describeFailure<T>(operation: Operation<T>, stop: RetriesExhausted): string {
+  const { failure, attempts, elapsedMs } = stop;
+  const tries = attempts > 1 ? ` (gave up after ${attempts} attempts over ${formatElapsed(elapsedMs)})` : '';
+  const start = `Could not ${operation.name}`;
+  if (failure instanceof TransportError) {
+    const what =
+      failure.kind === 'timeout'
+        ? `the service did not answer (${failure.message})`
+        : `network error ${failure.message}`;
+    if (operation.rule === 'start' && failure.mayHaveReached) return `${start}: ${what}. ${MAY_HAVE_STARTED}`;
+    return `${start}: ${what}${tries}.`;
+  }
+  const status = `${start}: HTTP ${failure.status}${serviceErrorText(failure.body)}`;
+  if (failure.status === 401 || failure.status === 403) {
+    return `${status}. The API key is wrong or lacks permission: create one in the API key settings of the service's dashboard (developer or owner permission is needed to see them) and pass it through a secret.`;
+  }
+  if (failure.status === 404) return `${status}. ${operation.notFound}.`;
+  if (operation.rule === 'start' && failure.status >= 500) return `${status}. ${MAY_HAVE_STARTED}`;
+  return `${status}${tries}.`;
+}
+
+function describeRetry(failure: Failure): string {
+  if (failure instanceof TransportError) return failure.kind === 'timeout' ? 'no answer' : failure.message;
+  return `HTTP ${failure.status}`;
+}
+
+export class ServiceClient {
+  constructor(
+    private readonly baseUrl: string,
+    private readonly apiKey: string,
+    private readonly requestTimeoutMs: number,
+    private readonly clock: Clock,
+  ) {}
+
+  async call<T>(operation: Operation<T>, context: CallContext): Promise<T> {
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.apiKey}`,
+      accept: 'application/json',
+    };
+    const body = operation.body === undefined ? undefined : JSON.stringify(operation.body);
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const url = `${this.baseUrl}${operation.path}`;
+    const requestTimeoutMs = context.requestTimeoutMs ?? this.requestTimeoutMs;
+
+    let answer: { status: number; body: string; contentType?: string };
+    try {
+      answer = await withRetry(
+        operation.rule,
+        {
+          clock: this.clock,
+          deadline: context.deadline,
+          signal: context.signal,
+          onRetry: (failure, delayMs, attempt) =>
+            core.info(
+              `Could not ${operation.name} (${describeRetry(failure)}); attempt ${attempt + 1} in ${formatElapsed(delayMs)}.`,
+            ),
+        },
+        async () => {
+          const timeoutMs = Math.max(1, Math.min(requestTimeoutMs, context.deadline - this.clock.now()));
+          try {
+            const result = await send(url, operation.method, headers, body, timeoutMs, context.signal);
+            if (result.status >= 200 && result.status < 300) {
+              return {
+                ok: true,
+                value: {
+                  status: result.status,
+                  body: result.body,
+                  contentType: result.headers['content-type'],
+                },
+              };
+            }
+            const failure: HttpFailure = {
+              status: result.status,
+              retryAfterMs: parseRetryAfter(result.headers['retry-after'], Date.now()),
+              body: result.body,
+            };
+            return { ok: false, failure };
+          } catch (error) {
+            if (error instanceof TransportError) return { ok: false, failure: error };
+            throw error;
+          }
+        },
+      );
+    } catch (error) {
+      if (!(error instanceof RetriesExhausted)) throw error;
+      if (error.reason === 'aborted') throw new Aborted(`Cancelled while trying to ${operation.name}.`);
+      if (
+        error.reason === 'deadline' &&
+        !(operation.rule === 'start' && error.failure instanceof TransportError)
+      ) {
+        throw new DeadlineExceeded(`The time-out expired while trying to ${operation.name}.`);
+      }
+      const status = error.failure instanceof TransportError ? undefined : error.failure.status;
+      throw new ServiceError(describeFailure(operation, error), status);
+    }
+    return this.parse(operation, answer);
+  }
+
+  private parse<T>(
+    operation: Operation<T>,
+    answer: { status: number; body: string; contentType?: string },
+  ): T {
+    let json: unknown;
+    try {
+      // An empty body parses to undefined, which the schema then accepts or names.
+      json = answer.body.trim() === '' ? undefined : JSON.parse(answer.body);
+    } catch {
+      const type = answer.contentType ? `, content-type ${answer.contentType}` : '';
+      throw new ServiceError(
+        `Could not ${operation.name}: the response is not JSON (HTTP ${answer.status}${type})${serviceErrorText(answer.body)}`,
+        answer.status,
+      );
+    }
+    const parsed = operation.schema.safeParse(json, { reportInput: true });
+    if (!parsed.success) {
+      const problems = parsed.error.issues
+        .slice(0, 3)
+        .map((issue) => describeIssue(issue, `field '${issuePath('', issue.path)}'`))
+        .join('; ');
+      throw new ServiceError(
+        `Could not ${operation.name}: the response does not match the service interface: ${redact(problems)}.`,
+        answer.status,
+      );
+    }
+    return parsed.data;
+  }
+}

@@ -1,0 +1,123 @@
+import type { Clock } from '../clock.js';
+import { TransportError } from './transport.js';
+
+/**
+ * What is safe to retry, per kind of operation.
+ * - read: polls and results; retried through outages.
+ * - start: not idempotent; retried only when the service cannot have acted on the request.
+ * - cancel: idempotent, but sent while the job is ending, so only briefly retried.
+ */
+export type RetryRule = 'read' | 'start' | 'cancel';
+
+/** An attempt that failed: a transport error, or an HTTP answer with an error status. */
+export type Failure = TransportError | HttpFailure;
+
+export interface HttpFailure {
+  status: number;
+  retryAfterMs?: number;
+  body?: string;
+}
+
+const RETRYABLE_READ_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
+/** Read as "refused, not acted on": the README states this assumption. */
+const RETRYABLE_START_STATUSES = new Set([429, 503]);
+
+export const BACKOFF_BASE_MS = 1000;
+export const BACKOFF_CAP_MS = 30_000;
+export const RETRY_AFTER_CAP_MS = 120_000;
+/** How long polls keep retrying through an outage before giving up. */
+export const OUTAGE_BUDGET_MS = 10 * 60_000;
+
+export const LIMITS: Record<RetryRule, { maxAttempts: number; maxElapsedMs: number }> = {
+  read: { maxAttempts: Number.POSITIVE_INFINITY, maxElapsedMs: OUTAGE_BUDGET_MS },
+  start: { maxAttempts: 5, maxElapsedMs: 2 * 60_000 },
+  cancel: { maxAttempts: 3, maxElapsedMs: 5_000 },
+};
+
+export function isRetryable(rule: RetryRule, failure: Failure): boolean {
+  if (failure instanceof TransportError) {
+    if (failure.kind === 'aborted') return false;
+    return rule === 'start' ? !failure.mayHaveReached : true;
+  }
+  return rule === 'start'
+    ? RETRYABLE_START_STATUSES.has(failure.status)
+    : RETRYABLE_READ_STATUSES.has(failure.status);
+}
+
+/** Exponential backoff with full jitter: a random delay up to min(cap, base * 2^attempt). */
+export function backoffDelay(attempt: number, random: () => number): number {
+  const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** attempt);
+  return Math.floor(random() * ceiling);
+}
+
+/** `Retry-After` as seconds or an HTTP date, in milliseconds from now; undefined when absent or malformed. */
+export function parseRetryAfter(value: string | string[] | undefined, now: number): number | undefined {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (!text) return undefined;
+  if (/^\d+$/.test(text.trim())) return Number(text.trim()) * 1000;
+  const date = Date.parse(text);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - now);
+}
+
+/** The delay before the next attempt: the service's `Retry-After` when it gave one (bounded), else backoff. */
+export function retryDelay(failure: Failure, attempt: number, random: () => number): number {
+  if (!(failure instanceof TransportError) && failure.retryAfterMs !== undefined) {
+    return Math.min(failure.retryAfterMs, RETRY_AFTER_CAP_MS);
+  }
+  return backoffDelay(attempt, random);
+}
+
+export interface RetryContext {
+  clock: Clock;
+  /** Absolute time (clock ms) after which no attempt starts. */
+  deadline: number;
+  signal?: AbortSignal;
+  onRetry?: (failure: Failure, delayMs: number, attempt: number) => void;
+}
+
+export type StopReason = 'not-retryable' | 'budget' | 'deadline' | 'aborted';
+
+/** Why the retry loop stopped: the last failure, and how many attempts it took. */
+export class RetriesExhausted extends Error {
+  override name = 'RetriesExhausted';
+  constructor(
+    readonly failure: Failure,
+    readonly reason: StopReason,
+    readonly attempts: number,
+    readonly elapsedMs: number,
+  ) {
+    super(`gave up (${reason}) after ${attempts} attempts`);
+  }
+}
+
+/**
+ * Runs `attempt` until it succeeds, a failure is not retryable under `rule`, or the rule's budget
+ * or the deadline runs out. `attempt` returns the value, or a Failure to retry.
+ */
+export async function withRetry<T>(
+  rule: RetryRule,
+  context: RetryContext,
+  attempt: (attemptNumber: number) => Promise<{ ok: true; value: T } | { ok: false; failure: Failure }>,
+): Promise<T> {
+  const { clock, deadline, signal } = context;
+  const limits = LIMITS[rule];
+  const started = clock.now();
+  for (let attemptNumber = 1; ; attemptNumber++) {
+    const result = await attempt(attemptNumber);
+    if (result.ok) return result.value;
+    const { failure } = result;
+    const delay = retryDelay(failure, attemptNumber - 1, clock.random);
+    const resumeAt = clock.now() + delay;
+    const stop = (reason: StopReason) =>
+      new RetriesExhausted(failure, reason, attemptNumber, clock.now() - started);
+    if (signal?.aborted || (failure instanceof TransportError && failure.kind === 'aborted'))
+      throw stop('aborted');
+    if (!isRetryable(rule, failure)) throw stop('not-retryable');
+    if (resumeAt >= deadline) throw stop('deadline');
+    if (attemptNumber >= limits.maxAttempts || resumeAt - started > limits.maxElapsedMs) throw stop('budget');
+    context.onRetry?.(failure, delay, attemptNumber);
+    await clock.sleep(delay, signal);
+    if (signal?.aborted) throw stop('aborted');
+  }
+}

@@ -1,0 +1,77 @@
+import { hideSensitiveValues, type SuiteOptions } from '../suite-options.js';
+import type { CallContext, ServiceClient } from './client.js';
+import type { FinishedRun, PollResult, RunDriver, StartedRun } from './driver.js';
+import { suiteRunResultSchema, suiteRunStartSchema, suiteRunStatusSchema } from './schemas.js';
+
+/** Test suite runs: start with options, poll the status until FINISHED, then fetch the result once. */
+export class SuiteRunDriver implements RunDriver {
+  readonly mode = 'suite';
+  readonly kind = 'test suite run';
+  readonly target: string;
+
+  constructor(
+    private readonly client: ServiceClient,
+    private readonly testSuiteId: string | undefined,
+    private readonly options: SuiteOptions = {},
+  ) {
+    this.target = testSuiteId ? `test suite '${testSuiteId}'` : 'test suite';
+  }
+
+  async start(context: CallContext): Promise<StartedRun> {
+    const suiteId = this.testSuiteId ?? '';
+    const started = await this.client.call(
+      {
+        name: `start a test suite run for ${this.target}`,
+        method: 'POST',
+        path: `/v1/testSuite/${encodeURIComponent(suiteId)}/run`,
+        body: this.options,
+        rule: 'start',
+        schema: suiteRunStartSchema,
+        notFound: `Test suite '${suiteId}' was not found: check the 'test-suite-id' input`,
+      },
+      context,
+    );
+    return {
+      runId: started.testSuiteRunId,
+      testSuiteName: started.testSuiteName,
+      appliedOptions: hideSensitiveValues(started.options),
+    };
+  }
+
+  async poll(runId: string, context: CallContext): Promise<PollResult> {
+    const { status } = await this.client.call(
+      {
+        name: `get the status of test suite run '${runId}'`,
+        method: 'GET',
+        path: `/v1/testSuiteRun/${encodeURIComponent(runId)}/status`,
+        rule: 'read',
+        schema: suiteRunStatusSchema,
+        notFound: `Test suite run '${runId}' was not found`,
+      },
+      context,
+    );
+    return { status, final: status === 'FINISHED' };
+  }
+
+  async finish(runId: string, context: CallContext): Promise<FinishedRun> {
+    const result = await this.client.call(
+      {
+        name: `get the result of test suite run '${runId}'`,
+        method: 'GET',
+        path: `/v1/testSuiteRun/${encodeURIComponent(runId)}/result`,
+        rule: 'read',
+        schema: suiteRunResultSchema,
+        notFound: `Test suite run '${runId}' was not found`,
+      },
+      context,
+    );
+    return {
+      serviceStatus: 'FINISHED',
+      testSuiteName: result.testSuiteName,
+      testCases: result.results.map((testCase) => ({
+        title: testCase.testName,
+        status: testCase.status ?? undefined,
+      })),
+    };
+  }
+}

@@ -1,0 +1,79 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { HttpClient } from '@actions/http-client';
+import { USER_AGENT } from '../version.js';
+
+export interface HttpAnswer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** Network error codes raised before the connection exists, so the service cannot have seen the request. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/** A request that got no HTTP answer. */
+export class TransportError extends Error {
+  override name = 'TransportError';
+  constructor(
+    message: string,
+    /** timeout: no answer within the request's deadline; aborted: the job is being cancelled. */
+    readonly kind: 'network' | 'timeout' | 'aborted',
+    /** False only when the request certainly never reached the service. */
+    readonly mayHaveReached: boolean,
+  ) {
+    super(message);
+  }
+}
+
+function describeNetworkError(error: unknown): TransportError {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  const text = code ?? (error instanceof Error ? error.message : String(error));
+  return new TransportError(text, 'network', !(code !== undefined && NOT_SENT_CODES.has(code)));
+}
+
+/**
+ * Sends one request through @actions/http-client (so proxies work), bounded by a deadline and an
+ * abort signal, neither of which the client supports itself: on either, the client is disposed,
+ * which destroys its socket.
+ */
+export async function send(
+  url: string,
+  method: 'GET' | 'POST',
+  headers: Record<string, string>,
+  body: string | undefined,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<HttpAnswer> {
+  if (signal?.aborted) throw new TransportError('aborted', 'aborted', false);
+  const client = new HttpClient(USER_AGENT, [], {
+    socketTimeout: timeoutMs,
+    allowRetries: false,
+    keepAlive: false,
+  });
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const interrupted = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new TransportError(`no answer within ${timeoutMs} ms`, 'timeout', true)),
+      timeoutMs,
+    );
+    onAbort = () => reject(new TransportError('aborted', 'aborted', true));
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  const exchange = (async () => {
+    const response = await client.request(method, url, body ?? null, headers);
+    const text = await response.readBody();
+    return { status: response.message.statusCode ?? 0, headers: response.message.headers, body: text };
+  })();
+  try {
+    return await Promise.race([exchange, interrupted]);
+  } catch (error) {
+    if (error instanceof TransportError) throw error;
+    throw describeNetworkError(error);
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) signal?.removeEventListener('abort', onAbort);
+    client.dispose();
+    exchange.catch(() => undefined);
+  }
+}

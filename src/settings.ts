@@ -1,0 +1,245 @@
+import * as path from 'node:path';
+import * as core from '@actions/core';
+import { parseDuration } from './duration.js';
+import { InputError, shown } from './input-error.js';
+import type { Mode } from './outcome.js';
+import { registerSecret } from './secrets.js';
+import type { SuiteOptions } from './suite-options.js';
+
+/** Every input, parsed and validated once. Nothing else reads the inputs. */
+export interface Settings {
+  apiKey: string;
+  /** Base URL without a trailing slash; may carry a path prefix. */
+  baseUrl: string;
+  mode: Mode;
+  projectId?: string;
+  testSuiteId?: string;
+  /** Attach to this existing run instead of starting one. */
+  runId?: string;
+  branch?: string;
+  environment?: string;
+  playwrightProjectName?: string;
+  /** Suite runs: the start body, inputs and the default note already merged in. */
+  suiteOptions?: SuiteOptions;
+  wait: boolean;
+  pollIntervalMs: number;
+  timeoutMs: number;
+  requestTimeoutMs: number;
+  cancelOnAbort: boolean;
+  failOnFlaky: boolean;
+  summary: boolean;
+  junitPath?: string;
+  resultsDir: string;
+}
+
+export type InputReader = (name: string) => string;
+
+const readInput: InputReader = (name) => core.getInput(name);
+
+function parseBoolean(input: InputReader, name: string, fallback: boolean): boolean {
+  const value = input(name);
+  if (value === '') return fallback;
+  if (/^true$/i.test(value)) return true;
+  if (/^false$/i.test(value)) return false;
+  throw new InputError(`Input '${name}' must be true or false; got ${shown(value)}.`);
+}
+
+function parseDurationInput(input: InputReader, name: string, fallback: string): number {
+  const value = input(name) || fallback;
+  const ms = parseDuration(value);
+  if (ms === undefined || ms <= 0) {
+    throw new InputError(
+      `Input '${name}' must be a positive duration such as 500ms, 10s, 2m or 1h (a plain number is seconds); got ${shown(value)}.`,
+    );
+  }
+  return ms;
+}
+
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase();
+  return host === 'localhost' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+function parseBaseUrl(value: string): { baseUrl: string; loopback: boolean } {
+  if (value === '') throw new InputError("Input 'base-url' is required, e.g. https://tests.example.com.");
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InputError(
+      `Input 'base-url' must be an absolute URL such as https://tests.example.com; got ${shown(value)}.`,
+    );
+  }
+  if (url.username || url.password) {
+    throw new InputError("Input 'base-url' must not carry credentials; pass the key in 'api-key'.");
+  }
+  if (url.search || url.hash) {
+    throw new InputError(`Input 'base-url' must not have a query or fragment; got ${shown(value)}.`);
+  }
+  const loopback = isLoopbackHost(url.hostname);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+    throw new InputError(
+      `Input 'base-url' must use https:// (plain http:// is accepted only for localhost, 127.0.0.0/8 and [::1], so the API key never crosses a network in clear text); got ${shown(value)}.`,
+    );
+  }
+  return { baseUrl: url.href.replace(/\/+$/, ''), loopback };
+}
+
+/** The contract's branch rule: explicit input, `none`, else the PR head branch, else the pushed branch. */
+function resolveBranch(value: string, env: NodeJS.ProcessEnv): { branch?: string; explicit: boolean } {
+  if (value === 'none') return { explicit: true };
+  if (value !== '') return { branch: value, explicit: true };
+  if (env.GITHUB_HEAD_REF) return { branch: env.GITHUB_HEAD_REF, explicit: false };
+  if (env.GITHUB_REF_TYPE === 'branch' && env.GITHUB_REF_NAME)
+    return { branch: env.GITHUB_REF_NAME, explicit: false };
+  return { explicit: false };
+}
+
+function resolveMode(input: InputReader): {
+  mode: Mode;
+  projectId?: string;
+  testSuiteId?: string;
+  runId?: string;
+} {
+  const modeInput = input('mode').toLowerCase();
+  const projectId = input('project-id') || undefined;
+  const testSuiteId = input('test-suite-id') || undefined;
+  const runId = input('run-id') || undefined;
+  if (modeInput !== '' && modeInput !== 'project' && modeInput !== 'suite') {
+    throw new InputError(`Input 'mode' must be 'project' or 'suite'; got ${shown(input('mode'))}.`);
+  }
+  if (projectId && testSuiteId) {
+    throw new InputError(
+      "Inputs 'project-id' and 'test-suite-id' are both set; give 'project-id' for a project run or 'test-suite-id' for a test suite run, not both.",
+    );
+  }
+  const mode: Mode | undefined = (modeInput || undefined) as Mode | undefined;
+  if (mode === 'project' && testSuiteId) {
+    throw new InputError(
+      "Input 'test-suite-id' is set but 'mode' is 'project'; a project run needs 'project-id'.",
+    );
+  }
+  if (mode === 'suite' && projectId) {
+    throw new InputError(
+      "Input 'project-id' is set but 'mode' is 'suite'; a test suite run needs 'test-suite-id'.",
+    );
+  }
+  const resolved: Mode | undefined = mode ?? (projectId ? 'project' : testSuiteId ? 'suite' : undefined);
+  if (resolved === 'project' && !projectId) {
+    throw new InputError(
+      runId
+        ? "Input 'run-id' needs 'project-id' for a project run (or 'mode: suite' for a test suite run)."
+        : "Input 'project-id' is required for a project run.",
+    );
+  }
+  if (resolved === 'suite' && !testSuiteId && !runId) {
+    throw new InputError(
+      "Input 'test-suite-id' is required to start a test suite run (or 'run-id' to attach to one).",
+    );
+  }
+  if (!resolved) {
+    throw new InputError(
+      runId
+        ? "Input 'run-id' needs 'project-id' for a project run, or 'mode: suite' for a test suite run."
+        : "Neither 'project-id' nor 'test-suite-id' is set; give 'project-id' for a project run or 'test-suite-id' for a test suite run.",
+    );
+  }
+  return { mode: resolved, projectId, testSuiteId, runId };
+}
+
+const SUITE_ENVIRONMENTS = ['PRODUCTION', 'STAGING', 'DEVELOPMENT'];
+
+/**
+ * Reads and validates every input. Throws an InputError naming the input; the API key is
+ * registered as a secret before anything else can print it.
+ */
+export async function readSettings(
+  input: InputReader = readInput,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Settings> {
+  const apiKey = input('api-key');
+  registerSecret(apiKey);
+  if (apiKey === '') {
+    throw new InputError(
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a workflow expression, shown to the user as is
+      "Input 'api-key' is empty. Secrets are not passed to workflows triggered from forks or by Dependabot; if this run came from one, that is why. Otherwise set it, e.g. api-key: ${{ secrets.TEST_RUN_API_KEY }}.",
+    );
+  }
+  const { baseUrl, loopback } = parseBaseUrl(input('base-url'));
+  const { mode, projectId, testSuiteId, runId } = resolveMode(input);
+  const wait = parseBoolean(input, 'wait', true);
+  if (!wait && runId) {
+    throw new InputError(
+      "Input 'wait' is false but 'run-id' is set; attaching to an existing run only makes sense when waiting for it.",
+    );
+  }
+
+  const pollIntervalMs = parseDurationInput(input, 'poll-interval', '5s');
+  if (pollIntervalMs < 1000 && !loopback) {
+    throw new InputError(
+      `Input 'poll-interval' must be at least 1s against a remote service; got ${shown(input('poll-interval'))}.`,
+    );
+  }
+  const timeoutMs = parseDurationInput(input, 'timeout', '1h');
+  const requestTimeoutMs = parseDurationInput(input, 'request-timeout', '30s');
+
+  const playwrightProjectName = input('playwright-project-name') || undefined;
+  const optionsText = input('options');
+  if (mode === 'suite' && playwrightProjectName) {
+    throw new InputError(
+      "Input 'playwright-project-name' applies to project runs only; this is a test suite run.",
+    );
+  }
+  if (mode === 'project' && optionsText) {
+    throw new InputError("Input 'options' applies to test suite runs only; this is a project run.");
+  }
+  if (runId && optionsText) {
+    throw new InputError(
+      "Input 'options' has no effect when 'run-id' attaches to a run that is already started.",
+    );
+  }
+
+  let environment = input('environment') || undefined;
+  if (mode === 'suite' && environment) {
+    const upper = environment.toUpperCase();
+    if (!SUITE_ENVIRONMENTS.includes(upper)) {
+      throw new InputError(
+        `Input 'environment' must be one of ${SUITE_ENVIRONMENTS.join(', ')} for a test suite run; got ${shown(environment)}.`,
+      );
+    }
+    environment = upper;
+  }
+
+  const { branch, explicit: branchExplicit } = resolveBranch(input('branch'), env);
+
+  let suiteOptions: SuiteOptions | undefined;
+  if (mode === 'suite' && !runId) {
+    const { buildSuiteOptions } = await import('./suite-options.js');
+    suiteOptions = await buildSuiteOptions(optionsText, { environment, branch, branchExplicit, env });
+  }
+
+  const workspace = env.GITHUB_WORKSPACE || process.cwd();
+  const junitInput = input('junit-report');
+
+  return {
+    apiKey,
+    baseUrl,
+    mode,
+    projectId,
+    testSuiteId,
+    runId,
+    branch: suiteOptions ? suiteOptions.metadata?.git?.branch : branch,
+    environment: suiteOptions ? suiteOptions.environment : environment,
+    playwrightProjectName,
+    suiteOptions,
+    wait,
+    pollIntervalMs,
+    timeoutMs,
+    requestTimeoutMs,
+    cancelOnAbort: parseBoolean(input, 'cancel-on-abort', true),
+    failOnFlaky: parseBoolean(input, 'fail-on-flaky', false),
+    summary: parseBoolean(input, 'summary', true),
+    junitPath: junitInput ? path.resolve(workspace, junitInput) : undefined,
+    resultsDir: env.RUNNER_TEMP || (await import('node:os')).tmpdir(),
+  };
+}

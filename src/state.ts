@@ -1,0 +1,17 @@
+import * as core from '@actions/core';
+
+/** Names of the values the main step leaves for the post step (`core.saveState`). */
+export const STATE = {
+  isPost: 'isPost',
+  runId: 'runId',
+  /** 'true' when this step started the run, waits for it, and may cancel it. */
+  cancellable: 'cancellable',
+  /** 'true' once the main step saw the run to a final status or dealt with its cancellation. */
+  settled: 'settled',
+} as const;
+
+export function saveRunState(state: { runId: string; cancellable: boolean; settled?: boolean }): void {
+  core.saveState(STATE.runId, state.runId);
+  core.saveState(STATE.cancellable, String(state.cancellable));
+  core.saveState(STATE.settled, String(state.settled ?? false));
+}

@@ -1,0 +1,36 @@
+import type { z } from 'zod';
+import { shown } from './input-error.js';
+
+/** `options.testMatch.regex`, `results.testCases[2].status` */
+export function issuePath(root: string, path: readonly PropertyKey[]): string {
+  let text = root;
+  for (const key of path)
+    text += typeof key === 'number' ? `[${key}]` : text ? `.${String(key)}` : String(key);
+  return text || '(the whole body)';
+}
+
+export function describeValue(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (typeof value === 'string') return `the string ${shown(value)}`;
+  if (value === null || typeof value !== 'object') return String(value);
+  return Array.isArray(value) ? 'a list' : 'an object';
+}
+
+/** One issue as a sentence naming the path, the expectation and (unless hidden) what was given. */
+export function describeIssue(issue: z.core.$ZodIssue, where: string, hideInput = false): string {
+  const given = hideInput ? '' : `; got ${describeValue(issue.input)}`;
+  switch (issue.code) {
+    case 'invalid_type':
+      return `${where} must be ${issue.expected === 'int' ? 'an integer' : `a ${issue.expected}`}${given}`;
+    case 'too_small':
+      return `${where} must be at least ${issue.minimum}${given}`;
+    case 'too_big':
+      return `${where} must be at most ${issue.maximum}${given}`;
+    case 'invalid_value':
+      return `${where} must be one of ${issue.values.join(', ')}${given}`;
+    case 'unrecognized_keys':
+      return `${where} has unknown key ${issue.keys.map((key) => `'${key}'`).join(', ')}`;
+    default:
+      return `${where}: ${issue.message}${given}`;
+  }
+}
