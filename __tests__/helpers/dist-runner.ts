@@ -1,0 +1,96 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import * as path from 'node:path';
+import {
+  inputEnv,
+  makeRunnerFiles,
+  type RunnerFiles,
+  readKeyValueFile,
+  readSummary,
+  runnerEnv,
+} from './runner-files.js';
+
+export const DIST_ENTRY = path.resolve('dist/index.js');
+
+/** Node binaries to run dist/ on: this one, and Node 24 (what the runner uses) when NODE24_BIN names it. */
+export function nodeBinaries(): { name: string; bin: string }[] {
+  const binaries = [{ name: `node ${process.version}`, bin: process.execPath }];
+  if (process.env.NODE24_BIN) binaries.push({ name: 'node 24', bin: process.env.NODE24_BIN });
+  return binaries;
+}
+
+export interface DistResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  outputs: Record<string, string>;
+  state: Record<string, string>;
+  summary: string;
+  files: RunnerFiles;
+  /** Milliseconds from spawn to exit. */
+  elapsedMs: number;
+}
+
+export interface DistOptions {
+  node?: string;
+  files?: RunnerFiles;
+  /** Extra environment, e.g. STATE_* variables for the post step. */
+  env?: Record<string, string>;
+  /** Called once the process is spawned, e.g. to send it a signal later. */
+  onSpawn?: (child: ChildProcess) => void;
+}
+
+/** Runs dist/index.js the way the GitHub runner does: inputs as INPUT_*, runner files, a clean environment. */
+export function runDist(inputs: Record<string, string>, options: DistOptions = {}): Promise<DistResult> {
+  const files = options.files ?? makeRunnerFiles();
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    GITHUB_ACTIONS: 'true',
+    GITHUB_REPOSITORY: 'octo/shop',
+    GITHUB_SHA: '0123456789abcdef0123456789abcdef01234567',
+    GITHUB_SERVER_URL: 'https://github.com',
+    GITHUB_RUN_ID: '4242',
+    GITHUB_REF_TYPE: 'branch',
+    GITHUB_REF_NAME: 'main',
+    ...runnerEnv(files),
+    ...inputEnv(inputs),
+    ...options.env,
+  };
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(options.node ?? process.execPath, [DIST_ENTRY], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code, signal) =>
+      resolve({
+        code,
+        signal,
+        stdout,
+        stderr,
+        outputs: readKeyValueFile(files.outputFile),
+        state: readKeyValueFile(files.stateFile),
+        summary: readSummary(files),
+        files,
+        elapsedMs: Date.now() - started,
+      }),
+    );
+    options.onSpawn?.(child);
+  });
+}
+
+/** The environment the runner gives a post step: the main step's saved state as STATE_* variables. */
+export function postStepEnv(state: Record<string, string>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(state)) env[`STATE_${name}`] = value;
+  return env;
+}

@@ -1,0 +1,95 @@
+import * as fs from 'node:fs';
+import type { Clock } from '../../src/clock.js';
+import { run } from '../../src/main.js';
+import { clearSecrets } from '../../src/secrets.js';
+import {
+  makeRunnerFiles,
+  type RunnerFiles,
+  readKeyValueFile,
+  readSummary,
+  runnerEnv,
+} from './runner-files.js';
+
+export interface InProcessResult {
+  exitCode: number;
+  log: string;
+  outputs: Record<string, string>;
+  state: Record<string, string>;
+  summary: string;
+  files: RunnerFiles;
+}
+
+/**
+ * Runs the action's main step in this process, against a real server, with inputs given directly.
+ * @actions/core writes outputs, state and summary to the runner files and annotations to stdout,
+ * which is captured.
+ */
+/**
+ * core.summary remembers the first summary file it wrote to, for the life of the process: every
+ * in-process run shares that one file, emptied before each run.
+ */
+let sharedSummaryFile: string | undefined;
+
+export async function runInProcess(
+  inputs: Record<string, string>,
+  options: { env?: Record<string, string>; clock?: Clock; cancelSignal?: AbortSignal } = {},
+): Promise<InProcessResult> {
+  const files = makeRunnerFiles();
+  sharedSummaryFile ??= files.summaryFile;
+  files.summaryFile = sharedSummaryFile;
+  fs.writeFileSync(files.summaryFile, '');
+  const fileEnv = runnerEnv(files);
+  const saved = Object.fromEntries(Object.keys(fileEnv).map((name) => [name, process.env[name]]));
+  Object.assign(process.env, fileEnv);
+  const chunks: string[] = [];
+  const write = process.stdout.write.bind(process.stdout);
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    chunks.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+    return true;
+  }) as typeof process.stdout.write;
+  clearSecrets();
+  process.exitCode = undefined;
+  try {
+    await run({
+      input: (name) => inputs[name] ?? '',
+      env: { ...fileEnv, ...options.env },
+      clock: options.clock,
+      cancelSignal: options.cancelSignal ?? new AbortController().signal,
+    });
+  } finally {
+    process.stdout.write = write;
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
+  const exitCode = Number(process.exitCode ?? 0);
+  process.exitCode = undefined;
+  return {
+    exitCode,
+    log: chunks.join(''),
+    outputs: readKeyValueFile(files.outputFile),
+    state: readKeyValueFile(files.stateFile),
+    summary: readSummary(files),
+    files,
+  };
+}
+
+/**
+ * A clock whose sleeps return at once and move its time forward, so retry schedules and long
+ * outages play out in milliseconds while requests still go over real HTTP.
+ */
+export function virtualClock(random: () => number = () => 0.5): Clock & { slept: number[] } {
+  let offset = 0;
+  const slept: number[] = [];
+  return {
+    slept,
+    now: () => Date.now() + offset,
+    random,
+    sleep: async (ms) => {
+      slept.push(ms);
+      offset += ms;
+      await new Promise((resolve) => setImmediate(resolve));
+    },
+  };
+}

@@ -1,0 +1,80 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+/** The files the GitHub runner gives a step, in a fresh temp directory. */
+export interface RunnerFiles {
+  dir: string;
+  outputFile: string;
+  summaryFile: string;
+  stateFile: string;
+  runnerTemp: string;
+  workspace: string;
+}
+
+export function makeRunnerFiles(): RunnerFiles {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'test-run-action-'));
+  const files = {
+    dir,
+    outputFile: path.join(dir, 'output'),
+    summaryFile: path.join(dir, 'summary.md'),
+    stateFile: path.join(dir, 'state'),
+    runnerTemp: path.join(dir, 'runner-temp'),
+    workspace: path.join(dir, 'workspace'),
+  };
+  for (const file of [files.outputFile, files.summaryFile, files.stateFile]) fs.writeFileSync(file, '');
+  fs.mkdirSync(files.runnerTemp);
+  fs.mkdirSync(files.workspace);
+  return files;
+}
+
+/** The environment variables that point @actions/core at those files. */
+export function runnerEnv(files: RunnerFiles): Record<string, string> {
+  return {
+    GITHUB_OUTPUT: files.outputFile,
+    GITHUB_STEP_SUMMARY: files.summaryFile,
+    GITHUB_STATE: files.stateFile,
+    RUNNER_TEMP: files.runnerTemp,
+    GITHUB_WORKSPACE: files.workspace,
+  };
+}
+
+/** Parses the `name<<delimiter` file format that core.setOutput and core.saveState write. */
+export function readKeyValueFile(file: string): Record<string, string> {
+  const values: Record<string, string> = {};
+  const lines = fs.readFileSync(file, 'utf8').split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const match = /^([^<]+)<<(.+)$/.exec(lines[i]);
+    if (!match) continue;
+    const [, name, delimiter] = match;
+    const valueLines: string[] = [];
+    for (i++; i < lines.length && lines[i] !== delimiter; i++) valueLines.push(lines[i]);
+    values[name] = valueLines.join('\n');
+  }
+  return values;
+}
+
+export function readSummary(files: RunnerFiles): string {
+  return fs.readFileSync(files.summaryFile, 'utf8');
+}
+
+/** Inputs as the runner passes them: INPUT_<NAME> with the name upper-cased. */
+export function inputEnv(inputs: Record<string, string>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(inputs))
+    env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value;
+  return env;
+}
+
+/** Annotation lines (`::error title=...::message`) of a log. */
+export function annotations(log: string, kind: 'error' | 'warning' | 'notice'): string[] {
+  return log.split('\n').filter((line) => line.startsWith(`::${kind}`));
+}
+
+/** The log as the runner shows it: `::add-mask::` commands are consumed by the runner, never shown. */
+export function visibleLog(log: string): string {
+  return log
+    .split('\n')
+    .filter((line) => !line.startsWith('::add-mask::'))
+    .join('\n');
+}

@@ -1,0 +1,225 @@
+import * as fs from 'node:fs';
+import { runInProcess } from './helpers/in-process.js';
+import { annotations, visibleLog } from './helpers/runner-files.js';
+import { DEFAULT_API_KEY, Simulator } from './simulator/simulator.js';
+
+const PUSH_ENV = { GITHUB_REF_TYPE: 'branch', GITHUB_REF_NAME: 'main' };
+
+let sim: Simulator;
+afterEach(async () => {
+  await sim?.stop();
+});
+
+function projectInputs(extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    'api-key': DEFAULT_API_KEY,
+    'base-url': sim.url,
+    'project-id': 'proj-1',
+    'poll-interval': '20ms',
+    ...extra,
+  };
+}
+
+function tableRows(summary: string): string[] {
+  return summary.match(/<tr>.*?<\/tr>/gs)?.slice(1) ?? [];
+}
+
+describe('a project run end to end against the simulator', () => {
+  test('a passing run sets the outputs and counts, writes a table row per test case, and sends the branch', async () => {
+    sim = await Simulator.start({
+      project: {
+        statuses: ['QUEUED', 'RUNNING', 'PASSED'],
+        testCases: [
+          { title: 'login works', status: 'PASSED', durationMs: 1200 },
+          { title: 'cart keeps items', status: 'PASSED', durationMs: 800 },
+          { title: 'search is fast', status: 'FLAKY', durationMs: 400 },
+          { title: 'legacy export', status: 'SKIPPED' },
+        ],
+      },
+    });
+    const result = await runInProcess(projectInputs({ environment: 'staging' }), { env: PUSH_ENV });
+
+    expect(result.exitCode).toBe(0);
+    expect(result.outputs).toMatchObject({
+      'run-id': 'run-1',
+      status: 'PASSED',
+      success: 'true',
+      total: '4',
+      passed: '2',
+      failed: '0',
+      flaky: '1',
+      skipped: '1',
+    });
+    expect(Number(result.outputs['duration-ms'])).toBeGreaterThan(0);
+    const start = sim.requests.find((request) => request.operation === 'startProjectRun');
+    expect(start?.body).toEqual({ branch: 'main', environment: 'staging' });
+    expect(start?.headers['user-agent']).toMatch(/^test-run-action\/\d+\.\d+\.\d+/);
+    expect(start?.headers.authorization).toBe(`Bearer ${DEFAULT_API_KEY}`);
+    expect(tableRows(result.summary)).toHaveLength(4);
+    expect(result.summary).toContain('run-1');
+    const resultsFile = JSON.parse(fs.readFileSync(result.outputs['results-file'], 'utf8'));
+    expect(resultsFile.schemaVersion).toBe(1);
+    expect(resultsFile.testCases).toHaveLength(4);
+    expect(annotations(result.log, 'warning')).toHaveLength(1);
+    expect(result.state).toMatchObject({ isPost: 'true', runId: 'run-1', settled: 'true' });
+  });
+
+  test('the log shows each status change, QUEUED -> RUNNING -> final, with the time elapsed', async () => {
+    sim = await Simulator.start({
+      project: { statuses: ['QUEUED', 'QUEUED', 'RUNNING', 'RUNNING', 'FAILED'] },
+    });
+    const result = await runInProcess(projectInputs(), { env: PUSH_ENV });
+    const changes = result.log.split('\n').filter((line) => /^\[\d+s\] project run run-1:/.test(line));
+    expect(changes.map((line) => line.replace(/^\[\d+s\] /, ''))).toEqual([
+      'project run run-1: QUEUED',
+      'project run run-1: QUEUED -> RUNNING',
+      'project run run-1: RUNNING -> FAILED',
+    ]);
+    expect(sim.count('getProjectRun')).toBe(5);
+    expect(result.outputs.status).toBe('FAILED');
+    expect(result.exitCode).toBe(1);
+  });
+
+  test('a failing run fails the step, lists failures first, and annotates each failed test case', async () => {
+    sim = await Simulator.start({
+      project: {
+        statuses: ['RUNNING', 'FAILED'],
+        testCases: [
+          { title: 'home page', status: 'PASSED', durationMs: 100 },
+          { title: 'checkout total', status: 'FAILED', durationMs: 2100 },
+          { title: 'profile', status: 'PASSED', durationMs: 100 },
+          { title: 'payment', status: 'TIMEDOUT', durationMs: 30000 },
+          { title: 'refund', status: 'FAILED', durationMs: 900 },
+        ],
+      },
+    });
+    const result = await runInProcess(projectInputs(), { env: PUSH_ENV });
+
+    expect(result.exitCode).toBe(1);
+    expect(result.outputs).toMatchObject({
+      status: 'FAILED',
+      success: 'false',
+      total: '5',
+      passed: '2',
+      failed: '3',
+    });
+    const rows = tableRows(result.summary);
+    expect(rows.map((row) => /checkout total|refund|payment|home page|profile/.exec(row)?.[0])).toEqual([
+      'checkout total',
+      'refund',
+      'payment',
+      'home page',
+      'profile',
+    ]);
+    const errors = annotations(result.log, 'error');
+    for (const title of ['checkout total', 'refund', 'payment']) {
+      expect(errors.filter((line) => line.includes(title))).toHaveLength(1);
+    }
+    // the three test cases, and the step's own failure message
+    expect(errors).toHaveLength(4);
+    expect(result.log).toMatch(/::error::Project run run-1 ended FAILED: 3 of 5 test cases failed/);
+  });
+
+  test('a PASSED run with a failed test case still fails the step', async () => {
+    sim = await Simulator.start({
+      project: { statuses: ['PASSED'], testCases: [{ title: 'a', status: 'FAILED' }] },
+    });
+    const result = await runInProcess(projectInputs(), { env: PUSH_ENV });
+    expect(result.outputs).toMatchObject({ status: 'PASSED', success: 'false', failed: '1' });
+    expect(result.exitCode).toBe(1);
+  });
+
+  test('a PASSED run with no test case passes with a warning', async () => {
+    sim = await Simulator.start({ project: { statuses: ['PASSED'], testCases: [] } });
+    const result = await runInProcess(projectInputs(), { env: PUSH_ENV });
+    expect(result.exitCode).toBe(0);
+    expect(result.outputs).toMatchObject({ status: 'PASSED', total: '0' });
+    expect(annotations(result.log, 'warning')).toEqual([expect.stringContaining('reported no test case')]);
+  });
+
+  test.each([
+    ['a path prefix', '/api', (url: string) => url],
+    ['a path prefix and a trailing slash', '/api', (url: string) => `${url}/`],
+    ['a trailing slash', '', (url: string) => `${url}/`],
+  ])('a base URL with %s works', async (_name, prefix, baseUrl) => {
+    sim = await Simulator.start({ prefix, project: { statuses: ['PASSED'] } });
+    const result = await runInProcess(projectInputs({ 'base-url': baseUrl(sim.url) }), { env: PUSH_ENV });
+    expect(result.outputs.status).toBe('PASSED');
+    expect(sim.requests.map((request) => request.path)).toEqual([
+      `${prefix}/v1/projects/proj-1/runs`,
+      `${prefix}/v1/projects/proj-1/runs/run-1`,
+    ]);
+  });
+
+  test('branch: the PR head branch wins, "none" sends no branch, an explicit one is sent as is', async () => {
+    sim = await Simulator.start({ project: { statuses: ['PASSED'] } });
+    await runInProcess(projectInputs(), { env: { ...PUSH_ENV, GITHUB_HEAD_REF: 'feature/x' } });
+    await runInProcess(projectInputs({ branch: 'none' }), { env: { GITHUB_HEAD_REF: 'feature/x' } });
+    await runInProcess(projectInputs({ branch: 'release' }), { env: PUSH_ENV });
+    await runInProcess(projectInputs(), { env: { GITHUB_REF_TYPE: 'tag', GITHUB_REF_NAME: 'v1.0.0' } });
+    const bodies = sim.requests
+      .filter((request) => request.operation === 'startProjectRun')
+      .map((r) => r.body);
+    expect(bodies).toEqual([{ branch: 'feature/x' }, {}, { branch: 'release' }, {}]);
+  });
+});
+
+describe('input errors name the input and send nothing', () => {
+  const cases: [string, Record<string, string>, RegExp][] = [
+    ['empty api-key', { 'api-key': '' }, /Input 'api-key' is empty.*forks or by Dependabot/],
+    ['missing base-url', { 'base-url': '' }, /Input 'base-url' is required/],
+    [
+      'plain http to a remote host',
+      { 'base-url': 'http://tests.example.com' },
+      /Input 'base-url' must use https:\/\//,
+    ],
+    [
+      'a base-url that is not a URL',
+      { 'base-url': 'tests.example.com' },
+      /Input 'base-url' must be an absolute URL/,
+    ],
+    ['both ids', { 'test-suite-id': 's1' }, /'project-id' and 'test-suite-id' are both set/],
+    ['neither id', { 'project-id': '' }, /Neither 'project-id' nor 'test-suite-id' is set/],
+    ['an unknown mode', { mode: 'agent' }, /Input 'mode' must be 'project' or 'suite'; got 'agent'/],
+    ['mode suite with a project id', { mode: 'suite' }, /Input 'project-id' is set but 'mode' is 'suite'/],
+    [
+      'a bad poll-interval',
+      { 'poll-interval': 'soon' },
+      /Input 'poll-interval' must be a positive duration.*got 'soon'/,
+    ],
+    [
+      'a sub-second poll-interval on a remote host',
+      { 'base-url': 'https://tests.example.com', 'poll-interval': '200ms' },
+      /Input 'poll-interval' must be at least 1s/,
+    ],
+    ['a zero timeout', { timeout: '0' }, /Input 'timeout' must be a positive duration/],
+    [
+      'a bad request-timeout',
+      { 'request-timeout': '-5s' },
+      /Input 'request-timeout' must be a positive duration/,
+    ],
+    ['a bad boolean', { wait: 'yes' }, /Input 'wait' must be true or false; got 'yes'/],
+    [
+      'options in project mode',
+      { options: '{"retries": 1}' },
+      /Input 'options' applies to test suite runs only/,
+    ],
+    ['run-id with wait false', { 'run-id': 'run-9', wait: 'false' }, /'wait' is false but 'run-id' is set/],
+    [
+      'run-id without project-id',
+      { 'project-id': '', 'run-id': 'run-9' },
+      /Input 'run-id' needs 'project-id'/,
+    ],
+  ];
+
+  test.each(cases)('%s', async (_name, override, message) => {
+    sim = await Simulator.start();
+    const result = await runInProcess(projectInputs(override));
+    expect(result.exitCode).toBe(1);
+    const errors = annotations(result.log, 'error');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(message);
+    expect(sim.requests).toHaveLength(0);
+    expect(visibleLog(result.log)).not.toContain(DEFAULT_API_KEY);
+  });
+});
