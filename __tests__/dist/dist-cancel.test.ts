@@ -1,0 +1,109 @@
+import type { ChildProcess } from 'node:child_process';
+import { nodeBinaries, postStepEnv, runDist } from '../helpers/dist-runner.js';
+import { DEFAULT_API_KEY, type Operation, Simulator } from '../simulator/simulator.js';
+
+/** Resolves when the simulator has seen `count` requests of an operation. */
+async function seen(sim: Simulator, operation: Operation, count = 1): Promise<void> {
+  while (sim.count(operation) < count) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+/** Cancellation as the runner does it: signals to dist/index.js, then the post step. */
+describe.each(nodeBinaries())('cancelling dist/index.js on $name', ({ bin }) => {
+  let sim: Simulator;
+  afterEach(async () => {
+    await sim?.stop();
+  });
+
+  const inputs = () => ({
+    'api-key': DEFAULT_API_KEY,
+    'base-url': sim.url,
+    'project-id': 'proj-1',
+    'poll-interval': '100ms',
+  });
+
+  test.each(['SIGINT', 'SIGTERM'] as const)(
+    '%s: the run is cancelled within a second, outputs and summary written, exit well before 7.5 s',
+    async (signal) => {
+      sim = await Simulator.start({ project: { statuses: ['QUEUED', 'RUNNING'] } });
+      let signalledAt = 0;
+      const result = await runDist(inputs(), {
+        node: bin,
+        onSpawn: (child: ChildProcess) => {
+          seen(sim, 'getProjectRun', 2).then(() => {
+            signalledAt = Date.now();
+            child.kill(signal);
+          });
+        },
+      });
+      const exitedAt = Date.now();
+      const cancel = sim.requests.find((request) => request.operation === 'cancelProjectRun');
+      expect(cancel?.body).toEqual({ where: { runId: 'run-1' } });
+      expect((cancel?.at ?? Number.POSITIVE_INFINITY) - signalledAt).toBeLessThan(1000);
+      expect(exitedAt - signalledAt).toBeLessThan(7500);
+      expect(result.signal).toBeNull();
+      expect(result.code).toBe(1);
+      expect(result.outputs).toMatchObject({ 'run-id': 'run-1', status: 'CANCELLED', success: 'false' });
+      expect(result.summary).toMatch(/cancelled/i);
+      expect(result.summary).toContain('Cancelled project run run-1 on the service.');
+      expect(result.stdout).toContain(`Received ${signal}`);
+      expect(result.state).toMatchObject({ runId: 'run-1', cancellable: 'true', settled: 'true' });
+      expect(result.stderr).toBe('');
+    },
+  );
+
+  test('main step killed (SIGKILL): the post step cancels the run', async () => {
+    sim = await Simulator.start({ project: { statuses: ['RUNNING'] } });
+    const main = await runDist(inputs(), {
+      node: bin,
+      onSpawn: (child) => {
+        seen(sim, 'getProjectRun').then(() => child.kill('SIGKILL'));
+      },
+    });
+    expect(main.signal).toBe('SIGKILL');
+    expect(main.state).toMatchObject({
+      isPost: 'true',
+      runId: 'run-1',
+      cancellable: 'true',
+      settled: 'false',
+    });
+    expect(sim.count('cancelProjectRun')).toBe(0);
+
+    const post = await runDist(inputs(), { node: bin, env: postStepEnv(main.state) });
+    expect(post.code).toBe(0);
+    expect(sim.cancelledRunIds).toEqual(['run-1']);
+    expect(post.stdout).toContain('Cancelled project run run-1 on the service.');
+  });
+
+  test('the post step leaves a settled run alone, and only warns when the cancel fails', async () => {
+    sim = await Simulator.start({
+      project: { statuses: ['RUNNING'] },
+      faults: [{ operation: 'cancelProjectRun', requests: 'all', fault: { kind: 'status', status: 503 } }],
+    });
+    const settled = await runDist(inputs(), {
+      node: bin,
+      env: postStepEnv({ isPost: 'true', runId: 'run-1', cancellable: 'true', settled: 'true' }),
+    });
+    expect(settled.code).toBe(0);
+    expect(sim.requests).toHaveLength(0);
+
+    const runId = sim.createProjectRun('proj-1');
+    const failing = await runDist(inputs(), {
+      node: bin,
+      env: postStepEnv({ isPost: 'true', runId, cancellable: 'true', settled: 'false' }),
+    });
+    expect(failing.code).toBe(0);
+    expect(sim.count('cancelProjectRun')).toBeGreaterThanOrEqual(1);
+    expect(failing.stdout).toMatch(/::warning::Could not cancel project run run-1: .*HTTP 503/);
+  });
+
+  test('a wait: false run is never cancelled, by a signal or by the post step', async () => {
+    sim = await Simulator.start({ project: { statuses: ['RUNNING'] } });
+    const main = await runDist({ ...inputs(), wait: 'false' }, { node: bin });
+    expect(main.code).toBe(0);
+    expect(main.outputs).toMatchObject({ 'run-id': 'run-1', status: 'STARTED' });
+    expect(main.state.cancellable).toBe('false');
+    const post = await runDist({ ...inputs(), wait: 'false' }, { node: bin, env: postStepEnv(main.state) });
+    expect(post.code).toBe(0);
+    expect(sim.count('cancelProjectRun')).toBe(0);
+  });
+});

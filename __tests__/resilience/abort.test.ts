@@ -1,0 +1,159 @@
+import { runInProcess, virtualClock } from '../helpers/in-process.js';
+import { annotations } from '../helpers/runner-files.js';
+import { DEFAULT_API_KEY, Simulator } from '../simulator/simulator.js';
+
+let sim: Simulator;
+afterEach(async () => {
+  await sim?.stop();
+});
+
+function inputs(extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    'api-key': DEFAULT_API_KEY,
+    'base-url': sim.url,
+    'project-id': 'proj-1',
+    'poll-interval': '20ms',
+    ...extra,
+  };
+}
+
+/** Aborts once the simulator has seen `polls` requests of the run. */
+function abortAfterPolls(operation: 'getProjectRun' | 'getSuiteRunStatus', polls: number): AbortController {
+  const controller = new AbortController();
+  const timer = setInterval(() => {
+    if (sim.count(operation) >= polls) {
+      clearInterval(timer);
+      controller.abort();
+    }
+  }, 2);
+  controller.signal.addEventListener('abort', () => clearInterval(timer));
+  return controller;
+}
+
+describe('the timeout input', () => {
+  test('on expiry the project run is cancelled and the step fails with TIMEDOUT', async () => {
+    sim = await Simulator.start({ project: { statuses: ['QUEUED', 'RUNNING'] } });
+    const clock = virtualClock();
+    const result = await runInProcess(inputs({ 'poll-interval': '10s', timeout: '2m' }), { clock });
+    expect(result.exitCode).toBe(1);
+    expect(result.outputs).toMatchObject({ 'run-id': 'run-1', status: 'TIMEDOUT', success: 'false' });
+    expect(sim.cancelledRunIds).toEqual(['run-1']);
+    expect(sim.requests.at(-1)?.body).toEqual({ where: { runId: 'run-1' } });
+    // 2 minutes at about 10 s: about 12 polls, not one more past the deadline
+    expect(sim.count('getProjectRun')).toBeGreaterThanOrEqual(11);
+    expect(sim.count('getProjectRun')).toBeLessThanOrEqual(14);
+    expect(annotations(result.log, 'error').at(-1)).toMatch(
+      /project run run-1 did not finish within the time-out of 2m 0s \('timeout' input\); its last status was RUNNING/,
+    );
+    expect(result.summary).toContain('Cancelled project run run-1 on the service.');
+    expect(result.state).toMatchObject({ runId: 'run-1', settled: 'true' });
+  });
+
+  test('a heartbeat is logged once a minute while nothing changes', async () => {
+    sim = await Simulator.start({ project: { statuses: ['RUNNING'] } });
+    const result = await runInProcess(inputs({ 'poll-interval': '10s', timeout: '210' }), {
+      clock: virtualClock(),
+    });
+    const heartbeats = result.log.split('\n').filter((line) => line.includes('still RUNNING'));
+    expect(heartbeats).toHaveLength(3);
+  });
+
+  test('with cancel-on-abort false the run is left running', async () => {
+    sim = await Simulator.start({ project: { statuses: ['RUNNING'] } });
+    const result = await runInProcess(
+      inputs({ 'poll-interval': '10s', timeout: '1m', 'cancel-on-abort': 'false' }),
+      {
+        clock: virtualClock(),
+      },
+    );
+    expect(result.outputs.status).toBe('TIMEDOUT');
+    expect(sim.count('cancelProjectRun')).toBe(0);
+    expect(result.log).toContain('cancel-on-abort is false');
+    expect(result.state.cancellable).toBe('false');
+  });
+
+  test('a hung poll cannot stall the step past the timeout', async () => {
+    sim = await Simulator.start({
+      project: { statuses: ['RUNNING'] },
+      faults: [{ operation: 'getProjectRun', requests: 'all', fault: { kind: 'hang' } }],
+    });
+    const started = Date.now();
+    const result = await runInProcess(inputs({ timeout: '1s', 'request-timeout': '30s' }));
+    expect(Date.now() - started).toBeLessThan(4000);
+    expect(result.outputs.status).toBe('TIMEDOUT');
+    expect(sim.cancelledRunIds).toEqual(['run-1']);
+  });
+});
+
+describe('cancellation of the job', () => {
+  test('a project run is cancelled, outputs and a short summary written', async () => {
+    sim = await Simulator.start({ project: { statuses: ['RUNNING'] } });
+    const controller = abortAfterPolls('getProjectRun', 2);
+    const result = await runInProcess(inputs(), { cancelSignal: controller.signal });
+    expect(result.exitCode).toBe(1);
+    expect(result.outputs).toMatchObject({ 'run-id': 'run-1', status: 'CANCELLED', success: 'false' });
+    expect(sim.cancelledRunIds).toEqual(['run-1']);
+    expect(result.summary).toMatch(/cancelled/i);
+    expect(result.state).toMatchObject({ settled: 'true' });
+  });
+
+  test('a suite run cannot be cancelled: the log and summary say the remote run goes on', async () => {
+    sim = await Simulator.start({ suite: { statuses: ['RUNNING'] } });
+    const controller = abortAfterPolls('getSuiteRunStatus', 2);
+    const result = await runInProcess(
+      {
+        'api-key': DEFAULT_API_KEY,
+        'base-url': sim.url,
+        'test-suite-id': 'suite-1',
+        'poll-interval': '20ms',
+      },
+      { cancelSignal: controller.signal },
+    );
+    expect(result.outputs).toMatchObject({ status: 'CANCELLED', success: 'false' });
+    expect(sim.count('cancelProjectRun')).toBe(0);
+    const note =
+      /Test suite runs have no cancel operation in the service's interface: test suite run suite-run-1 goes on/;
+    expect(result.log).toMatch(note);
+    expect(result.summary).toMatch(
+      /no cancel operation in the service&#39;s interface: test suite run suite-run-1 goes on/,
+    );
+  });
+
+  test('a signal while the start request is in flight cancels the run as soon as its id arrives', async () => {
+    sim = await Simulator.start({
+      project: { statuses: ['RUNNING'] },
+      faults: [{ operation: 'startProjectRun', requests: [1], fault: { kind: 'delay', ms: 400 } }],
+    });
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), 100);
+    const result = await runInProcess(inputs(), { cancelSignal: controller.signal });
+    clearTimeout(timer);
+    expect(result.outputs).toMatchObject({ 'run-id': 'run-1', status: 'CANCELLED' });
+    expect(sim.count('getProjectRun')).toBe(0);
+    expect(sim.cancelledRunIds).toEqual(['run-1']);
+  });
+
+  test('a run attached with run-id is not cancelled: it belongs to the step that started it', async () => {
+    sim = await Simulator.start({ project: { statuses: ['RUNNING'] } });
+    const runId = sim.createProjectRun('proj-1');
+    const controller = abortAfterPolls('getProjectRun', 1);
+    const result = await runInProcess(inputs({ 'run-id': runId }), { cancelSignal: controller.signal });
+    expect(result.outputs.status).toBe('CANCELLED');
+    expect(sim.count('cancelProjectRun')).toBe(0);
+    expect(result.log).toContain('was not started by this step, so it is left running');
+  });
+
+  test('a cancel request that fails only warns', async () => {
+    sim = await Simulator.start({
+      project: { statuses: ['RUNNING'] },
+      faults: [{ operation: 'cancelProjectRun', requests: 'all', fault: { kind: 'status', status: 500 } }],
+    });
+    const controller = abortAfterPolls('getProjectRun', 1);
+    const result = await runInProcess(inputs(), { cancelSignal: controller.signal, clock: virtualClock() });
+    expect(result.outputs.status).toBe('CANCELLED');
+    expect(sim.count('cancelProjectRun')).toBe(3);
+    expect(annotations(result.log, 'warning').join('\n')).toMatch(
+      /Could not cancel project run run-1: .*HTTP 500/,
+    );
+  });
+});

@@ -1,0 +1,282 @@
+import { runInProcess, virtualClock } from '../helpers/in-process.js';
+import { annotations, visibleLog } from '../helpers/runner-files.js';
+import { DEFAULT_API_KEY, type FaultRule, type Scenario, Simulator } from '../simulator/simulator.js';
+
+let sim: Simulator;
+afterEach(async () => {
+  await sim?.stop();
+});
+
+const TWO_CASES = [
+  { title: 'sign in', status: 'PASSED', durationMs: 10 },
+  { title: 'checkout', status: 'PASSED', durationMs: 20 },
+];
+
+async function start(faults: FaultRule[], scenario: Scenario = {}): Promise<void> {
+  sim = await Simulator.start({
+    project: { statuses: ['RUNNING', 'PASSED'], testCases: TWO_CASES },
+    faults,
+    ...scenario,
+  });
+}
+
+function inputs(extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    'api-key': DEFAULT_API_KEY,
+    'base-url': sim.url,
+    'project-id': 'proj-1',
+    'poll-interval': '20ms',
+    'request-timeout': '2s',
+    ...extra,
+  };
+}
+
+function failureMessage(log: string): string {
+  return annotations(log, 'error').at(-1) ?? '';
+}
+
+describe('transient faults on reads are retried', () => {
+  test('a burst of 503s on polls', async () => {
+    await start([
+      { operation: 'getProjectRun', requests: { from: 1, to: 4 }, fault: { kind: 'status', status: 503 } },
+    ]);
+    const clock = virtualClock();
+    const result = await runInProcess(inputs(), { clock });
+    expect(result.outputs).toMatchObject({ status: 'PASSED', success: 'true', total: '2' });
+    expect(sim.count('getProjectRun')).toBe(6);
+    expect(sim.count('startProjectRun')).toBe(1);
+    expect(result.log).toMatch(
+      /Could not get project run 'run-1' of project 'proj-1' \(HTTP 503\); attempt 2 in/,
+    );
+  });
+
+  test.each([
+    ['seconds', () => '3', 3000],
+    ['an HTTP date', () => new Date(Date.now() + 5000).toUTCString(), 4000],
+  ])('429 with Retry-After as %s is honoured', async (_name, retryAfter, atLeastMs) => {
+    await start([
+      {
+        operation: 'getProjectRun',
+        requests: [1],
+        fault: { kind: 'status', status: 429, retryAfter: retryAfter() },
+      },
+    ]);
+    const clock = virtualClock();
+    const result = await runInProcess(inputs(), { clock });
+    expect(result.outputs.status).toBe('PASSED');
+    expect(Math.max(...clock.slept)).toBeGreaterThanOrEqual(atLeastMs);
+    expect(Math.max(...clock.slept)).toBeLessThanOrEqual(5000);
+  });
+
+  test('a connection reset on a poll', async () => {
+    await start([{ operation: 'getProjectRun', requests: [1, 2], fault: { kind: 'reset' } }]);
+    const result = await runInProcess(inputs(), { clock: virtualClock() });
+    expect(result.outputs.status).toBe('PASSED');
+    expect(sim.count('getProjectRun')).toBe(4);
+  });
+
+  test('a poll that never gets an answer is cut by request-timeout and retried', async () => {
+    await start([{ operation: 'getProjectRun', requests: [1], fault: { kind: 'hang' } }]);
+    const started = Date.now();
+    const result = await runInProcess(inputs({ 'request-timeout': '300ms' }), { clock: virtualClock() });
+    expect(result.outputs.status).toBe('PASSED');
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(result.log).toMatch(/\(no answer\); attempt 2/);
+  });
+
+  test('a five-minute outage of polls is ridden out', async () => {
+    const clock = virtualClock();
+    const outageEnd = clock.now() + 5 * 60_000;
+    await start([]);
+    // 503 until five (virtual) minutes have passed.
+    let polls = 0;
+    sim.setScenario({
+      project: { statuses: ['RUNNING', 'PASSED'], testCases: TWO_CASES },
+      faults: [
+        {
+          operation: 'getProjectRun',
+          requests: { from: 1, to: 1000 },
+          fault: { kind: 'status', status: 503 },
+        },
+      ],
+    });
+    const timer = setInterval(() => {
+      polls = sim.count('getProjectRun');
+      if (clock.now() >= outageEnd) {
+        sim.setScenario({ project: { statuses: ['RUNNING', 'PASSED'], testCases: TWO_CASES } });
+        clearInterval(timer);
+      }
+    }, 1);
+    const result = await runInProcess(inputs(), { clock });
+    clearInterval(timer);
+    expect(result.outputs.status).toBe('PASSED');
+    expect(polls).toBeGreaterThan(5);
+  });
+
+  test('an outage longer than the budget fails with ERROR, naming the run id and the last error', async () => {
+    await start([{ operation: 'getProjectRun', requests: 'all', fault: { kind: 'status', status: 502 } }]);
+    const result = await runInProcess(inputs({ timeout: '2h' }), { clock: virtualClock() });
+    expect(result.exitCode).toBe(1);
+    expect(result.outputs).toMatchObject({ 'run-id': 'run-1', status: 'ERROR', success: 'false' });
+    expect(failureMessage(result.log)).toMatch(
+      /Could not get project run 'run-1' of project 'proj-1': HTTP 502: Bad Gateway \(gave up after \d+ attempts over (9|10)m \d+s\)/,
+    );
+  });
+});
+
+describe('a start is never repeated unless the service cannot have acted on it', () => {
+  test.each([502, 500, 504])(
+    'a start that gets %d: exactly one start request, the step fails',
+    async (status) => {
+      await start([{ operation: 'startProjectRun', requests: [1], fault: { kind: 'status', status } }]);
+      const result = await runInProcess(inputs(), { clock: virtualClock() });
+      expect(sim.count('startProjectRun')).toBe(1);
+      expect(sim.count('getProjectRun')).toBe(0);
+      expect(result.exitCode).toBe(1);
+      expect(result.outputs).toMatchObject({ status: 'ERROR', success: 'false' });
+      expect(result.outputs['run-id']).toBeUndefined();
+      expect(failureMessage(result.log)).toMatch(
+        new RegExp(
+          `Could not start a project run for project 'proj-1': HTTP ${status}.*may have started the run anyway`,
+        ),
+      );
+    },
+  );
+
+  test('a start whose connection is reset: one request, may have started', async () => {
+    await start([{ operation: 'startProjectRun', requests: [1], fault: { kind: 'reset' } }]);
+    const result = await runInProcess(inputs(), { clock: virtualClock() });
+    expect(sim.count('startProjectRun')).toBe(1);
+    expect(failureMessage(result.log)).toMatch(/network error ECONNRESET.*may have started the run anyway/);
+  });
+
+  test('a start that gets no answer: one request, may have started', async () => {
+    await start([{ operation: 'startProjectRun', requests: [1], fault: { kind: 'hang' } }]);
+    const result = await runInProcess(inputs({ 'request-timeout': '200ms' }), { clock: virtualClock() });
+    expect(sim.count('startProjectRun')).toBe(1);
+    expect(failureMessage(result.log)).toMatch(/did not answer.*may have started the run anyway/);
+  });
+
+  test.each([503, 429])('a start that gets %d, then succeeds: exactly one run is created', async (status) => {
+    await start([{ operation: 'startProjectRun', requests: [1, 2], fault: { kind: 'status', status } }]);
+    const result = await runInProcess(inputs(), { clock: virtualClock() });
+    expect(sim.count('startProjectRun')).toBe(3);
+    expect(result.outputs).toMatchObject({ 'run-id': 'run-1', status: 'PASSED' });
+    const polled = new Set(sim.requests.filter((r) => r.operation === 'getProjectRun').map((r) => r.path));
+    expect([...polled]).toEqual(['/v1/projects/proj-1/runs/run-1']);
+  });
+
+  test('a refused connection is retried a few times, then fails clearly', async () => {
+    await start([]);
+    const url = sim.url;
+    await sim.stop();
+    const result = await runInProcess(inputs({ 'base-url': url }), { clock: virtualClock() });
+    expect(result.outputs.status).toBe('ERROR');
+    expect(failureMessage(result.log)).toMatch(
+      /Could not start a project run for project 'proj-1': network error ECONNREFUSED \(gave up after 5 attempts/,
+    );
+    expect(result.log.match(/attempt \d in/g)).toHaveLength(4);
+  });
+});
+
+describe('errors a retry cannot fix', () => {
+  test('401: the key is wrong or lacks permission; not retried; the key is not shown', async () => {
+    await start([]);
+    const result = await runInProcess(inputs({ 'api-key': 'wrong-key' }), { clock: virtualClock() });
+    expect(sim.requests).toHaveLength(1);
+    expect(result.outputs.status).toBe('ERROR');
+    expect(failureMessage(result.log)).toMatch(
+      /HTTP 401: Invalid API key\. The API key is wrong or lacks permission: .*developer or owner permission/,
+    );
+    expect(visibleLog(result.log)).not.toContain('wrong-key');
+  });
+
+  test('403 says the same', async () => {
+    await start([{ operation: 'getProjectRun', requests: 'all', fault: { kind: 'status', status: 403 } }]);
+    const result = await runInProcess(inputs(), { clock: virtualClock() });
+    expect(sim.count('getProjectRun')).toBe(1);
+    expect(result.outputs).toMatchObject({ 'run-id': 'run-1', status: 'ERROR' });
+    expect(failureMessage(result.log)).toMatch(/HTTP 403.*lacks permission/);
+  });
+
+  test('404 on start names the project', async () => {
+    await start([], { knownProjectIds: ['other'] });
+    const result = await runInProcess(inputs(), { clock: virtualClock() });
+    expect(failureMessage(result.log)).toMatch(
+      /HTTP 404: Project proj-1 not found\. Project 'proj-1' was not found: check the 'project-id' input/,
+    );
+  });
+
+  test('404 on a poll names the run', async () => {
+    await start([]);
+    const result = await runInProcess(inputs({ 'run-id': 'run-404' }), { clock: virtualClock() });
+    expect(result.outputs).toMatchObject({ 'run-id': 'run-404', status: 'ERROR' });
+    expect(failureMessage(result.log)).toMatch(/HTTP 404.*Run 'run-404' was not found in project 'proj-1'/);
+  });
+
+  test('a body that is not JSON names the operation', async () => {
+    await start([{ operation: 'getProjectRun', requests: 'all', fault: { kind: 'not-json' } }]);
+    const result = await runInProcess(inputs(), { clock: virtualClock() });
+    expect(result.outputs.status).toBe('ERROR');
+    expect(failureMessage(result.log)).toMatch(
+      /Could not get project run 'run-1' of project 'proj-1': the response is not JSON \(HTTP 200, content-type text\/html/,
+    );
+    expect(result.log).not.toMatch(/at .*\.(ts|js):\d+/);
+  });
+
+  test.each([
+    [
+      'a missing required field',
+      { startedAt: null },
+      /field 'status' is missing \(expected one of QUEUED, RUNNING, PASSED/,
+    ],
+    [
+      'a wrong type',
+      { status: 'PASSED', results: { testCases: 'all' } },
+      /field 'results.testCases' must be an array; got the string 'all'/,
+    ],
+    [
+      'an unknown status',
+      { status: 'EXPLODED' },
+      /field 'status' must be one of .*; got the string 'EXPLODED'/,
+    ],
+    [
+      'an unknown test case status',
+      { status: 'PASSED', results: { testCases: [{ title: 'a', status: 'WEIRD' }] } },
+      /field 'results.testCases\[0\].status' must be one of/,
+    ],
+  ])('a body with %s names the field', async (_name, body, message) => {
+    await start([{ operation: 'getProjectRun', requests: 'all', fault: { kind: 'body', body } }]);
+    const result = await runInProcess(inputs(), { clock: virtualClock() });
+    expect(result.outputs.status).toBe('ERROR');
+    expect(failureMessage(result.log)).toMatch(/the response does not match the service interface/);
+    expect(failureMessage(result.log)).toMatch(message);
+  });
+
+  test('extra fields are tolerated', async () => {
+    const body = {
+      status: 'PASSED',
+      startedAt: '2026-01-01T00:00:00Z',
+      finishedAt: '2026-01-01T00:00:05Z',
+      dashboardUrl: 'https://x',
+      results: { testCases: [{ title: 'a', status: 'PASSED', retries: 0 }], extra: true },
+    };
+    await start([{ operation: 'getProjectRun', requests: 'all', fault: { kind: 'body', body } }]);
+    const result = await runInProcess(inputs(), { clock: virtualClock() });
+    expect(result.outputs).toMatchObject({ status: 'PASSED', total: '1', 'duration-ms': '5000' });
+  });
+
+  test('a service error text that echoes the key is redacted', async () => {
+    await start([
+      {
+        operation: 'getProjectRun',
+        requests: 'all',
+        fault: { kind: 'status', status: 400, body: { error: `bad key ${DEFAULT_API_KEY}` } },
+      },
+    ]);
+    const result = await runInProcess(inputs(), { clock: virtualClock() });
+    expect(failureMessage(result.log)).toMatch(/HTTP 400: bad key \*\*\*/);
+    expect(visibleLog(result.log)).not.toContain(DEFAULT_API_KEY);
+    expect(result.summary).not.toContain(DEFAULT_API_KEY);
+  });
+});
