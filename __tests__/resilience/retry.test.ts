@@ -76,6 +76,16 @@ describe('backoff', () => {
   });
 });
 
+/** The error a retry loop stopped with; fails the test if it succeeded. */
+async function stopOf(loop: Promise<unknown>): Promise<RetriesExhausted> {
+  const error = await loop.then(
+    () => new Error('expected the retry loop to give up'),
+    (reason: unknown) => reason,
+  );
+  if (error instanceof RetriesExhausted) return error;
+  throw error;
+}
+
 /** An attempt function that fails with the given failures in turn, then succeeds. */
 function scripted(failures: Failure[]) {
   let calls = 0;
@@ -122,7 +132,7 @@ describe('withRetry', () => {
     const clock = virtualClock(() => 0.99);
     const start = clock.now();
     const attempt = async () => ({ ok: false as const, failure: http(503) });
-    const error = await withRetry('read', { clock, deadline: start + 3_600_000 }, attempt).catch((e) => e);
+    const error = await stopOf(withRetry('read', { clock, deadline: start + 3_600_000 }, attempt));
     expect(error).toBeInstanceOf(RetriesExhausted);
     expect(error.reason).toBe('budget');
     expect(error.elapsedMs).toBeGreaterThan(OUTAGE_BUDGET_MS - BACKOFF_CAP_MS);
@@ -132,7 +142,7 @@ describe('withRetry', () => {
   test('stops at the deadline rather than sleeping past it', async () => {
     const clock = virtualClock(() => 0.99);
     const { attempt } = scripted([http(503), http(503), http(503), http(503), http(503)]);
-    const error = await withRetry('read', { clock, deadline: clock.now() + 2500 }, attempt).catch((e) => e);
+    const error = await stopOf(withRetry('read', { clock, deadline: clock.now() + 2500 }, attempt));
     expect(error.reason).toBe('deadline');
     expect(clock.slept.reduce((a, b) => a + b, 0)).toBeLessThan(2500);
   });
@@ -168,11 +178,9 @@ describe('withRetry', () => {
     const controller = new AbortController();
     controller.abort();
     const { attempt, calls } = scripted([http(503), http(503)]);
-    const error = await withRetry(
-      'read',
-      { clock, deadline: clock.now() + 60_000, signal: controller.signal },
-      attempt,
-    ).catch((e) => e);
+    const error = await stopOf(
+      withRetry('read', { clock, deadline: clock.now() + 60_000, signal: controller.signal }, attempt),
+    );
     expect(error.reason).toBe('aborted');
     expect(calls()).toBe(1);
   });
