@@ -1987,11 +1987,21 @@ function describeValue(value) {
     return Array.isArray(value) ? 'a list' : 'an object';
 }
 /** One issue as a sentence naming the path, the expectation and (unless hidden) what was given. */
+function withArticle(noun) {
+    if (noun === 'int')
+        return 'an integer';
+    return /^[aeiou]/.test(noun) ? `an ${noun}` : `a ${noun}`;
+}
 function describeIssue(issue, where, hideInput = false) {
     const given = hideInput ? '' : `; got ${describeValue(issue.input)}`;
+    const missing = issue.input === undefined && (issue.code === 'invalid_type' || issue.code === 'invalid_value');
+    if (missing) {
+        const expected = issue.code === 'invalid_type' ? withArticle(issue.expected) : `one of ${issue.values.join(', ')}`;
+        return `${where} is missing (expected ${expected})`;
+    }
     switch (issue.code) {
         case 'invalid_type':
-            return `${where} must be ${issue.expected === 'int' ? 'an integer' : `a ${issue.expected}`}${given}`;
+            return `${where} must be ${withArticle(issue.expected)}${given}`;
         case 'too_small':
             return `${where} must be at least ${issue.minimum}${given}`;
         case 'too_big':
