@@ -1,0 +1,106 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { formatElapsed, parseDuration } from '../src/duration.js';
+import { isLoopbackHost, readSettings } from '../src/settings.js';
+import { ACTION_VERSION, USER_AGENT } from '../src/version.js';
+
+function reader(inputs: Record<string, string>) {
+  const all: Record<string, string> = {
+    'api-key': 'k',
+    'base-url': 'https://tests.example.com',
+    'project-id': 'p',
+    ...inputs,
+  };
+  return (name: string) => all[name] ?? '';
+}
+
+describe('durations', () => {
+  test.each([
+    ['500ms', 500],
+    ['10s', 10_000],
+    ['2m', 120_000],
+    ['1h', 3_600_000],
+    ['30', 30_000],
+    ['1.5', 1500],
+    [' 5s ', 5000],
+  ])('%p is %p ms', (text, ms) => {
+    expect(parseDuration(text)).toBe(ms);
+  });
+
+  test.each(['', 'soon', '5 minutes', '-1s', '1d', 's', '1e3'])('%p is not a duration', (text) => {
+    expect(parseDuration(text)).toBeUndefined();
+  });
+
+  test('elapsed times for the log', () => {
+    expect(formatElapsed(0)).toBe('0s');
+    expect(formatElapsed(59_400)).toBe('59s');
+    expect(formatElapsed(184_000)).toBe('3m 4s');
+    expect(formatElapsed(3_720_000)).toBe('1h 2m');
+  });
+});
+
+describe('settings', () => {
+  test.each(['localhost', '127.0.0.1', '127.1.2.3', '[::1]', 'LOCALHOST'])('%s is loopback', (host) => {
+    expect(isLoopbackHost(host)).toBe(true);
+  });
+
+  test.each(['example.com', '10.0.0.1', '128.0.0.1', '127.0.0.1.example.com', '[::2]'])(
+    '%s is not',
+    (host) => {
+      expect(isLoopbackHost(host)).toBe(false);
+    },
+  );
+
+  test('base-url keeps its path prefix and loses its trailing slash', async () => {
+    const settings = await readSettings(reader({ 'base-url': 'https://tests.example.com/api/' }), {});
+    expect(settings.baseUrl).toBe('https://tests.example.com/api');
+  });
+
+  test('base-url with credentials is refused without echoing them', async () => {
+    const settings = readSettings(reader({ 'base-url': 'https://user:hunter2@tests.example.com' }), {});
+    await expect(settings).rejects.toThrow(/Input 'base-url' must not carry credentials/);
+    await expect(settings).rejects.not.toThrow(/hunter2/);
+  });
+
+  test('defaults', async () => {
+    const settings = await readSettings(reader({}), { RUNNER_TEMP: '/runner/temp', GITHUB_WORKSPACE: '/ws' });
+    expect(settings).toMatchObject({
+      mode: 'project',
+      wait: true,
+      pollIntervalMs: 5000,
+      timeoutMs: 3_600_000,
+      requestTimeoutMs: 30_000,
+      cancelOnAbort: true,
+      failOnFlaky: false,
+      summary: true,
+      resultsDir: '/runner/temp',
+    });
+    expect(settings.junitPath).toBeUndefined();
+    expect(settings.branch).toBeUndefined();
+  });
+
+  test('junit-report is relative to the workspace', async () => {
+    const settings = await readSettings(reader({ 'junit-report': 'reports/e2e.xml' }), {
+      GITHUB_WORKSPACE: '/ws',
+    });
+    expect(settings.junitPath).toBe(path.resolve('/ws', 'reports/e2e.xml'));
+  });
+
+  test('booleans are case-insensitive', async () => {
+    const settings = await readSettings(reader({ wait: 'False', 'fail-on-flaky': 'TRUE' }), {});
+    expect(settings).toMatchObject({ wait: false, failOnFlaky: true });
+  });
+
+  test('the pushed branch is used only for branch refs', async () => {
+    const pushed = await readSettings(reader({}), { GITHUB_REF_TYPE: 'branch', GITHUB_REF_NAME: 'main' });
+    const tagged = await readSettings(reader({}), { GITHUB_REF_TYPE: 'tag', GITHUB_REF_NAME: 'v1' });
+    const pr = await readSettings(reader({}), { GITHUB_HEAD_REF: 'fix', GITHUB_REF_NAME: '12/merge' });
+    expect([pushed.branch, tagged.branch, pr.branch]).toEqual(['main', undefined, 'fix']);
+  });
+});
+
+test('the User-Agent names the action and the version in package.json', () => {
+  const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8'));
+  expect(ACTION_VERSION).toBe(pkg.version);
+  expect(USER_AGENT).toBe(`test-run-action/${pkg.version}`);
+});
