@@ -41,7 +41,10 @@ test('the API key never reaches the log, outputs, summary, annotations, results 
   };
   for (const [name, text] of Object.entries(artifacts)) {
     expect({ name, leaks: text.includes(KEY) }).toEqual({ name, leaks: false });
-    expect({ name, masked: text.includes('***') || text.includes('&#42;&#42;&#42;') }).toEqual({ name, masked: name !== 'outputs' });
+    expect({ name, masked: text.includes('***') || text.includes('&#42;&#42;&#42;') }).toEqual({
+      name,
+      masked: name !== 'outputs',
+    });
   }
   // The key is registered with the runner before anything else is printed.
   expect(result.log.startsWith(`::add-mask::${KEY}`)).toBe(true);

@@ -1,16 +1,49 @@
 import { z } from 'zod';
 import { InputError, shown } from './input-error.js';
 import { registerSecret } from './secrets.js';
-import { describeIssue, describeValue, issuePath } from './zod-issue.js';
+import { describeValue, issuePath } from './zod-issue.js';
 
 const count = z.number().int().min(0);
 const milliseconds = z.number().min(0);
 
-const variableOverride = z.union([
-  z.string(),
-  z.strictObject({ value: z.string(), sensitive: z.boolean().optional() }),
-  z.strictObject({ value: z.record(z.string(), z.unknown()), sensitive: z.boolean().optional() }),
-]);
+/** One entry of `variableOverrides`: plain, wrapped, or structured. */
+export type VariableOverride = string | { value: string | Record<string, unknown>; sensitive?: boolean };
+
+const OVERRIDE_KEYS = ['value', 'sensitive'];
+const OVERRIDE_FORMS =
+  'a string, {value: string, sensitive?: boolean} or {value: {...}, sensitive?: boolean}';
+
+/**
+ * What is wrong with an override, path relative to it. Checked by hand rather than with a zod
+ * union, whose errors name no field; and nothing here echoes a value, which may be a secret.
+ */
+function overrideProblems(override: unknown): { path: string[]; message: string }[] {
+  if (typeof override === 'string') return [];
+  if (!isRecord(override)) return [{ path: [], message: `must be ${OVERRIDE_FORMS}` }];
+  const problems: { path: string[]; message: string }[] = [];
+  const unknown = Object.keys(override).filter((key) => !OVERRIDE_KEYS.includes(key));
+  if (unknown.length > 0) {
+    problems.push({
+      path: [],
+      message: `has unknown key ${unknown.map((key) => `'${key}'`).join(', ')}; allowed keys: ${OVERRIDE_KEYS.join(', ')}`,
+    });
+  }
+  if (!('value' in override)) {
+    problems.push({ path: ['value'], message: 'is missing: it must be a string or an object' });
+  } else if (typeof override.value !== 'string' && !isRecord(override.value)) {
+    problems.push({ path: ['value'], message: 'must be a string or an object' });
+  }
+  if ('sensitive' in override && typeof override.sensitive !== 'boolean') {
+    problems.push({ path: ['sensitive'], message: 'must be true or false' });
+  }
+  return problems;
+}
+
+const variableOverride = z.custom<VariableOverride>().superRefine((override, context) => {
+  for (const problem of overrideProblems(override)) {
+    context.addIssue({ code: 'custom', path: problem.path, message: problem.message });
+  }
+});
 
 /** The start-suite-run body of the interface. */
 export const suiteOptionsSchema = z.strictObject({
@@ -68,15 +101,69 @@ export function maskSensitiveOverrides(options: unknown): void {
   }
 }
 
-/** Replaces the values of sensitive overrides, for the summary and the results file. */
-export function hideSensitiveValues(options: Record<string, unknown>): Record<string, unknown> {
+/** The names of the overrides marked sensitive. */
+export function sensitiveOverrideNames(options: unknown): string[] {
+  if (!isRecord(options) || !isRecord(options.variableOverrides)) return [];
+  return Object.entries(options.variableOverrides)
+    .filter(([, override]) => isRecord(override) && override.sensitive === true)
+    .map(([name]) => name);
+}
+
+/**
+ * Replaces the values of sensitive overrides, for the summary: those the service marks sensitive
+ * in `options`, and those named in `alsoHide` (sent as sensitive, whatever the service echoes).
+ */
+export function hideSensitiveValues(
+  options: Record<string, unknown>,
+  alsoHide: readonly string[] = [],
+): Record<string, unknown> {
   if (!isRecord(options.variableOverrides)) return options;
   const overrides: Record<string, unknown> = {};
   for (const [name, override] of Object.entries(options.variableOverrides)) {
-    overrides[name] =
-      isRecord(override) && override.sensitive === true ? { ...override, value: '***' } : override;
+    const sensitive = alsoHide.includes(name) || (isRecord(override) && override.sensitive === true);
+    if (!sensitive) overrides[name] = override;
+    else overrides[name] = isRecord(override) ? { ...override, value: '***' } : '***';
   }
   return { ...options, variableOverrides: overrides };
+}
+
+/** What each field must be, in words, by path (list indices as `[]`). */
+const EXPECTATIONS: Record<string, string> = {
+  numberOfWorkers: 'an integer from 0 to 128',
+  retries: 'an integer, 0 or more',
+  repeats: 'an integer, 0 or more',
+  operationDelayMs: 'a number of milliseconds, 0 or more',
+  testTimeoutMs: 'a number of milliseconds, 0 or more',
+  testMatch: 'an object {glob?: string, regex?: string}',
+  'testMatch.glob': 'a string',
+  'testMatch.regex': 'a string',
+  setupTestId: 'a string (a test id)',
+  teardownTestId: 'a string (a test id)',
+  beforeEachTestId: 'a string (a test id)',
+  afterEachTestId: 'a string (a test id)',
+  notificationProfile: 'one of PROJECT, SUITE, DISABLED',
+  environment: 'one of PRODUCTION, STAGING, DEVELOPMENT',
+  variableOverrides: `an object that maps each variable name to ${OVERRIDE_FORMS}`,
+  metadata: 'an object {git?: {branch?: string}, note?: string}',
+  'metadata.git': 'an object {branch?: string}',
+  'metadata.git.branch': 'a string',
+  'metadata.note': 'a string',
+  urlReplacements: 'a list of {original: string, replacement: string}',
+  'urlReplacements[]': 'an object {original: string, replacement: string}',
+  'urlReplacements[].original': 'a string',
+  'urlReplacements[].replacement': 'a string',
+};
+
+const NUMBER_FIELDS = new Set(['numberOfWorkers', 'retries', 'repeats', 'operationDelayMs', 'testTimeoutMs']);
+
+/** At most this many problems are listed: a pasted blob could have thousands. */
+const MAX_ISSUES = 5;
+
+/** `urlReplacements[].original` for the path `['urlReplacements', 0, 'original']`. */
+function schemaKey(path: readonly PropertyKey[]): string {
+  return path
+    .map((key, index) => (typeof key === 'number' ? '[]' : `${index === 0 ? '' : '.'}${String(key)}`))
+    .join('');
 }
 
 /** The keys the schema allows for the object at a path of an issue. */
@@ -91,16 +178,42 @@ function allowedKeys(issuePathKeys: readonly PropertyKey[]): string[] {
   return schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
 }
 
+/** `'number_of_workers'` or `'NumberOfWorkers'` -> `'numberOfWorkers'` */
+function closeKey(key: string, allowed: readonly string[]): string | undefined {
+  const squash = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
+  return allowed.find((candidate) => squash(candidate) === squash(key));
+}
+
+/** One problem as a sentence: the path, what it must be, and (outside variableOverrides) what was given. */
 function formatIssue(issue: z.core.$ZodIssue): string {
   const where = issuePath('options', issue.path);
   if (issue.code === 'unrecognized_keys') {
-    return `${describeIssue(issue, where)}; allowed keys: ${allowedKeys(issue.path).join(', ')}.`;
+    const allowed = allowedKeys(issue.path);
+    const keys = issue.keys
+      .map((key) => {
+        const close = closeKey(key, allowed);
+        return close === undefined ? `'${key}'` : `'${key}' (did you mean '${close}'?)`;
+      })
+      .join(', ');
+    return `${where} has unknown key ${keys}; allowed keys: ${allowed.join(', ')}.`;
   }
-  if (issue.code === 'invalid_union') {
-    return `${where} must be a string, {value: string, sensitive?: boolean} or {value: {...}, sensitive?: boolean}.`;
-  }
+  if (issue.code === 'custom') return `${where} ${issue.message}.`;
+  const key = schemaKey(issue.path);
+  const expected = EXPECTATIONS[key] ?? issue.message;
   // Nothing under variableOverrides is echoed: a value there may be a secret.
-  return `${describeIssue(issue, where, issue.path[0] === 'variableOverrides')}.`;
+  if (issue.path[0] === 'variableOverrides') return `${where} must be ${expected}.`;
+  if (issue.input === undefined) return `${where} is missing: it must be ${expected}.`;
+  const unquote =
+    NUMBER_FIELDS.has(key) && typeof issue.input === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(issue.input)
+      ? ' (write a number without quotes: no string is read as a number)'
+      : '';
+  return `${where} must be ${expected}; got ${describeValue(issue.input)}${unquote}.`;
+}
+
+/** The first line of a YAML error, without the colon that introduces its excerpt. */
+function yamlReason(error: unknown): string {
+  const first = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+  return first.replace(/[:.\s]+$/, '');
 }
 
 async function parseText(text: string): Promise<unknown> {
@@ -113,8 +226,9 @@ async function parseText(text: string): Promise<unknown> {
   try {
     return parse(text);
   } catch (error) {
-    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    throw new InputError(`Input 'options' must be a JSON or YAML object; it does not parse: ${reason}`);
+    throw new InputError(
+      `Input 'options' must be a JSON or YAML object; it does not parse: ${yamlReason(error)}.`,
+    );
   }
 }
 
@@ -123,11 +237,15 @@ export async function buildSuiteOptions(text: string, inputs: SuiteOptionInputs)
   const raw = text === '' ? {} : await parseText(text);
   maskSensitiveOverrides(raw);
   if (!isRecord(raw)) {
-    throw new InputError(`Input 'options' must be a JSON or YAML object; got ${describeValue(raw)}.`);
+    const given = raw === null || raw === undefined ? 'null (an empty document)' : describeValue(raw);
+    throw new InputError(`Input 'options' must be a JSON or YAML object; got ${given}.`);
   }
   const parsed = suiteOptionsSchema.safeParse(raw, { reportInput: true });
   if (!parsed.success) {
-    throw new InputError(`Input 'options' is invalid: ${parsed.error.issues.map(formatIssue).join(' ')}`);
+    const { issues } = parsed.error;
+    const listed = issues.slice(0, MAX_ISSUES).map(formatIssue);
+    if (issues.length > MAX_ISSUES) listed.push(`(and ${issues.length - MAX_ISSUES} more problems)`);
+    throw new InputError(`Input 'options' is invalid: ${listed.join(' ')}`);
   }
   const options = parsed.data;
 
@@ -137,14 +255,11 @@ export async function buildSuiteOptions(text: string, inputs: SuiteOptionInputs)
     );
   }
   const optionsBranch = options.metadata?.git?.branch;
-  if (
-    inputs.branchExplicit &&
-    inputs.branch &&
-    optionsBranch !== undefined &&
-    optionsBranch !== inputs.branch
-  ) {
+  // An explicit branch input, 'none' included, must agree with the options; a computed one yields.
+  if (inputs.branchExplicit && optionsBranch !== undefined && optionsBranch !== inputs.branch) {
+    const input = inputs.branch === undefined ? "'none' (send no branch)" : shown(inputs.branch);
     throw new InputError(
-      `Input 'branch' (${shown(inputs.branch)}) and options.metadata.git.branch (${shown(optionsBranch)}) disagree; set one of them.`,
+      `Input 'branch' (${input}) and options.metadata.git.branch (${shown(optionsBranch)}) disagree; set one of them.`,
     );
   }
   const branch = optionsBranch ?? inputs.branch;

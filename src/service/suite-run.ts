@@ -1,4 +1,4 @@
-import { hideSensitiveValues, type SuiteOptions } from '../suite-options.js';
+import { hideSensitiveValues, type SuiteOptions, sensitiveOverrideNames } from '../suite-options.js';
 import type { CallContext, ServiceClient } from './client.js';
 import type { FinishedRun, PollResult, RunDriver, StartedRun } from './driver.js';
 import { suiteRunResultSchema, suiteRunStartSchema, suiteRunStatusSchema } from './schemas.js';
@@ -34,7 +34,8 @@ export class SuiteRunDriver implements RunDriver {
     return {
       runId: started.testSuiteRunId,
       testSuiteName: started.testSuiteName,
-      appliedOptions: hideSensitiveValues(started.options),
+      // Hidden whether or not the service echoes `sensitive`: the request said so.
+      appliedOptions: hideSensitiveValues(started.options, sensitiveOverrideNames(this.options)),
     };
   }
 
