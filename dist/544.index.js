@@ -1250,8 +1250,7 @@ async function cancelRun(driver, runId, clock, requestTimeoutMs) {
         return `Cancelled ${driver.kind} ${runId} on the service.`;
     }
     catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        core/* warning */.$e(`Could not cancel ${driver.kind} ${runId}: ${reason}`);
+        core/* warning */.$e(error instanceof ServiceError ? error.message : `Could not cancel ${driver.kind} ${runId}: ${error}`);
         return `Could not cancel ${driver.kind} ${runId}; it may still be running.`;
     }
 }

@@ -57,8 +57,9 @@ export async function cancelRun(
     });
     return `Cancelled ${driver.kind} ${runId} on the service.`;
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    core.warning(`Could not cancel ${driver.kind} ${runId}: ${reason}`);
+    core.warning(
+      error instanceof ServiceError ? error.message : `Could not cancel ${driver.kind} ${runId}: ${error}`,
+    );
     return `Could not cancel ${driver.kind} ${runId}; it may still be running.`;
   }
 }

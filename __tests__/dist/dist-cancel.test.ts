@@ -93,7 +93,9 @@ describe.each(nodeBinaries())('cancelling dist/index.js on $name', ({ bin }) => 
     });
     expect(failing.code).toBe(0);
     expect(sim.count('cancelProjectRun')).toBeGreaterThanOrEqual(1);
-    expect(failing.stdout).toMatch(/::warning::Could not cancel project run run-1: .*HTTP 503/);
+    expect(failing.stdout).toMatch(
+      /::warning::Could not cancel project run 'run-1' of project 'proj-1': HTTP 503: Service Unavailable/,
+    );
   });
 
   test('a wait: false run is never cancelled, by a signal or by the post step', async () => {

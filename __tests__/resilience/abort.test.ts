@@ -153,7 +153,7 @@ describe('cancellation of the job', () => {
     expect(result.outputs.status).toBe('CANCELLED');
     expect(sim.count('cancelProjectRun')).toBe(3);
     expect(annotations(result.log, 'warning').join('\n')).toMatch(
-      /Could not cancel project run run-1: .*HTTP 500/,
+      /Could not cancel project run 'run-1' of project 'proj-1': HTTP 500: Internal Server Error \(gave up after 3 attempts/,
     );
   });
 });
