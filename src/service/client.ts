@@ -163,10 +163,9 @@ export class ServiceClient {
     } catch (error) {
       if (!(error instanceof RetriesExhausted)) throw error;
       if (error.reason === 'aborted') throw new Aborted(`Cancelled while trying to ${operation.name}.`);
-      if (
-        error.reason === 'deadline' &&
-        !(operation.rule === 'start' && error.failure instanceof TransportError)
-      ) {
+      // A read that runs into the deadline means the run timed out; a start or a cancel that does
+      // is reported with its own last failure.
+      if (error.reason === 'deadline' && operation.rule === 'read') {
         throw new DeadlineExceeded(`The time-out expired while trying to ${operation.name}.`);
       }
       const status = error.failure instanceof TransportError ? undefined : error.failure.status;
