@@ -156,4 +156,25 @@ describe('cancellation of the job', () => {
       /Could not cancel project run 'run-1' of project 'proj-1': HTTP 500: Internal Server Error \(gave up after 3 attempts/,
     );
   });
+
+  test('a cancel whose retry would outlast its budget reports the service error, not a time-out', async () => {
+    sim = await Simulator.start({
+      project: { statuses: ['RUNNING'] },
+      faults: [
+        {
+          operation: 'cancelProjectRun',
+          requests: 'all',
+          fault: { kind: 'status', status: 503, retryAfter: '10' },
+        },
+      ],
+    });
+    const controller = abortAfterPolls('getProjectRun', 1);
+    const result = await runInProcess(inputs(), { cancelSignal: controller.signal, clock: virtualClock() });
+    expect(sim.count('cancelProjectRun')).toBe(1);
+    const warning = annotations(result.log, 'warning').join('\n');
+    expect(warning).toMatch(
+      /Could not cancel project run 'run-1' of project 'proj-1': HTTP 503: Service Unavailable/,
+    );
+    expect(warning).not.toMatch(/time-out/);
+  });
 });
