@@ -1,10 +1,6 @@
 import { clearSecrets } from '../src/secrets.js';
-import {
-  buildSuiteOptions,
-  defaultNote,
-  hideSensitiveValues,
-  type SuiteOptionInputs,
-} from '../src/suite-options.js';
+import { hideSensitiveValues } from '../src/sensitive-overrides.js';
+import { buildSuiteOptions, defaultNote, type SuiteOptionInputs } from '../src/suite-options.js';
 import { runInProcess } from './helpers/in-process.js';
 import { annotations, visibleLog } from './helpers/runner-files.js';
 import { DEFAULT_API_KEY, Simulator } from './simulator/simulator.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { InputError, shown } from './input-error.js';
-import { registerSecret } from './secrets.js';
+import { isRecord, maskSensitiveOverrides } from './sensitive-overrides.js';
 import { describeValue, issuePath } from './zod-issue.js';
 
 const count = z.number().int().min(0);
@@ -77,54 +77,6 @@ export interface SuiteOptionInputs {
   /** Whether the branch came from the `branch` input rather than from the runner's variables. */
   branchExplicit: boolean;
   env: NodeJS.ProcessEnv;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Every string inside a value, for masking a structured sensitive override. */
-function stringLeaves(value: unknown): string[] {
-  if (typeof value === 'string') return [value];
-  if (Array.isArray(value)) return value.flatMap(stringLeaves);
-  if (isRecord(value)) return Object.values(value).flatMap(stringLeaves);
-  return [];
-}
-
-/** Masks the value of every override marked sensitive, before anything could print it. */
-export function maskSensitiveOverrides(options: unknown): void {
-  if (!isRecord(options) || !isRecord(options.variableOverrides)) return;
-  for (const override of Object.values(options.variableOverrides)) {
-    if (isRecord(override) && override.sensitive === true) {
-      for (const secret of stringLeaves(override.value)) registerSecret(secret);
-    }
-  }
-}
-
-/** The names of the overrides marked sensitive. */
-export function sensitiveOverrideNames(options: unknown): string[] {
-  if (!isRecord(options) || !isRecord(options.variableOverrides)) return [];
-  return Object.entries(options.variableOverrides)
-    .filter(([, override]) => isRecord(override) && override.sensitive === true)
-    .map(([name]) => name);
-}
-
-/**
- * Replaces the values of sensitive overrides, for the summary: those the service marks sensitive
- * in `options`, and those named in `alsoHide` (sent as sensitive, whatever the service echoes).
- */
-export function hideSensitiveValues(
-  options: Record<string, unknown>,
-  alsoHide: readonly string[] = [],
-): Record<string, unknown> {
-  if (!isRecord(options.variableOverrides)) return options;
-  const overrides: Record<string, unknown> = {};
-  for (const [name, override] of Object.entries(options.variableOverrides)) {
-    const sensitive = alsoHide.includes(name) || (isRecord(override) && override.sensitive === true);
-    if (!sensitive) overrides[name] = override;
-    else overrides[name] = isRecord(override) ? { ...override, value: '***' } : '***';
-  }
-  return { ...options, variableOverrides: overrides };
 }
 
 /** What each field must be, in words, by path (list indices as `[]`). */

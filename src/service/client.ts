@@ -13,7 +13,6 @@ import {
   type RetryRule,
   withRetry,
 } from './retry.js';
-import { errorBodySchema } from './schemas.js';
 import { send, TransportError } from './transport.js';
 
 export interface Operation<T> {
@@ -24,9 +23,22 @@ export interface Operation<T> {
   path: string;
   body?: unknown;
   rule: RetryRule;
-  schema: z.ZodType<T>;
+  /** Picks the response schema from the lazily loaded schemas module. */
+  schema: (schemas: Schemas) => z.ZodType<T>;
+  /** A faster check that accepts exactly what the schema accepts; zod runs only when it fails. */
+  accepts?: (body: unknown) => boolean;
   /** What a 404 means for this operation: "Project 'p' was not found". */
   notFound: string;
+}
+
+export type Schemas = typeof import('./schemas.js');
+
+let schemasModule: Promise<Schemas> | undefined;
+
+/** zod and the schemas load while the first request is on the wire, not before it. */
+function loadSchemas(): Promise<Schemas> {
+  schemasModule ??= import('./schemas.js');
+  return schemasModule;
 }
 
 export interface CallContext {
@@ -63,12 +75,18 @@ const MAX_ERROR_TEXT = 300;
 /** The service's `error` text (or the start of a non-JSON body), on one line, without secrets. */
 function serviceErrorText(body: string | undefined): string {
   if (!body) return '';
-  let text: string;
+  let text = body;
   try {
-    const parsed = errorBodySchema.safeParse(JSON.parse(body));
-    text = parsed.success ? parsed.data.error : body;
+    const parsed: unknown = JSON.parse(body);
+    if (
+      typeof parsed === 'object' &&
+      parsed !== null &&
+      typeof (parsed as { error?: unknown }).error === 'string'
+    ) {
+      text = (parsed as { error: string }).error;
+    }
   } catch {
-    text = body;
+    // not JSON: show the start of the body
   }
   const clean = oneLine(text, MAX_ERROR_TEXT).trim();
   return clean ? `: ${clean}` : '';
@@ -120,6 +138,8 @@ export class ServiceClient {
     if (body !== undefined) headers['content-type'] = 'application/json';
     const url = `${this.baseUrl}${operation.path}`;
     const requestTimeoutMs = context.requestTimeoutMs ?? this.requestTimeoutMs;
+    // Without a fast check the schemas will be needed: load them while the request is on the wire.
+    if (!operation.accepts) void loadSchemas();
 
     let answer: { status: number; body: string; contentType?: string };
     try {
@@ -171,35 +191,40 @@ export class ServiceClient {
       const status = error.failure instanceof TransportError ? undefined : error.failure.status;
       throw new ServiceError(describeFailure(operation, error), status);
     }
-    return this.parse(operation, answer);
+    return parseAnswer(operation, answer);
   }
+}
 
-  private parse<T>(
-    operation: Operation<T>,
-    answer: { status: number; body: string; contentType?: string },
-  ): T {
-    let json: unknown;
-    try {
-      // An empty body parses to undefined, which the schema then accepts or names.
-      json = answer.body.trim() === '' ? undefined : JSON.parse(answer.body);
-    } catch {
-      const type = answer.contentType ? `, content-type ${answer.contentType}` : '';
-      throw new ServiceError(
-        `Could not ${operation.name}: the response is not JSON (HTTP ${answer.status}${type})${serviceErrorText(answer.body)}`,
-        answer.status,
-      );
-    }
-    const parsed = operation.schema.safeParse(json, { reportInput: true });
-    if (!parsed.success) {
-      const problems = parsed.error.issues
-        .slice(0, 3)
-        .map((issue) => describeIssue(issue, `field '${issuePath('', issue.path)}'`))
-        .join('; ');
-      throw new ServiceError(
-        `Could not ${operation.name}: the response does not match the service interface: ${redact(problems)}.`,
-        answer.status,
-      );
-    }
-    return parsed.data;
+/**
+ * Parses and validates an answer. zod is loaded only when the operation has no fast check or the
+ * check fails: then zod's issues name the field that breaks the interface.
+ */
+export async function parseAnswer<T>(
+  operation: Operation<T>,
+  answer: { status: number; body: string; contentType?: string },
+): Promise<T> {
+  let json: unknown;
+  try {
+    // An empty body parses to undefined, which the schema then accepts or names.
+    json = answer.body.trim() === '' ? undefined : JSON.parse(answer.body);
+  } catch {
+    const type = answer.contentType ? `, content-type ${answer.contentType}` : '';
+    throw new ServiceError(
+      `Could not ${operation.name}: the response is not JSON (HTTP ${answer.status}${type})${serviceErrorText(answer.body)}`,
+      answer.status,
+    );
   }
+  if (operation.accepts?.(json)) return json as T;
+  const parsed = operation.schema(await loadSchemas()).safeParse(json, { reportInput: true });
+  if (!parsed.success) {
+    const problems = parsed.error.issues
+      .slice(0, 3)
+      .map((issue) => describeIssue(issue, `field '${issuePath('', issue.path)}'`))
+      .join('; ');
+    throw new ServiceError(
+      `Could not ${operation.name}: the response does not match the service interface: ${redact(problems)}.`,
+      answer.status,
+    );
+  }
+  return parsed.data;
 }

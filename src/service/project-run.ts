@@ -1,7 +1,8 @@
-import { z } from 'zod';
 import type { CallContext, ServiceClient } from './client.js';
 import type { FinishedRun, PollResult, RunDriver, StartedRun } from './driver.js';
-import { FINAL_RUN_STATUSES, type ProjectRun, projectRunSchema, projectRunStartSchema } from './schemas.js';
+import { isCancelAnswer, isProjectRun, isProjectRunStart } from './fast-check.js';
+import type { ProjectRun } from './schemas.js';
+import { FINAL_RUN_STATUSES } from './statuses.js';
 
 export interface ProjectRunRequest {
   projectId: string;
@@ -35,7 +36,8 @@ export class ProjectRunDriver implements RunDriver {
         path: this.base,
         body: { branch, environment, playwrightProjectName },
         rule: 'start',
-        schema: projectRunStartSchema,
+        schema: (schemas) => schemas.projectRunStartSchema,
+        accepts: isProjectRunStart,
         notFound: `Project '${this.request.projectId}' was not found: check the 'project-id' input`,
       },
       context,
@@ -50,7 +52,8 @@ export class ProjectRunDriver implements RunDriver {
         method: 'GET',
         path: `${this.base}/${encodeURIComponent(runId)}`,
         rule: 'read',
-        schema: projectRunSchema,
+        schema: (schemas) => schemas.projectRunSchema,
+        accepts: isProjectRun,
         notFound: `Run '${runId}' was not found in project '${this.request.projectId}'`,
       },
       context,
@@ -82,7 +85,8 @@ export class ProjectRunDriver implements RunDriver {
         path: `${this.base}/cancel`,
         body: { where: { runId } },
         rule: 'cancel',
-        schema: z.unknown(),
+        schema: (schemas) => schemas.cancelResponseSchema,
+        accepts: isCancelAnswer,
         notFound: `Run '${runId}' was not found in project '${this.request.projectId}'`,
       },
       context,

@@ -1,7 +1,7 @@
-import { hideSensitiveValues, type SuiteOptions, sensitiveOverrideNames } from '../suite-options.js';
+import { hideSensitiveValues, sensitiveOverrideNames } from '../sensitive-overrides.js';
+import type { SuiteOptions } from '../suite-options.js';
 import type { CallContext, ServiceClient } from './client.js';
 import type { FinishedRun, PollResult, RunDriver, StartedRun } from './driver.js';
-import { suiteRunResultSchema, suiteRunStartSchema, suiteRunStatusSchema } from './schemas.js';
 
 /** Test suite runs: start with options, poll the status until FINISHED, then fetch the result once. */
 export class SuiteRunDriver implements RunDriver {
@@ -26,7 +26,7 @@ export class SuiteRunDriver implements RunDriver {
         path: `/v1/testSuite/${encodeURIComponent(suiteId)}/run`,
         body: this.options,
         rule: 'start',
-        schema: suiteRunStartSchema,
+        schema: (schemas) => schemas.suiteRunStartSchema,
         notFound: `Test suite '${suiteId}' was not found: check the 'test-suite-id' input`,
       },
       context,
@@ -46,7 +46,7 @@ export class SuiteRunDriver implements RunDriver {
         method: 'GET',
         path: `/v1/testSuiteRun/${encodeURIComponent(runId)}/status`,
         rule: 'read',
-        schema: suiteRunStatusSchema,
+        schema: (schemas) => schemas.suiteRunStatusSchema,
         notFound: `Test suite run '${runId}' was not found`,
       },
       context,
@@ -61,7 +61,7 @@ export class SuiteRunDriver implements RunDriver {
         method: 'GET',
         path: `/v1/testSuiteRun/${encodeURIComponent(runId)}/result`,
         rule: 'read',
-        schema: suiteRunResultSchema,
+        schema: (schemas) => schemas.suiteRunResultSchema,
         notFound: `Test suite run '${runId}' was not found`,
       },
       context,

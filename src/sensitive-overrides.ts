@@ -1,0 +1,54 @@
+import { registerSecret } from './secrets.js';
+
+/**
+ * Sensitive variable overrides of suite runs: masked before anything is printed, hidden in the
+ * summary. Kept apart from the options schema so that loading it costs no zod.
+ */
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Every string inside a value, for masking a structured sensitive override. */
+function stringLeaves(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap(stringLeaves);
+  if (isRecord(value)) return Object.values(value).flatMap(stringLeaves);
+  return [];
+}
+
+/** Masks the value of every override marked sensitive, before anything could print it. */
+export function maskSensitiveOverrides(options: unknown): void {
+  if (!isRecord(options) || !isRecord(options.variableOverrides)) return;
+  for (const override of Object.values(options.variableOverrides)) {
+    if (isRecord(override) && override.sensitive === true) {
+      for (const secret of stringLeaves(override.value)) registerSecret(secret);
+    }
+  }
+}
+
+/** The names of the overrides marked sensitive. */
+export function sensitiveOverrideNames(options: unknown): string[] {
+  if (!isRecord(options) || !isRecord(options.variableOverrides)) return [];
+  return Object.entries(options.variableOverrides)
+    .filter(([, override]) => isRecord(override) && override.sensitive === true)
+    .map(([name]) => name);
+}
+
+/**
+ * Replaces the values of sensitive overrides, for the summary: those the service marks sensitive
+ * in `options`, and those named in `alsoHide` (sent as sensitive, whatever the service echoes).
+ */
+export function hideSensitiveValues(
+  options: Record<string, unknown>,
+  alsoHide: readonly string[] = [],
+): Record<string, unknown> {
+  if (!isRecord(options.variableOverrides)) return options;
+  const overrides: Record<string, unknown> = {};
+  for (const [name, override] of Object.entries(options.variableOverrides)) {
+    const sensitive = alsoHide.includes(name) || (isRecord(override) && override.sensitive === true);
+    if (!sensitive) overrides[name] = override;
+    else overrides[name] = isRecord(override) ? { ...override, value: '***' } : '***';
+  }
+  return { ...options, variableOverrides: overrides };
+}
