@@ -1,0 +1,237 @@
+export const id = 336;
+export const ids = [336];
+export const modules = {
+
+/***/ 3336:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   buildSuiteOptions: () => (/* binding */ buildSuiteOptions)
+/* harmony export */ });
+/* unused harmony exports suiteOptionsSchema, defaultNote */
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(8816);
+/* harmony import */ var _input_error_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(6236);
+/* harmony import */ var _sensitive_overrides_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3679);
+/* harmony import */ var _zod_issue_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(3216);
+
+
+
+
+const count = zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().int().min(0);
+const milliseconds = zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().min(0);
+const OVERRIDE_KEYS = ['value', 'sensitive'];
+const OVERRIDE_FORMS = 'a string, {value: string, sensitive?: boolean} or {value: {...}, sensitive?: boolean}';
+/**
+ * What is wrong with an override, path relative to it. Checked by hand rather than with a zod
+ * union, whose errors name no field; and nothing here echoes a value, which may be a secret.
+ */
+function overrideProblems(override) {
+    if (typeof override === 'string')
+        return [];
+    if (!(0,_sensitive_overrides_js__WEBPACK_IMPORTED_MODULE_0__/* .isRecord */ .u4)(override))
+        return [{ path: [], message: `must be ${OVERRIDE_FORMS}` }];
+    const problems = [];
+    const unknown = Object.keys(override).filter((key) => !OVERRIDE_KEYS.includes(key));
+    if (unknown.length > 0) {
+        problems.push({
+            path: [],
+            message: `has unknown key ${unknown.map((key) => `'${key}'`).join(', ')}; allowed keys: ${OVERRIDE_KEYS.join(', ')}`,
+        });
+    }
+    if (!('value' in override)) {
+        problems.push({ path: ['value'], message: 'is missing: it must be a string or an object' });
+    }
+    else if (typeof override.value !== 'string' && !(0,_sensitive_overrides_js__WEBPACK_IMPORTED_MODULE_0__/* .isRecord */ .u4)(override.value)) {
+        problems.push({ path: ['value'], message: 'must be a string or an object' });
+    }
+    if ('sensitive' in override && typeof override.sensitive !== 'boolean') {
+        problems.push({ path: ['sensitive'], message: 'must be true or false' });
+    }
+    return problems;
+}
+const variableOverride = zod__WEBPACK_IMPORTED_MODULE_1__/* .custom */ .IeY().superRefine((override, context) => {
+    for (const problem of overrideProblems(override)) {
+        context.addIssue({ code: 'custom', path: problem.path, message: problem.message });
+    }
+});
+/** The start-suite-run body of the interface. */
+const suiteOptionsSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .strictObject */ .rej({
+    numberOfWorkers: zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig().int().min(0).max(128).optional(),
+    retries: count.optional(),
+    repeats: count.optional(),
+    operationDelayMs: milliseconds.optional(),
+    testTimeoutMs: milliseconds.optional(),
+    testMatch: zod__WEBPACK_IMPORTED_MODULE_1__/* .strictObject */ .rej({ glob: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(), regex: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional() }).optional(),
+    setupTestId: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
+    teardownTestId: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
+    beforeEachTestId: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
+    afterEachTestId: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
+    notificationProfile: zod__WEBPACK_IMPORTED_MODULE_1__/* ["enum"] */ .k5n(['PROJECT', 'SUITE', 'DISABLED']).optional(),
+    environment: zod__WEBPACK_IMPORTED_MODULE_1__/* ["enum"] */ .k5n(['PRODUCTION', 'STAGING', 'DEVELOPMENT']).optional(),
+    variableOverrides: zod__WEBPACK_IMPORTED_MODULE_1__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(), variableOverride).optional(),
+    metadata: zod__WEBPACK_IMPORTED_MODULE_1__/* .strictObject */ .rej({
+        git: zod__WEBPACK_IMPORTED_MODULE_1__/* .strictObject */ .rej({ branch: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional() }).optional(),
+        note: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
+    })
+        .optional(),
+    urlReplacements: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_1__/* .strictObject */ .rej({ original: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(), replacement: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP() })).optional(),
+});
+/** What each field must be, in words, by path (list indices as `[]`). */
+const EXPECTATIONS = {
+    numberOfWorkers: 'an integer from 0 to 128',
+    retries: 'an integer, 0 or more',
+    repeats: 'an integer, 0 or more',
+    operationDelayMs: 'a number of milliseconds, 0 or more',
+    testTimeoutMs: 'a number of milliseconds, 0 or more',
+    testMatch: 'an object {glob?: string, regex?: string}',
+    'testMatch.glob': 'a string',
+    'testMatch.regex': 'a string',
+    setupTestId: 'a string (a test id)',
+    teardownTestId: 'a string (a test id)',
+    beforeEachTestId: 'a string (a test id)',
+    afterEachTestId: 'a string (a test id)',
+    notificationProfile: 'one of PROJECT, SUITE, DISABLED',
+    environment: 'one of PRODUCTION, STAGING, DEVELOPMENT',
+    variableOverrides: `an object that maps each variable name to ${OVERRIDE_FORMS}`,
+    metadata: 'an object {git?: {branch?: string}, note?: string}',
+    'metadata.git': 'an object {branch?: string}',
+    'metadata.git.branch': 'a string',
+    'metadata.note': 'a string',
+    urlReplacements: 'a list of {original: string, replacement: string}',
+    'urlReplacements[]': 'an object {original: string, replacement: string}',
+    'urlReplacements[].original': 'a string',
+    'urlReplacements[].replacement': 'a string',
+};
+const NUMBER_FIELDS = new Set(['numberOfWorkers', 'retries', 'repeats', 'operationDelayMs', 'testTimeoutMs']);
+/** At most this many problems are listed: a pasted blob could have thousands. */
+const MAX_ISSUES = 5;
+/** `urlReplacements[].original` for the path `['urlReplacements', 0, 'original']`. */
+function schemaKey(path) {
+    return path
+        .map((key, index) => (typeof key === 'number' ? '[]' : `${index === 0 ? '' : '.'}${String(key)}`))
+        .join('');
+}
+/** The keys the schema allows for the object at a path of an issue. */
+function allowedKeys(issuePathKeys) {
+    let schema = suiteOptionsSchema;
+    for (const key of issuePathKeys) {
+        while (schema instanceof zod__WEBPACK_IMPORTED_MODULE_1__/* .ZodOptional */ .IiU)
+            schema = schema.unwrap();
+        if (schema instanceof zod__WEBPACK_IMPORTED_MODULE_1__/* .ZodObject */ .bvH)
+            schema = schema.shape[String(key)];
+        else if (schema instanceof zod__WEBPACK_IMPORTED_MODULE_1__/* .ZodArray */ .naA)
+            schema = schema.element;
+    }
+    while (schema instanceof zod__WEBPACK_IMPORTED_MODULE_1__/* .ZodOptional */ .IiU)
+        schema = schema.unwrap();
+    return schema instanceof zod__WEBPACK_IMPORTED_MODULE_1__/* .ZodObject */ .bvH ? Object.keys(schema.shape) : [];
+}
+/** `'number_of_workers'` or `'NumberOfWorkers'` -> `'numberOfWorkers'` */
+function closeKey(key, allowed) {
+    const squash = (text) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
+    return allowed.find((candidate) => squash(candidate) === squash(key));
+}
+/** One problem as a sentence: the path, what it must be, and (outside variableOverrides) what was given. */
+function formatIssue(issue) {
+    const where = (0,_zod_issue_js__WEBPACK_IMPORTED_MODULE_2__/* .issuePath */ .dR)('options', issue.path);
+    if (issue.code === 'unrecognized_keys') {
+        const allowed = allowedKeys(issue.path);
+        const keys = issue.keys
+            .map((key) => {
+            const close = closeKey(key, allowed);
+            return close === undefined ? `'${key}'` : `'${key}' (did you mean '${close}'?)`;
+        })
+            .join(', ');
+        return `${where} has unknown key ${keys}; allowed keys: ${allowed.join(', ')}.`;
+    }
+    if (issue.code === 'custom')
+        return `${where} ${issue.message}.`;
+    const key = schemaKey(issue.path);
+    const expected = EXPECTATIONS[key] ?? issue.message;
+    // Nothing under variableOverrides is echoed: a value there may be a secret.
+    if (issue.path[0] === 'variableOverrides')
+        return `${where} must be ${expected}.`;
+    if (issue.input === undefined)
+        return `${where} is missing: it must be ${expected}.`;
+    const unquote = NUMBER_FIELDS.has(key) && typeof issue.input === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(issue.input)
+        ? ' (write a number without quotes: no string is read as a number)'
+        : '';
+    return `${where} must be ${expected}; got ${(0,_zod_issue_js__WEBPACK_IMPORTED_MODULE_2__/* .describeValue */ .bp)(issue.input)}${unquote}.`;
+}
+/** The first line of a YAML error, without the colon that introduces its excerpt. */
+function yamlReason(error) {
+    const first = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+    return first.replace(/[:.\s]+$/, '');
+}
+async function parseText(text) {
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        // not JSON: YAML is a superset, so parse it as YAML
+    }
+    const { parse } = await __webpack_require__.e(/* import() */ 815).then(__webpack_require__.t.bind(__webpack_require__, 8815, 19));
+    try {
+        return parse(text);
+    }
+    catch (error) {
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input 'options' must be a JSON or YAML object; it does not parse: ${yamlReason(error)}.`);
+    }
+}
+/** Parses the `options` input and merges in the `environment` and `branch` inputs and the default note. */
+async function buildSuiteOptions(text, inputs) {
+    const raw = text === '' ? {} : await parseText(text);
+    (0,_sensitive_overrides_js__WEBPACK_IMPORTED_MODULE_0__/* .maskSensitiveOverrides */ .cz)(raw);
+    if (!(0,_sensitive_overrides_js__WEBPACK_IMPORTED_MODULE_0__/* .isRecord */ .u4)(raw)) {
+        const given = raw === null || raw === undefined ? 'null (an empty document)' : (0,_zod_issue_js__WEBPACK_IMPORTED_MODULE_2__/* .describeValue */ .bp)(raw);
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input 'options' must be a JSON or YAML object; got ${given}.`);
+    }
+    const parsed = suiteOptionsSchema.safeParse(raw, { reportInput: true });
+    if (!parsed.success) {
+        const { issues } = parsed.error;
+        const listed = issues.slice(0, MAX_ISSUES).map(formatIssue);
+        if (issues.length > MAX_ISSUES)
+            listed.push(`(and ${issues.length - MAX_ISSUES} more problems)`);
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input 'options' is invalid: ${listed.join(' ')}`);
+    }
+    const options = parsed.data;
+    if (inputs.environment && options.environment && inputs.environment !== options.environment) {
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input 'environment' (${inputs.environment}) and options.environment (${options.environment}) disagree; set one of them.`);
+    }
+    const optionsBranch = options.metadata?.git?.branch;
+    // An explicit branch input, 'none' included, must agree with the options; a computed one yields.
+    if (inputs.branchExplicit && optionsBranch !== undefined && optionsBranch !== inputs.branch) {
+        const input = inputs.branch === undefined ? "'none' (send no branch)" : (0,_input_error_js__WEBPACK_IMPORTED_MODULE_3__/* .shown */ .S)(inputs.branch);
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input 'branch' (${input}) and options.metadata.git.branch (${(0,_input_error_js__WEBPACK_IMPORTED_MODULE_3__/* .shown */ .S)(optionsBranch)}) disagree; set one of them.`);
+    }
+    const branch = optionsBranch ?? inputs.branch;
+    const note = options.metadata?.note ?? defaultNote(inputs.env);
+    const metadata = {
+        ...(branch !== undefined ? { git: { ...options.metadata?.git, branch } } : {}),
+        ...(note !== undefined ? { note } : {}),
+    };
+    return {
+        ...options,
+        ...(inputs.environment || options.environment
+            ? { environment: options.environment ?? inputs.environment }
+            : {}),
+        ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
+    };
+}
+/** A note that lets a run be traced back to its workflow run from the service. */
+function defaultNote(env) {
+    const repository = env.GITHUB_REPOSITORY;
+    if (!repository)
+        return undefined;
+    const sha = env.GITHUB_SHA ? `@${env.GITHUB_SHA.slice(0, 12)}` : '';
+    const server = env.GITHUB_SERVER_URL || 'https://github.com';
+    const runUrl = env.GITHUB_RUN_ID ? ` ${server}/${repository}/actions/runs/${env.GITHUB_RUN_ID}` : '';
+    return `GitHub Actions: ${repository}${sha}${runUrl}`;
+}
+
+
+/***/ })
+
+};
+
+//# sourceMappingURL=336.index.js.map
