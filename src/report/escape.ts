@@ -8,7 +8,6 @@ const ELLIPSIS = '…';
 // C0 controls other than tab, LF and CR; DEL; C1 controls.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
 const CONTROLS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
-const LONE_SURROGATES = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const LINE_BREAKS = / *[\t\n\r\u2028\u2029][\t\n\r\u2028\u2029 ]*/g;
 
 // `$` and `~` too: GitHub renders math and strike-through.
@@ -36,7 +35,7 @@ function escapeHtml(text: string): string {
 
 /** Drops control characters and replaces lone surrogates by U+FFFD; line breaks and tabs stay. */
 function stripControls(text: string): string {
-  return text.replace(CONTROLS, '').replace(LONE_SURROGATES, '\uFFFD');
+  return text.replace(CONTROLS, '').toWellFormed();
 }
 
 /** Folds every run of line breaks and tabs (with the spaces around it) to one space, then trims. */

@@ -23,11 +23,10 @@ const XML_ENTITIES: Record<string, string> = {
  * a newline or show `&#10;` literally), without what XML cannot carry, escaped.
  */
 export function xmlAttr(text: string): string {
-  return redact(text)
-    .replace(LINE_BREAKS, ' ')
-    .replace(NOT_XML, '')
-    .replace(LONE_SURROGATES, '')
-    .replace(XML_SPECIALS, (char) => XML_ENTITIES[char] ?? char);
+  const oneLine = redact(text).replace(LINE_BREAKS, ' ').replace(NOT_XML, '');
+  // The regex is slow on long inputs; most titles are well-formed and skip it.
+  const wellFormed = oneLine.isWellFormed() ? oneLine : oneLine.replace(LONE_SURROGATES, '');
+  return wellFormed.replace(XML_SPECIALS, (char) => XML_ENTITIES[char] ?? char);
 }
 
 function seconds(ms: number | undefined): string {
