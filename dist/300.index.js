@@ -296,32 +296,34 @@ function resultsFileName(runId) {
 }
 /** The results file's content: the normalised run and every test case, titles whole. */
 function resultsJson(outcome) {
+    // Every string that can come from the service or the inputs is redacted here rather than in a
+    // JSON.stringify replacer, which would take stringify off its fast path. Undefined fields are left out.
+    const text = (value) => (value === undefined ? undefined : (0,secrets/* redact */.E$)(value));
     const document = {
         schemaVersion: RESULTS_SCHEMA_VERSION,
         mode: outcome.mode,
         status: outcome.status,
         success: outcome.success,
-        runId: outcome.runId,
-        projectId: outcome.projectId,
-        testSuiteId: outcome.testSuiteId,
-        testSuiteName: outcome.testSuiteName,
-        branch: outcome.branch,
-        environment: outcome.environment,
-        startedAt: outcome.startedAt,
-        finishedAt: outcome.finishedAt,
+        runId: text(outcome.runId),
+        projectId: text(outcome.projectId),
+        testSuiteId: text(outcome.testSuiteId),
+        testSuiteName: text(outcome.testSuiteName),
+        branch: text(outcome.branch),
+        environment: text(outcome.environment),
+        startedAt: text(outcome.startedAt),
+        finishedAt: text(outcome.finishedAt),
         durationMs: outcome.durationMs,
         counts: outcome.counts,
-        message: outcome.message,
-        notes: outcome.notes,
+        message: text(outcome.message),
+        notes: outcome.notes.map(secrets/* redact */.E$),
         testCases: outcome.testCases.map((testCase) => ({
-            title: testCase.title,
-            status: testCase.status ?? null,
+            title: (0,secrets/* redact */.E$)(testCase.title),
+            status: text(testCase.status) ?? null,
             verdict: (0,src_outcome/* verdictOf */.Vj)(testCase.status),
             durationMs: testCase.durationMs,
         })),
     };
-    // Every string, from the service or not, is redacted; undefined fields are left out.
-    return JSON.stringify(document, (_key, value) => typeof value === 'string' ? (0,secrets/* redact */.E$)(value) : value);
+    return JSON.stringify(document);
 }
 /** Writes `test-run-<run id>.json` under `resultsDir` and returns its path. */
 async function writeResultsFile(outcome, resultsDir) {
@@ -1492,7 +1494,6 @@ const ELLIPSIS = '…';
 // C0 controls other than tab, LF and CR; DEL; C1 controls.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
 const CONTROLS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
-const LONE_SURROGATES = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const LINE_BREAKS = / *[\t\n\r\u2028\u2029][\t\n\r\u2028\u2029 ]*/g;
 // `$` and `~` too: GitHub renders math and strike-through.
 const HTML_SPECIALS = /[&<>"'|`*_[\]\\$~]/g;
@@ -1517,7 +1518,7 @@ function escapeHtml(text) {
 }
 /** Drops control characters and replaces lone surrogates by U+FFFD; line breaks and tabs stay. */
 function stripControls(text) {
-    return text.replace(CONTROLS, '').replace(LONE_SURROGATES, '\uFFFD');
+    return text.replace(CONTROLS, '').toWellFormed();
 }
 /** Folds every run of line breaks and tabs (with the spaces around it) to one space, then trims. */
 function foldLines(text) {

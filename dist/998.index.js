@@ -39,11 +39,10 @@ const XML_ENTITIES = {
  * a newline or show `&#10;` literally), without what XML cannot carry, escaped.
  */
 function xmlAttr(text) {
-    return (0,_secrets_js__WEBPACK_IMPORTED_MODULE_3__/* .redact */ .E$)(text)
-        .replace(LINE_BREAKS, ' ')
-        .replace(NOT_XML, '')
-        .replace(LONE_SURROGATES, '')
-        .replace(XML_SPECIALS, (char) => XML_ENTITIES[char] ?? char);
+    const oneLine = (0,_secrets_js__WEBPACK_IMPORTED_MODULE_3__/* .redact */ .E$)(text).replace(LINE_BREAKS, ' ').replace(NOT_XML, '');
+    // The regex is slow on long inputs; most titles are well-formed and skip it.
+    const wellFormed = oneLine.isWellFormed() ? oneLine : oneLine.replace(LONE_SURROGATES, '');
+    return wellFormed.replace(XML_SPECIALS, (char) => XML_ENTITIES[char] ?? char);
 }
 function seconds(ms) {
     return ms !== undefined && Number.isFinite(ms) && ms > 0 ? (ms / 1000).toFixed(3) : '0';
