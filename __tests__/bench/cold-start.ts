@@ -1,0 +1,124 @@
+/**
+ * Cold start: from spawning a Node process to the first request the simulator receives, for
+ * dist/index.js and two references that send the same start request: a bare Node script, and a
+ * minified ncc bundle that imports only @actions/core. Runs are interleaved, one at a time.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { makeRunnerFiles } from '../helpers/runner-files.js';
+import type { Simulator } from '../simulator/simulator.js';
+import { actionEnv, type NodeRun, nodeBinaries, PROJECT_ROOT, removeDir, runNode } from './spawn.js';
+
+export interface Variant {
+  name: string;
+  /** The script to run. */
+  entry: string;
+}
+
+export interface ColdStartSeries {
+  node: string;
+  variant: string;
+  /** Milliseconds from spawn to the first request, one per run. */
+  samples: number[];
+}
+
+/** The start request of a project run, as ServiceClient sends it; `read(name)` gives an input. */
+const SEND_START = `
+const base = read('base-url');
+const body = JSON.stringify({ branch: 'main', environment: read('environment') });
+const request = http.request(
+  base + '/v1/projects/' + encodeURIComponent(read('project-id')) + '/runs',
+  {
+    method: 'POST',
+    agent: false,
+    headers: {
+      authorization: 'Bearer ' + read('api-key'),
+      accept: 'application/json',
+      'content-type': 'application/json',
+      'user-agent': 'test-run-action/1.0.0',
+    },
+  },
+  (response) => response.resume(),
+);
+request.on('error', (error) => {
+  console.error(error.message);
+  process.exitCode = 1;
+});
+request.end(body);
+`;
+
+const BARE = `import http from 'node:http';
+const read = (name) => process.env['INPUT_' + name.toUpperCase()] ?? '';
+${SEND_START}`;
+
+const CORE_ONLY = `import http from 'node:http';
+import * as core from '@actions/core';
+const read = (name) => core.getInput(name);
+${SEND_START}`;
+
+/**
+ * Writes the bare script and bundles the @actions/core-only entry with `ncc build -m`, in `dir`,
+ * which must lie inside the project so that ncc resolves node_modules.
+ */
+export async function buildReferences(dir: string): Promise<Variant[]> {
+  fs.mkdirSync(dir, { recursive: true });
+  const bare = path.join(dir, 'bare.mjs');
+  fs.writeFileSync(bare, BARE);
+  const coreEntry = path.join(dir, 'core-only.mjs');
+  fs.writeFileSync(coreEntry, CORE_ONLY);
+  const out = path.join(dir, 'core-only');
+  const ncc = path.join(PROJECT_ROOT, 'node_modules', '.bin', 'ncc');
+  const build = await runNode(ncc, ['build', coreEntry, '-m', '-o', out], { PATH: process.env.PATH ?? '' });
+  const bundle = path.join(out, 'index.mjs');
+  if (build.code !== 0 || !fs.existsSync(bundle)) {
+    throw new Error(`ncc build of the @actions/core-only reference failed:\n${build.stdout}${build.stderr}`);
+  }
+  return [
+    { name: 'bare node script', entry: bare },
+    { name: '@actions/core only (ncc -m)', entry: bundle },
+  ];
+}
+
+async function timeFirstRequest(sim: Simulator, bin: string, entry: string, env: Record<string, string>) {
+  const before = sim.requests.length;
+  const run: NodeRun = await runNode(bin, [entry], env);
+  const first = sim.requests[before];
+  if (!first) {
+    throw new Error(`${entry} sent no request (exit ${run.code}):\n${run.stdout}${run.stderr}`);
+  }
+  return first.at - run.spawnedAt;
+}
+
+/**
+ * `rounds` measured rounds after one warm-up round; in each round every variant runs once on each
+ * Node binary, the order rotating from round to round.
+ */
+export async function measureColdStart(
+  sim: Simulator,
+  variants: readonly Variant[],
+  rounds: number,
+): Promise<ColdStartSeries[]> {
+  const files = makeRunnerFiles();
+  try {
+    const env = actionEnv(files, sim.url);
+    const series: ColdStartSeries[] = [];
+    const jobs: { series: ColdStartSeries; bin: string; entry: string }[] = [];
+    for (const node of nodeBinaries()) {
+      for (const variant of variants) {
+        const entry: ColdStartSeries = { node: node.name, variant: variant.name, samples: [] };
+        series.push(entry);
+        jobs.push({ series: entry, bin: node.bin, entry: variant.entry });
+      }
+    }
+    for (let round = 0; round <= rounds; round++) {
+      for (let i = 0; i < jobs.length; i++) {
+        const job = jobs[(i + round) % jobs.length] as (typeof jobs)[number];
+        const ms = await timeFirstRequest(sim, job.bin, job.entry, env);
+        if (round > 0) job.series.samples.push(ms);
+      }
+    }
+    return series;
+  } finally {
+    removeDir(files.dir);
+  }
+}

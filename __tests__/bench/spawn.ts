@@ -1,0 +1,83 @@
+import { execFileSync, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { inputEnv, type RunnerFiles, runnerEnv } from '../helpers/runner-files.js';
+
+/** The project's root directory, whatever the current directory. */
+export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const DIST_ENTRY = path.join(PROJECT_ROOT, 'dist', 'index.js');
+
+export interface NodeRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  /** Date.now() just before spawn, the clock the simulator logs requests with. */
+  spawnedAt: number;
+  /** Milliseconds from spawn to exit. */
+  elapsedMs: number;
+}
+
+/** Runs `bin args` with exactly `env`, collects its output, resolves when it has exited. */
+export function runNode(bin: string, args: readonly string[], env: Record<string, string>): Promise<NodeRun> {
+  return new Promise((resolve, reject) => {
+    const spawnedAt = Date.now();
+    const started = performance.now();
+    const child = spawn(bin, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code, signal) =>
+      resolve({ code, signal, stdout, stderr, spawnedAt, elapsedMs: performance.now() - started }),
+    );
+  });
+}
+
+/** What the runner gives a step of a project run against `baseUrl` (as __tests__/helpers/dist-runner.ts). */
+export function actionEnv(
+  files: RunnerFiles,
+  baseUrl: string,
+  extraInputs: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    GITHUB_ACTIONS: 'true',
+    GITHUB_REPOSITORY: 'octo/shop',
+    GITHUB_SHA: '0123456789abcdef0123456789abcdef01234567',
+    GITHUB_SERVER_URL: 'https://github.com',
+    GITHUB_RUN_ID: '4242',
+    GITHUB_REF_TYPE: 'branch',
+    GITHUB_REF_NAME: 'main',
+    ...runnerEnv(files),
+    ...inputEnv({
+      'api-key': 'test-api-key',
+      'base-url': baseUrl,
+      'project-id': 'shop-web',
+      environment: 'staging',
+      'poll-interval': '1s',
+      ...extraInputs,
+    }),
+  };
+}
+
+export function removeDir(dir: string): void {
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/** Node binaries to measure on: this one, and NODE24_BIN (the runner's Node 24) when set. */
+export function nodeBinaries(): { name: string; bin: string }[] {
+  const binaries = [{ name: `node ${process.versions.node}`, bin: process.execPath }];
+  const node24 = process.env.NODE24_BIN;
+  if (node24 && fs.existsSync(node24) && path.resolve(node24) !== process.execPath) {
+    const version = execFileSync(node24, ['--version'], { encoding: 'utf8' }).trim().replace(/^v/, '');
+    binaries.push({ name: `node ${version}`, bin: node24 });
+  }
+  return binaries;
+}

