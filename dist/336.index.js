@@ -10,9 +10,11 @@ export const modules = {
 /* harmony export */ });
 /* unused harmony exports suiteOptionsSchema, defaultNote */
 /* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(8816);
-/* harmony import */ var _input_error_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(6236);
+/* harmony import */ var _input_error_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(6236);
+/* harmony import */ var _is_record_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(8289);
 /* harmony import */ var _sensitive_overrides_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(3679);
-/* harmony import */ var _zod_issue_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(3216);
+/* harmony import */ var _zod_issue_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(3216);
+
 
 
 
@@ -28,7 +30,7 @@ const OVERRIDE_FORMS = 'a string, {value: string, sensitive?: boolean} or {value
 function overrideProblems(override) {
     if (typeof override === 'string')
         return [];
-    if (!(0,_sensitive_overrides_js__WEBPACK_IMPORTED_MODULE_0__/* .isRecord */ .u4)(override))
+    if (!(0,_is_record_js__WEBPACK_IMPORTED_MODULE_2__/* .isRecord */ .u)(override))
         return [{ path: [], message: `must be ${OVERRIDE_FORMS}` }];
     const problems = [];
     const unknown = Object.keys(override).filter((key) => !OVERRIDE_KEYS.includes(key));
@@ -41,7 +43,7 @@ function overrideProblems(override) {
     if (!('value' in override)) {
         problems.push({ path: ['value'], message: 'is missing: it must be a string or an object' });
     }
-    else if (typeof override.value !== 'string' && !(0,_sensitive_overrides_js__WEBPACK_IMPORTED_MODULE_0__/* .isRecord */ .u4)(override.value)) {
+    else if (typeof override.value !== 'string' && !(0,_is_record_js__WEBPACK_IMPORTED_MODULE_2__/* .isRecord */ .u)(override.value)) {
         problems.push({ path: ['value'], message: 'must be a string or an object' });
     }
     if ('sensitive' in override && typeof override.sensitive !== 'boolean') {
@@ -133,7 +135,7 @@ function closeKey(key, allowed) {
 }
 /** One problem as a sentence: the path, what it must be, and (outside variableOverrides) what was given. */
 function formatIssue(issue) {
-    const where = (0,_zod_issue_js__WEBPACK_IMPORTED_MODULE_2__/* .issuePath */ .dR)('options', issue.path);
+    const where = (0,_zod_issue_js__WEBPACK_IMPORTED_MODULE_3__/* .issuePath */ .dR)('options', issue.path);
     if (issue.code === 'unrecognized_keys') {
         const allowed = allowedKeys(issue.path);
         const keys = issue.keys
@@ -156,7 +158,7 @@ function formatIssue(issue) {
     const unquote = NUMBER_FIELDS.has(key) && typeof issue.input === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(issue.input)
         ? ' (write a number without quotes: no string is read as a number)'
         : '';
-    return `${where} must be ${expected}; got ${(0,_zod_issue_js__WEBPACK_IMPORTED_MODULE_2__/* .describeValue */ .bp)(issue.input)}${unquote}.`;
+    return `${where} must be ${expected}; got ${(0,_zod_issue_js__WEBPACK_IMPORTED_MODULE_3__/* .describeValue */ .bp)(issue.input)}${unquote}.`;
 }
 /** The first line of a YAML error, without the colon that introduces its excerpt. */
 function yamlReason(error) {
@@ -175,16 +177,16 @@ async function parseText(text) {
         return parse(text);
     }
     catch (error) {
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input 'options' must be a JSON or YAML object; it does not parse: ${yamlReason(error)}.`);
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .d(`Input 'options' must be a JSON or YAML object; it does not parse: ${yamlReason(error)}.`);
     }
 }
 /** Parses the `options` input and merges in the `environment` and `branch` inputs and the default note. */
 async function buildSuiteOptions(text, inputs) {
     const raw = text === '' ? {} : await parseText(text);
     (0,_sensitive_overrides_js__WEBPACK_IMPORTED_MODULE_0__/* .maskSensitiveOverrides */ .cz)(raw);
-    if (!(0,_sensitive_overrides_js__WEBPACK_IMPORTED_MODULE_0__/* .isRecord */ .u4)(raw)) {
-        const given = raw === null || raw === undefined ? 'null (an empty document)' : (0,_zod_issue_js__WEBPACK_IMPORTED_MODULE_2__/* .describeValue */ .bp)(raw);
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input 'options' must be a JSON or YAML object; got ${given}.`);
+    if (!(0,_is_record_js__WEBPACK_IMPORTED_MODULE_2__/* .isRecord */ .u)(raw)) {
+        const given = raw === null || raw === undefined ? 'null (an empty document)' : (0,_zod_issue_js__WEBPACK_IMPORTED_MODULE_3__/* .describeValue */ .bp)(raw);
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .d(`Input 'options' must be a JSON or YAML object; got ${given}.`);
     }
     const parsed = suiteOptionsSchema.safeParse(raw, { reportInput: true });
     if (!parsed.success) {
@@ -192,17 +194,17 @@ async function buildSuiteOptions(text, inputs) {
         const listed = issues.slice(0, MAX_ISSUES).map(formatIssue);
         if (issues.length > MAX_ISSUES)
             listed.push(`(and ${issues.length - MAX_ISSUES} more problems)`);
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input 'options' is invalid: ${listed.join(' ')}`);
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .d(`Input 'options' is invalid: ${listed.join(' ')}`);
     }
     const options = parsed.data;
     if (inputs.environment && options.environment && inputs.environment !== options.environment) {
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input 'environment' (${inputs.environment}) and options.environment (${options.environment}) disagree; set one of them.`);
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .d(`Input 'environment' (${inputs.environment}) and options.environment (${options.environment}) disagree; set one of them.`);
     }
     const optionsBranch = options.metadata?.git?.branch;
     // An explicit branch input, 'none' included, must agree with the options; a computed one yields.
     if (inputs.branchExplicit && optionsBranch !== undefined && optionsBranch !== inputs.branch) {
-        const input = inputs.branch === undefined ? "'none' (send no branch)" : (0,_input_error_js__WEBPACK_IMPORTED_MODULE_3__/* .shown */ .S)(inputs.branch);
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_3__/* .InputError */ .d(`Input 'branch' (${input}) and options.metadata.git.branch (${(0,_input_error_js__WEBPACK_IMPORTED_MODULE_3__/* .shown */ .S)(optionsBranch)}) disagree; set one of them.`);
+        const input = inputs.branch === undefined ? "'none' (send no branch)" : (0,_input_error_js__WEBPACK_IMPORTED_MODULE_4__/* .shown */ .S)(inputs.branch);
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_4__/* .InputError */ .d(`Input 'branch' (${input}) and options.metadata.git.branch (${(0,_input_error_js__WEBPACK_IMPORTED_MODULE_4__/* .shown */ .S)(optionsBranch)}) disagree; set one of them.`);
     }
     const branch = optionsBranch ?? inputs.branch;
     const note = options.metadata?.note ?? defaultNote(inputs.env);

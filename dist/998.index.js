@@ -39,7 +39,8 @@ const XML_ENTITIES = {
  * a newline or show `&#10;` literally), without what XML cannot carry, escaped.
  */
 function xmlAttr(text) {
-    const oneLine = (0,_secrets_js__WEBPACK_IMPORTED_MODULE_3__/* .redact */ .E$)(text).replace(LINE_BREAKS, ' ').replace(NOT_XML, '');
+    // Redacted before and after cleaning, so that a secret split by a control character stays masked.
+    const oneLine = (0,_secrets_js__WEBPACK_IMPORTED_MODULE_3__/* .redact */ .E$)((0,_secrets_js__WEBPACK_IMPORTED_MODULE_3__/* .redact */ .E$)(text).replace(LINE_BREAKS, ' ').replace(NOT_XML, ''));
     // The regex is slow on long inputs; most titles are well-formed and skip it.
     const wellFormed = oneLine.isWellFormed() ? oneLine : oneLine.replace(LONE_SURROGATES, '');
     return wellFormed.replace(XML_SPECIALS, (char) => XML_ENTITIES[char] ?? char);

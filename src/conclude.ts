@@ -1,4 +1,5 @@
 import { countCases, isFailing, type OutputStatus, type RunOutcome } from './outcome.js';
+import { plural } from './report/labels.js';
 import type { FinishedRun } from './service/driver.js';
 
 /** What is known of a run before its outcome: who it is and where it runs. */
@@ -19,10 +20,6 @@ function durationOf(startedAt?: string, finishedAt?: string): number | undefined
   if (!startedAt || !finishedAt) return undefined;
   const ms = Date.parse(finishedAt) - Date.parse(startedAt);
   return Number.isFinite(ms) && ms >= 0 ? ms : undefined;
-}
-
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 /** The outcome of a run that reached a final status, with the contract's step result. */
@@ -46,10 +43,14 @@ export function finishedOutcome(identity: RunIdentity, run: FinishedRun): RunOut
         ? ` (${plural(counts.flaky, 'flaky test case')} counted as failed: fail-on-flaky is true)`
         : '';
     const cases = `${failing} of ${plural(counts.total, 'test case')} failed${flakyNote}`;
-    message =
-      identity.mode === 'project' && status !== 'PASSED'
-        ? `${kind} ${identity.runId} ended ${status}: ${cases}.`
-        : `${kind} ${identity.runId}: ${cases}.`;
+    if (identity.mode === 'project' && status !== 'PASSED') {
+      message =
+        counts.total === 0
+          ? `${kind} ${identity.runId} ended ${status}, with no test case reported.`
+          : `${kind} ${identity.runId} ended ${status}: ${cases}.`;
+    } else {
+      message = `${kind} ${identity.runId}: ${cases}.`;
+    }
   }
   return {
     ...identity,

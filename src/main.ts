@@ -6,7 +6,7 @@ import { InputError } from './input-error.js';
 import type { RunOutcome } from './outcome.js';
 import { writeReports } from './report/index.js';
 import { redact } from './secrets.js';
-import { ServiceClient, ServiceError } from './service/client.js';
+import { Aborted, ServiceClient, ServiceError } from './service/client.js';
 import type { RunDriver } from './service/driver.js';
 import { ProjectRunDriver } from './service/project-run.js';
 import { SuiteRunDriver } from './service/suite-run.js';
@@ -40,27 +40,37 @@ export function createDriver(settings: Settings, clock: Clock): RunDriver {
   return new SuiteRunDriver(client, settings.testSuiteId, settings.suiteOptions);
 }
 
-/** Cancels a run on the service; returns the line that tells the user what happened. */
+export interface CancelResult {
+  /** What happened, for the log and the summary. */
+  line: string;
+  /** False when the run may still be running and a later try (the post step) could cancel it. */
+  settled: boolean;
+}
+
+/** Cancels a run on the service; a failure only warns. */
 export async function cancelRun(
   driver: RunDriver,
   runId: string,
   clock: Clock,
   requestTimeoutMs: number,
-): Promise<string> {
+): Promise<CancelResult> {
   if (!driver.cancel) {
-    return `Test suite runs have no cancel operation in the service's interface: test suite run ${runId} goes on.`;
+    return {
+      line: `Test suite runs have no cancel operation in the service's interface: test suite run ${runId} goes on.`,
+      settled: true,
+    };
   }
   try {
     await driver.cancel(runId, {
       deadline: clock.now() + CANCEL_BUDGET_MS,
       requestTimeoutMs: Math.min(requestTimeoutMs, CANCEL_REQUEST_TIMEOUT_MS),
     });
-    return `Cancelled ${driver.kind} ${runId} on the service.`;
+    return { line: `Cancelled ${driver.kind} ${runId} on the service.`, settled: true };
   } catch (error) {
     core.warning(
       error instanceof ServiceError ? error.message : `Could not cancel ${driver.kind} ${runId}: ${error}`,
     );
-    return `Could not cancel ${driver.kind} ${runId}; it may still be running.`;
+    return { line: `Could not cancel ${driver.kind} ${runId}; it may still be running.`, settled: false };
   }
 }
 
@@ -87,45 +97,56 @@ async function execute(settings: Settings, clock: Clock, signal: AbortSignal): P
   const deadline = startedAt + settings.timeoutMs;
 
   let runId: string;
-  // A step cancels only a run it started itself and waits for.
-  let ownsRun = false;
   if (settings.runId) {
     runId = settings.runId;
     core.info(`Attaching to ${driver.kind} ${runId}${settings.projectId ? ` of ${driver.target}` : ''}.`);
   } else {
+    if (signal.aborted) {
+      return unfinishedOutcome(identity, 'CANCELLED', 'The job was cancelled before the run was started.');
+    }
     core.info(describeStart(driver, settings));
     try {
-      // The start is not abandoned on a signal: its run id is needed to cancel the run.
-      const started = await driver.start({ deadline });
+      // A signal stops the start's retries, but a start in flight is awaited: its run id is
+      // needed to cancel the run.
+      const started = await driver.start({ deadline, stopRetriesOn: signal });
       runId = started.runId;
       identity.testSuiteName = started.testSuiteName;
       identity.appliedOptions = started.appliedOptions;
     } catch (error) {
       if (error instanceof ServiceError) return unfinishedOutcome(identity, 'ERROR', error.message);
+      if (error instanceof Aborted) {
+        const message =
+          'The job was cancelled before the service accepted the start request: no run was started.';
+        return unfinishedOutcome(identity, 'CANCELLED', message);
+      }
       throw error;
     }
-    ownsRun = settings.wait;
     core.info(
       `Started ${driver.kind} ${runId}${identity.testSuiteName ? ` (${identity.testSuiteName})` : ''}.`,
     );
   }
   identity.runId = runId;
   core.setOutput('run-id', runId);
-  const cancellable = ownsRun && settings.cancelOnAbort && driver.cancel !== undefined;
-  saveRunState({ runId, cancellable });
 
+  // A step cancels only a run it started itself and waits for.
+  const leftRunning = settings.runId
+    ? `${driver.kind} ${runId} was not started by this step, so it is left running.`
+    : !settings.cancelOnAbort
+      ? `cancel-on-abort is false: ${driver.kind} ${runId} is left running.`
+      : undefined;
+  const cancellable = settings.wait && leftRunning === undefined && driver.cancel !== undefined;
+  saveRunState({ runId, cancellable });
   if (!settings.wait) return startedOutcome(identity);
 
-  const cancelIfOwned = async (): Promise<string[]> => {
-    if (!ownsRun) return [`${driver.kind} ${runId} was not started by this step, so it is left running.`];
-    if (!settings.cancelOnAbort)
-      return [`cancel-on-abort is false: ${driver.kind} ${runId} is left running.`];
-    const line = await cancelRun(driver, runId, clock, settings.requestTimeoutMs);
+  const endRun = async (): Promise<{ notes: string[]; settled: boolean }> => {
+    if (leftRunning) return { notes: [leftRunning], settled: true };
+    const { line, settled } = await cancelRun(driver, runId, clock, settings.requestTimeoutMs);
     core.info(line);
-    return [line];
+    return { notes: [line], settled };
   };
 
   let outcome: RunOutcome;
+  let settled = true;
   try {
     const result = await waitForFinish(driver, runId, {
       clock,
@@ -137,19 +158,28 @@ async function execute(settings: Settings, clock: Clock, signal: AbortSignal): P
     });
     if (result.kind === 'finished') {
       outcome = finishedOutcome(identity, result.run);
-    } else if (result.kind === 'timedout') {
-      const last = result.lastStatus ? `; its last status was ${result.lastStatus}` : '';
-      const message = `${driver.kind} ${runId} did not finish within the time-out of ${formatElapsed(settings.timeoutMs)} ('timeout' input)${last}.`;
-      outcome = unfinishedOutcome(identity, 'TIMEDOUT', message, await cancelIfOwned());
     } else {
-      const message = `The job was cancelled while waiting for ${driver.kind} ${runId}.`;
-      outcome = unfinishedOutcome(identity, 'CANCELLED', message, await cancelIfOwned());
+      const ended = await endRun();
+      settled = ended.settled;
+      const timeout = `the time-out of ${formatElapsed(settings.timeoutMs)} ('timeout' input)`;
+      if (result.kind === 'cancelled') {
+        const message = `The job was cancelled while waiting for ${driver.kind} ${runId}.`;
+        outcome = unfinishedOutcome(identity, 'CANCELLED', message, ended.notes);
+      } else if (result.serviceFailure) {
+        // The service was failing when time ran out: an infrastructure failure, not a slow run.
+        const message = `${result.serviceFailure} Still failing when ${timeout} expired.`;
+        outcome = unfinishedOutcome(identity, 'ERROR', message, ended.notes);
+      } else {
+        const last = result.lastStatus ? `; its last status was ${result.lastStatus}` : '';
+        const message = `${driver.kind} ${runId} did not finish within ${timeout}${last}.`;
+        outcome = unfinishedOutcome(identity, 'TIMEDOUT', message, ended.notes);
+      }
     }
   } catch (error) {
     if (!(error instanceof ServiceError)) throw error;
     outcome = unfinishedOutcome(identity, 'ERROR', error.message);
   }
-  saveRunState({ runId, cancellable, settled: true });
+  saveRunState({ runId, cancellable, settled });
   return outcome;
 }
 
@@ -165,12 +195,13 @@ export async function run(dependencies: RunDependencies = {}): Promise<void> {
     const settings = await readSettings(dependencies.input, dependencies.env);
     const outcome = await execute(settings, clock, controller.signal);
     for (const note of outcome.notes) core.info(note);
-    await writeReports(outcome, {
+    const { junitError } = await writeReports(outcome, {
       summary: settings.summary,
       junitPath: settings.junitPath,
       resultsDir: settings.resultsDir,
     });
     if (!outcome.success) core.setFailed(outcome.message ?? `The ${settings.mode} run failed.`);
+    if (junitError) core.setFailed(junitError);
   } catch (error) {
     if (error instanceof InputError) {
       core.setFailed(error.message);

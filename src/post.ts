@@ -18,7 +18,8 @@ export async function cleanup(): Promise<void> {
     const settings = await readSettings();
     const driver = createDriver(settings, systemClock);
     core.info(`The main step did not see ${driver.kind} ${runId} to an end; cancelling it.`);
-    core.info(await cancelRun(driver, runId, systemClock, settings.requestTimeoutMs));
+    const { line } = await cancelRun(driver, runId, systemClock, settings.requestTimeoutMs);
+    core.info(line);
   } catch (error) {
     core.warning(`Could not cancel run ${runId}: ${error instanceof Error ? error.message : String(error)}`);
   }

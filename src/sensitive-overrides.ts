@@ -1,13 +1,10 @@
+import { isRecord } from './is-record.js';
 import { registerSecret } from './secrets.js';
 
 /**
  * Sensitive variable overrides of suite runs: masked before anything is printed, hidden in the
  * summary. Kept apart from the options schema so that loading it costs no zod.
  */
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Every string inside a value, for masking a structured sensitive override. */
 function stringLeaves(value: unknown): string[] {

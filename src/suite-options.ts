@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { InputError, shown } from './input-error.js';
-import { isRecord, maskSensitiveOverrides } from './sensitive-overrides.js';
+import { isRecord } from './is-record.js';
+import { maskSensitiveOverrides } from './sensitive-overrides.js';
 import { describeValue, issuePath } from './zod-issue.js';
 
 const count = z.number().int().min(0);

@@ -5,7 +5,7 @@ import type { FinishedRun, RunDriver } from './service/driver.js';
 
 export type WaitResult =
   | { kind: 'finished'; run: FinishedRun }
-  | { kind: 'timedout'; lastStatus?: string }
+  | { kind: 'timedout'; lastStatus?: string; serviceFailure?: string }
   | { kind: 'cancelled'; lastStatus?: string };
 
 export interface WaitOptions {
@@ -58,7 +58,9 @@ export async function waitForFinish(
       await clock.sleep(Math.max(0, delay), signal);
     }
   } catch (error) {
-    if (error instanceof DeadlineExceeded) return { kind: 'timedout', lastStatus };
+    if (error instanceof DeadlineExceeded) {
+      return { kind: 'timedout', lastStatus, serviceFailure: error.serviceFailure };
+    }
     if (error instanceof Aborted) return { kind: 'cancelled', lastStatus };
     throw error;
   }

@@ -21,6 +21,5 @@ describe('formatDuration', () => {
 
   it.each([undefined, Number.NaN, -5, Number.POSITIVE_INFINITY])('%p -> a dash, never empty', (ms) => {
     expect(formatDuration(ms)).toBe(NO_DURATION);
-    expect(NO_DURATION).not.toBe('');
   });
 });

@@ -21,6 +21,8 @@ it('no secret reaches the summary, results file, JUnit report, log or annotation
     `<${SECRET}>`,
     `${SECRET}\n${SECRET}`,
     `${'x'.repeat(195)}${SECRET}`,
+    // Split by a control character, which cleaning removes: it must still come out masked.
+    `${SECRET.slice(0, 5)}\u0007${SECRET.slice(5)}`,
   ];
   const outcome = makeOutcome(
     titles.flatMap((title) => [

@@ -1,6 +1,6 @@
 import { runInProcess, virtualClock } from '../helpers/in-process.js';
 import { annotations } from '../helpers/runner-files.js';
-import { DEFAULT_API_KEY, Simulator } from '../simulator/simulator.js';
+import { DEFAULT_API_KEY, type Operation, Simulator } from '../simulator/simulator.js';
 
 let sim: Simulator;
 afterEach(async () => {
@@ -17,11 +17,11 @@ function inputs(extra: Record<string, string> = {}): Record<string, string> {
   };
 }
 
-/** Aborts once the simulator has seen `polls` requests of the run. */
-function abortAfterPolls(operation: 'getProjectRun' | 'getSuiteRunStatus', polls: number): AbortController {
+/** Aborts once the simulator has seen `count` requests of an operation. */
+function abortAfterRequests(operation: Operation, count: number): AbortController {
   const controller = new AbortController();
   const timer = setInterval(() => {
-    if (sim.count(operation) >= polls) {
+    if (sim.count(operation) >= count) {
       clearInterval(timer);
       controller.abort();
     }
@@ -88,7 +88,7 @@ describe('the timeout input', () => {
 describe('cancellation of the job', () => {
   test('a project run is cancelled, outputs and a short summary written', async () => {
     sim = await Simulator.start({ project: { statuses: ['RUNNING'] } });
-    const controller = abortAfterPolls('getProjectRun', 2);
+    const controller = abortAfterRequests('getProjectRun', 2);
     const result = await runInProcess(inputs(), { cancelSignal: controller.signal });
     expect(result.exitCode).toBe(1);
     expect(result.outputs).toMatchObject({ 'run-id': 'run-1', status: 'CANCELLED', success: 'false' });
@@ -99,7 +99,7 @@ describe('cancellation of the job', () => {
 
   test('a suite run cannot be cancelled: the log and summary say the remote run goes on', async () => {
     sim = await Simulator.start({ suite: { statuses: ['RUNNING'] } });
-    const controller = abortAfterPolls('getSuiteRunStatus', 2);
+    const controller = abortAfterRequests('getSuiteRunStatus', 2);
     const result = await runInProcess(
       {
         'api-key': DEFAULT_API_KEY,
@@ -122,12 +122,11 @@ describe('cancellation of the job', () => {
   test('a signal while the start request is in flight cancels the run as soon as its id arrives', async () => {
     sim = await Simulator.start({
       project: { statuses: ['RUNNING'] },
-      faults: [{ operation: 'startProjectRun', requests: [1], fault: { kind: 'delay', ms: 400 } }],
+      faults: [{ operation: 'startProjectRun', requests: [1], fault: { kind: 'delay', ms: 300 } }],
     });
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), 100);
+    // The simulator holds the start's answer for 300 ms: the signal comes while it is in flight.
+    const controller = abortAfterRequests('startProjectRun', 1);
     const result = await runInProcess(inputs(), { cancelSignal: controller.signal });
-    clearTimeout(timer);
     expect(result.outputs).toMatchObject({ 'run-id': 'run-1', status: 'CANCELLED' });
     expect(sim.count('getProjectRun')).toBe(0);
     expect(sim.cancelledRunIds).toEqual(['run-1']);
@@ -136,7 +135,7 @@ describe('cancellation of the job', () => {
   test('a run attached with run-id is not cancelled: it belongs to the step that started it', async () => {
     sim = await Simulator.start({ project: { statuses: ['RUNNING'] } });
     const runId = sim.createProjectRun('proj-1');
-    const controller = abortAfterPolls('getProjectRun', 1);
+    const controller = abortAfterRequests('getProjectRun', 1);
     const result = await runInProcess(inputs({ 'run-id': runId }), { cancelSignal: controller.signal });
     expect(result.outputs.status).toBe('CANCELLED');
     expect(sim.count('cancelProjectRun')).toBe(0);
@@ -148,10 +147,12 @@ describe('cancellation of the job', () => {
       project: { statuses: ['RUNNING'] },
       faults: [{ operation: 'cancelProjectRun', requests: 'all', fault: { kind: 'status', status: 500 } }],
     });
-    const controller = abortAfterPolls('getProjectRun', 1);
+    const controller = abortAfterRequests('getProjectRun', 1);
     const result = await runInProcess(inputs(), { cancelSignal: controller.signal, clock: virtualClock() });
     expect(result.outputs.status).toBe('CANCELLED');
     expect(sim.count('cancelProjectRun')).toBe(3);
+    // Not settled: the post step tries the cancel again.
+    expect(result.state).toMatchObject({ cancellable: 'true', settled: 'false' });
     expect(annotations(result.log, 'warning').join('\n')).toMatch(
       /Could not cancel project run 'run-1' of project 'proj-1': HTTP 500: Internal Server Error \(gave up after 3 attempts/,
     );
@@ -168,7 +169,7 @@ describe('cancellation of the job', () => {
         },
       ],
     });
-    const controller = abortAfterPolls('getProjectRun', 1);
+    const controller = abortAfterRequests('getProjectRun', 1);
     const result = await runInProcess(inputs(), { cancelSignal: controller.signal, clock: virtualClock() });
     expect(sim.count('cancelProjectRun')).toBe(1);
     const warning = annotations(result.log, 'warning').join('\n');
@@ -176,5 +177,36 @@ describe('cancellation of the job', () => {
       /Could not cancel project run 'run-1' of project 'proj-1': HTTP 503: Service Unavailable/,
     );
     expect(warning).not.toMatch(/time-out/);
+  });
+
+  test('a job cancelled before the start sends nothing', async () => {
+    sim = await Simulator.start();
+    const controller = new AbortController();
+    controller.abort();
+    const result = await runInProcess(inputs(), { cancelSignal: controller.signal });
+    expect(sim.requests).toHaveLength(0);
+    expect(result.outputs).toMatchObject({ status: 'CANCELLED', success: 'false' });
+    expect(result.outputs['run-id']).toBeUndefined();
+  });
+
+  test("a signal during the start's retry wait stops the retries: no second start", async () => {
+    sim = await Simulator.start({
+      faults: [
+        {
+          operation: 'startProjectRun',
+          requests: [1],
+          fault: { kind: 'status', status: 503, retryAfter: '5' },
+        },
+      ],
+    });
+    const controller = abortAfterRequests('startProjectRun', 1);
+    const started = Date.now();
+    const result = await runInProcess(inputs(), { cancelSignal: controller.signal });
+    expect(Date.now() - started).toBeLessThan(4000);
+    expect(sim.count('startProjectRun')).toBe(1);
+    expect(result.outputs).toMatchObject({ status: 'CANCELLED', success: 'false' });
+    expect(annotations(result.log, 'error').at(-1)).toMatch(
+      /cancelled before the service accepted the start request/,
+    );
   });
 });

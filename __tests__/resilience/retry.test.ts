@@ -10,7 +10,7 @@ import {
   retryDelay,
   withRetry,
 } from '../../src/service/retry.js';
-import { TransportError } from '../../src/service/transport.js';
+import { describeNetworkError, TransportError } from '../../src/service/transport.js';
 import { jitteredInterval } from '../../src/wait.js';
 import { virtualClock } from '../helpers/in-process.js';
 
@@ -61,6 +61,29 @@ describe('backoff', () => {
     expect(parseRetryAfter(['3', '9'], now)).toBe(3000);
     expect(parseRetryAfter('soon', now)).toBeUndefined();
     expect(parseRetryAfter(undefined, now)).toBeUndefined();
+  });
+
+  test('Retry-After of 0 or a past date falls back to backoff', () => {
+    expect(retryDelay(http(503, 0), 3, () => 0.5)).toBe(4000);
+  });
+
+  test('a refused certificate is never retried, and never reached the service', () => {
+    for (const code of [
+      'DEPTH_ZERO_SELF_SIGNED_CERT',
+      'CERT_HAS_EXPIRED',
+      'ERR_TLS_CERT_ALTNAME_INVALID',
+      'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+    ]) {
+      const failure = describeNetworkError(Object.assign(new Error('tls'), { code }));
+      expect(failure).toMatchObject({ kind: 'tls', mayHaveReached: false });
+      expect(failure.message).toContain(code);
+      expect(isRetryable('read', failure)).toBe(false);
+      expect(isRetryable('start', failure)).toBe(false);
+    }
+    expect(describeNetworkError(Object.assign(new Error('x'), { code: 'ECONNRESET' }))).toMatchObject({
+      kind: 'network',
+      mayHaveReached: true,
+    });
   });
 
   test('Retry-After wins over backoff, bounded', () => {

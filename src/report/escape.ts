@@ -43,6 +43,14 @@ function foldLines(text: string): string {
   return text.replace(LINE_BREAKS, ' ').trim();
 }
 
+/**
+ * One line, without control characters or secrets. Redacted before and after cleaning: a secret
+ * split by a control character or a line break must not come back together unmasked.
+ */
+function clean(text: string): string {
+  return redact(foldLines(stripControls(redact(text))));
+}
+
 /** Cuts `text` to at most `maxChars` code points, the last one an ellipsis; never splits a surrogate pair. */
 export function cut(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
@@ -65,18 +73,18 @@ export function cut(text: string, maxChars: number): string {
  * code points, escaped so that neither HTML nor Markdown can be injected. Never empty.
  */
 export function cellText(title: string, maxChars = 200): string {
-  const line = foldLines(stripControls(redact(title)));
+  const line = clean(title);
   if (line === '') return UNTITLED;
   return escapeHtml(cut(line, maxChars));
 }
 
 /** Multi-line text for a `<pre>` block of the summary: secrets redacted, escaped, line breaks kept. */
 export function preText(text: string, maxChars: number): string {
-  return escapeHtml(cut(stripControls(redact(text)), maxChars));
+  return escapeHtml(cut(redact(stripControls(redact(text))), maxChars));
 }
 
 /** Text for an annotation or a log line: secrets redacted, one line, cut when `maxChars` is given. */
 export function oneLine(text: string, maxChars?: number): string {
-  const line = foldLines(stripControls(redact(text)));
+  const line = clean(text);
   return maxChars === undefined ? line : cut(line, maxChars);
 }

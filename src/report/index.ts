@@ -19,6 +19,8 @@ export interface ReportSettings {
 export interface ReportFiles {
   resultsFile?: string;
   junitFile?: string;
+  /** Why a JUnit report that was asked for could not be written: the caller fails the step. */
+  junitError?: string;
 }
 
 function reason(error: unknown): string {
@@ -31,7 +33,7 @@ function reason(error: unknown): string {
  * (if junitPath) and the summary (if enabled).
  *
  * A results file or summary that cannot be written only warns; a JUnit report that was asked for
- * and cannot be written throws, after everything else is written.
+ * and cannot be written is returned as `junitError`, for the caller to fail the step with.
  */
 export async function writeReports(outcome: RunOutcome, settings: ReportSettings): Promise<ReportFiles> {
   setOutcomeOutputs(outcome);
@@ -48,7 +50,6 @@ export async function writeReports(outcome: RunOutcome, settings: ReportSettings
     }
   }
 
-  let junitError: string | undefined;
   if (outcome.status !== 'STARTED' && settings.junitPath !== undefined) {
     try {
       // Loaded only when asked for, to keep the action's start-up small.
@@ -56,7 +57,7 @@ export async function writeReports(outcome: RunOutcome, settings: ReportSettings
       files.junitFile = await writeJunit(outcome, settings.junitPath);
       core.setOutput('junit-file', files.junitFile);
     } catch (error) {
-      junitError = `Could not write the JUnit report to ${oneLine(settings.junitPath)}: ${reason(error)}`;
+      files.junitError = `Could not write the JUnit report to ${oneLine(settings.junitPath)}: ${reason(error)}`;
     }
   }
 
@@ -68,6 +69,5 @@ export async function writeReports(outcome: RunOutcome, settings: ReportSettings
     }
   }
 
-  if (junitError !== undefined) throw new Error(junitError);
   return files;
 }

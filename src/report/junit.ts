@@ -23,7 +23,8 @@ const XML_ENTITIES: Record<string, string> = {
  * a newline or show `&#10;` literally), without what XML cannot carry, escaped.
  */
 export function xmlAttr(text: string): string {
-  const oneLine = redact(text).replace(LINE_BREAKS, ' ').replace(NOT_XML, '');
+  // Redacted before and after cleaning, so that a secret split by a control character stays masked.
+  const oneLine = redact(redact(text).replace(LINE_BREAKS, ' ').replace(NOT_XML, ''));
   // The regex is slow on long inputs; most titles are well-formed and skip it.
   const wellFormed = oneLine.isWellFormed() ? oneLine : oneLine.replace(LONE_SURROGATES, '');
   return wellFormed.replace(XML_SPECIALS, (char) => XML_ENTITIES[char] ?? char);

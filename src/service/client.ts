@@ -44,7 +44,10 @@ function loadSchemas(): Promise<Schemas> {
 export interface CallContext {
   /** Absolute clock time after which no request starts and none runs on. */
   deadline: number;
+  /** Aborts the request in flight and stops the retries. */
   signal?: AbortSignal;
+  /** Stops the retries but lets a request in flight finish (a start, whose answer is needed). */
+  stopRetriesOn?: AbortSignal;
   /** Per-request time-out; defaults to the client's. */
   requestTimeoutMs?: number;
 }
@@ -63,6 +66,13 @@ export class ServiceError extends Error {
 /** The `timeout` input expired while a request was being made or retried. */
 export class DeadlineExceeded extends Error {
   override name = 'DeadlineExceeded';
+  constructor(
+    message: string,
+    /** Set when the service was failing when time ran out: what failed. */
+    readonly serviceFailure?: string,
+  ) {
+    super(message);
+  }
 }
 
 /** The job is being cancelled. */
@@ -103,7 +113,9 @@ function describeFailure<T>(operation: Operation<T>, stop: RetriesExhausted): st
     const what =
       failure.kind === 'timeout'
         ? `the service did not answer (${failure.message})`
-        : `network error ${failure.message}`;
+        : failure.kind === 'tls'
+          ? failure.message
+          : `network error ${failure.message}`;
     if (operation.rule === 'start' && failure.mayHaveReached) return `${start}: ${what}. ${MAY_HAVE_STARTED}`;
     return `${start}: ${what}${tries}.`;
   }
@@ -148,7 +160,7 @@ export class ServiceClient {
         {
           clock: this.clock,
           deadline: context.deadline,
-          signal: context.signal,
+          signal: context.signal ?? context.stopRetriesOn,
           onRetry: (failure, delayMs, attempt) =>
             core.info(
               `Could not ${operation.name} (${describeRetry(failure)}); attempt ${attempt + 1} in ${formatElapsed(delayMs)}.`,
@@ -186,13 +198,27 @@ export class ServiceClient {
       // A read that runs into the deadline means the run timed out; a start or a cancel that does
       // is reported with its own last failure.
       if (error.reason === 'deadline' && operation.rule === 'read') {
-        throw new DeadlineExceeded(`The time-out expired while trying to ${operation.name}.`);
+        // One request cut short by the deadline is the time-out at work; anything else means the
+        // service was failing when time ran out.
+        const { failure, attempts } = error;
+        const cutShort = failure instanceof TransportError && failure.kind === 'timeout' && attempts === 1;
+        throw new DeadlineExceeded(
+          `The time-out expired while trying to ${operation.name}.`,
+          cutShort ? undefined : describeFailure(operation, error),
+        );
       }
       const status = error.failure instanceof TransportError ? undefined : error.failure.status;
       throw new ServiceError(describeFailure(operation, error), status);
     }
     return parseAnswer(operation, answer);
   }
+}
+
+/** A start answered with a success status was most likely acted on, even if its body is unreadable. */
+function acceptedNote<T>(operation: Operation<T>): string {
+  return operation.rule === 'start'
+    ? ' The service accepted the request, so a run was probably started: check the runs on the service before re-running this job.'
+    : '';
 }
 
 /**
@@ -210,7 +236,7 @@ export async function parseAnswer<T>(
   } catch {
     const type = answer.contentType ? `, content-type ${answer.contentType}` : '';
     throw new ServiceError(
-      `Could not ${operation.name}: the response is not JSON (HTTP ${answer.status}${type})${serviceErrorText(answer.body)}`,
+      `Could not ${operation.name}: the response is not JSON (HTTP ${answer.status}${type})${serviceErrorText(answer.body)}${acceptedNote(operation)}`,
       answer.status,
     );
   }
@@ -222,7 +248,7 @@ export async function parseAnswer<T>(
       .map((issue) => describeIssue(issue, `field '${issuePath('', issue.path)}'`))
       .join('; ');
     throw new ServiceError(
-      `Could not ${operation.name}: the response does not match the service interface: ${redact(problems)}.`,
+      `Could not ${operation.name}: the response does not match the service interface: ${redact(problems)}.${acceptedNote(operation)}`,
       answer.status,
     );
   }

@@ -1,3 +1,4 @@
+import { isRecord } from '../is-record.js';
 import { RUN_STATUSES, TEST_CASE_STATUSES } from './statuses.js';
 
 /**
@@ -10,16 +11,12 @@ import { RUN_STATUSES, TEST_CASE_STATUSES } from './statuses.js';
 const RUN_STATUS_SET: ReadonlySet<unknown> = new Set(RUN_STATUSES);
 const TEST_CASE_STATUS_SET: ReadonlySet<unknown> = new Set(TEST_CASE_STATUSES);
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function isOptionalString(value: unknown): boolean {
   return value === undefined || value === null || typeof value === 'string';
 }
 
 function isTestCase(value: unknown): boolean {
-  if (!isObject(value)) return false;
+  if (!isRecord(value)) return false;
   const { title, status, durationMs } = value;
   return (
     typeof title === 'string' &&
@@ -31,7 +28,7 @@ function isTestCase(value: unknown): boolean {
 }
 
 export function isProjectRun(value: unknown): boolean {
-  if (!isObject(value)) return false;
+  if (!isRecord(value)) return false;
   if (!RUN_STATUS_SET.has(value.status)) return false;
   if (
     !isOptionalString(value.startedAt) ||
@@ -42,11 +39,11 @@ export function isProjectRun(value: unknown): boolean {
   }
   const { results } = value;
   if (results === undefined || results === null) return true;
-  return isObject(results) && Array.isArray(results.testCases) && results.testCases.every(isTestCase);
+  return isRecord(results) && Array.isArray(results.testCases) && results.testCases.every(isTestCase);
 }
 
 export function isProjectRunStart(value: unknown): boolean {
-  return isObject(value) && typeof value.runId === 'string' && value.runId.length > 0;
+  return isRecord(value) && typeof value.runId === 'string' && value.runId.length > 0;
 }
 
 /** The interface says nothing of what a cancel answers: anything goes. */

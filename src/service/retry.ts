@@ -36,7 +36,7 @@ export const LIMITS: Record<RetryRule, { maxAttempts: number; maxElapsedMs: numb
 
 export function isRetryable(rule: RetryRule, failure: Failure): boolean {
   if (failure instanceof TransportError) {
-    if (failure.kind === 'aborted') return false;
+    if (failure.kind === 'aborted' || failure.kind === 'tls') return false;
     return rule === 'start' ? !failure.mayHaveReached : true;
   }
   return rule === 'start'
@@ -62,7 +62,12 @@ export function parseRetryAfter(value: string | string[] | undefined, now: numbe
 
 /** The delay before the next attempt: the service's `Retry-After` when it gave one (bounded), else backoff. */
 export function retryDelay(failure: Failure, attempt: number, random: () => number): number {
-  if (!(failure instanceof TransportError) && failure.retryAfterMs !== undefined) {
+  // `Retry-After: 0` (or a date in the past) falls back to backoff: no tight loop against a busy service.
+  if (
+    !(failure instanceof TransportError) &&
+    failure.retryAfterMs !== undefined &&
+    failure.retryAfterMs > 0
+  ) {
     return Math.min(failure.retryAfterMs, RETRY_AFTER_CAP_MS);
   }
   return backoffDelay(attempt, random);

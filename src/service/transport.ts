@@ -16,8 +16,11 @@ export class TransportError extends Error {
   override name = 'TransportError';
   constructor(
     message: string,
-    /** timeout: no answer within the request's deadline; aborted: the job is being cancelled. */
-    readonly kind: 'network' | 'timeout' | 'aborted',
+    /**
+     * timeout: no answer within the request's deadline; aborted: the job is being cancelled;
+     * tls: the service's certificate was refused, which no retry can fix.
+     */
+    readonly kind: 'network' | 'timeout' | 'aborted' | 'tls',
     /** False only when the request certainly never reached the service. */
     readonly mayHaveReached: boolean,
   ) {
@@ -25,9 +28,16 @@ export class TransportError extends Error {
   }
 }
 
-function describeNetworkError(error: unknown): TransportError {
+/** OpenSSL's certificate errors, and Node's own TLS errors: raised before the request is sent. */
+const TLS_CODE =
+  /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|HOSTNAME_MISMATCH$)/;
+
+export function describeNetworkError(error: unknown): TransportError {
   const code = (error as NodeJS.ErrnoException)?.code;
   const text = code ?? (error instanceof Error ? error.message : String(error));
+  if (code !== undefined && TLS_CODE.test(code)) {
+    return new TransportError(`TLS error ${code}: the service's certificate was not accepted`, 'tls', false);
+  }
   return new TransportError(text, 'network', !(code !== undefined && NOT_SENT_CODES.has(code)));
 }
 
