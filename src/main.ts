@@ -6,7 +6,7 @@ import { InputError } from './input-error.js';
 import type { RunOutcome } from './outcome.js';
 import { writeReports } from './report/index.js';
 import { redact } from './secrets.js';
-import { Aborted, ServiceClient, ServiceError } from './service/client.js';
+import { ABORT_GRACE_MS, Aborted, ServiceClient, ServiceError } from './service/client.js';
 import type { RunDriver } from './service/driver.js';
 import { ProjectRunDriver } from './service/project-run.js';
 import { SuiteRunDriver } from './service/suite-run.js';
@@ -115,8 +115,9 @@ async function execute(settings: Settings, clock: Clock, signal: AbortSignal): P
     } catch (error) {
       if (error instanceof ServiceError) return unfinishedOutcome(identity, 'ERROR', error.message);
       if (error instanceof Aborted) {
-        const message =
-          'The job was cancelled before the service accepted the start request: no run was started.';
+        const message = error.requestInFlight
+          ? `The job was cancelled and the start request went unanswered for ${ABORT_GRACE_MS / 1000} s more: the service may have started a run, which this step cannot cancel without its id. Check the runs on the service.`
+          : 'The job was cancelled before the service accepted the start request: no run was started.';
         return unfinishedOutcome(identity, 'CANCELLED', message);
       }
       throw error;

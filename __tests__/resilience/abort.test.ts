@@ -209,4 +209,20 @@ describe('cancellation of the job', () => {
       /cancelled before the service accepted the start request/,
     );
   });
+
+  test('a start still unanswered 5 s after the signal is given up, saying a run may have started', async () => {
+    sim = await Simulator.start({
+      faults: [{ operation: 'startProjectRun', requests: 'all', fault: { kind: 'hang' } }],
+    });
+    const controller = abortAfterRequests('startProjectRun', 1);
+    const started = Date.now();
+    const result = await runInProcess(inputs({ 'request-timeout': '30s' }), {
+      cancelSignal: controller.signal,
+    });
+    // well before the runner's kill, 10 s after SIGINT
+    expect(Date.now() - started).toBeLessThan(8000);
+    expect(sim.count('startProjectRun')).toBe(1);
+    expect(result.outputs).toMatchObject({ status: 'CANCELLED', success: 'false' });
+    expect(annotations(result.log, 'error').at(-1)).toMatch(/the service may have started a run/);
+  });
 });

@@ -46,7 +46,10 @@ export interface CallContext {
   deadline: number;
   /** Aborts the request in flight and stops the retries. */
   signal?: AbortSignal;
-  /** Stops the retries but lets a request in flight finish (a start, whose answer is needed). */
+  /**
+   * Stops the retries, and lets a request in flight run on for ABORT_GRACE_MS (a start, whose
+   * answer is needed to cancel the run).
+   */
   stopRetriesOn?: AbortSignal;
   /** Per-request time-out; defaults to the client's. */
   requestTimeoutMs?: number;
@@ -78,6 +81,37 @@ export class DeadlineExceeded extends Error {
 /** The job is being cancelled. */
 export class Aborted extends Error {
   override name = 'Aborted';
+  constructor(
+    message: string,
+    /** True when a request was cut off unanswered: the service may have acted on it. */
+    readonly requestInFlight: boolean,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * How long a request that is not abandoned at once (a start, whose answer carries the run id to
+ * cancel) may still run after the job's cancellation: the runner kills the step 10 s after SIGINT.
+ */
+export const ABORT_GRACE_MS = 5000;
+
+/** A signal that aborts `ms` after `source` does; dispose() when the request is over. */
+function abortAfterGrace(source: AbortSignal, ms: number): { signal: AbortSignal; dispose: () => void } {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const onAbort = () => {
+    timer = setTimeout(() => controller.abort(), ms);
+  };
+  if (source.aborted) onAbort();
+  else source.addEventListener('abort', onAbort, { once: true });
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      clearTimeout(timer);
+      source.removeEventListener('abort', onAbort);
+    },
+  };
 }
 
 const MAX_ERROR_TEXT = 300;
@@ -153,6 +187,8 @@ export class ServiceClient {
     // Without a fast check the schemas will be needed: load them while the request is on the wire.
     if (!operation.accepts) void loadSchemas();
 
+    const grace = context.stopRetriesOn ? abortAfterGrace(context.stopRetriesOn, ABORT_GRACE_MS) : undefined;
+    const requestSignal = context.signal ?? grace?.signal;
     let answer: { status: number; body: string; contentType?: string };
     try {
       answer = await withRetry(
@@ -169,7 +205,7 @@ export class ServiceClient {
         async () => {
           const timeoutMs = Math.max(1, Math.min(requestTimeoutMs, context.deadline - this.clock.now()));
           try {
-            const result = await send(url, operation.method, headers, body, timeoutMs, context.signal);
+            const result = await send(url, operation.method, headers, body, timeoutMs, requestSignal);
             if (result.status >= 200 && result.status < 300) {
               return {
                 ok: true,
@@ -194,7 +230,13 @@ export class ServiceClient {
       );
     } catch (error) {
       if (!(error instanceof RetriesExhausted)) throw error;
-      if (error.reason === 'aborted') throw new Aborted(`Cancelled while trying to ${operation.name}.`);
+      if (error.reason === 'aborted') {
+        const inFlight = error.failure instanceof TransportError && error.failure.kind === 'aborted';
+        throw new Aborted(
+          `Cancelled while trying to ${operation.name}.`,
+          inFlight && error.failure.mayHaveReached,
+        );
+      }
       // A read that runs into the deadline means the run timed out; a start or a cancel that does
       // is reported with its own last failure.
       if (error.reason === 'deadline' && operation.rule === 'read') {
@@ -209,6 +251,8 @@ export class ServiceClient {
       }
       const status = error.failure instanceof TransportError ? undefined : error.failure.status;
       throw new ServiceError(describeFailure(operation, error), status);
+    } finally {
+      grace?.dispose();
     }
     return parseAnswer(operation, answer);
   }
