@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import { runInProcess } from './helpers/in-process.js';
-import { annotations, visibleLog } from './helpers/runner-files.js';
+import { annotations, tableRows, visibleLog } from './helpers/runner-files.js';
 import { DEFAULT_API_KEY, Simulator } from './simulator/simulator.js';
 
 const PUSH_ENV = { GITHUB_REF_TYPE: 'branch', GITHUB_REF_NAME: 'main' };
@@ -18,10 +18,6 @@ function projectInputs(extra: Record<string, string> = {}): Record<string, strin
     'poll-interval': '20ms',
     ...extra,
   };
-}
-
-function tableRows(summary: string): string[] {
-  return summary.match(/<tr>.*?<\/tr>/gs)?.slice(1) ?? [];
 }
 
 describe('a project run end to end against the simulator', () => {

@@ -1,18 +1,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runInProcess } from './helpers/in-process.js';
-import { annotations, visibleLog } from './helpers/runner-files.js';
+import { annotations, PUSH_TO_MAIN_ENV, tableRows, visibleLog } from './helpers/runner-files.js';
 import { DEFAULT_API_KEY, Simulator } from './simulator/simulator.js';
 
-/** What a push to main of octo/shop gives a step. */
-const GITHUB_ENV = {
-  GITHUB_REPOSITORY: 'octo/shop',
-  GITHUB_SHA: '0123456789abcdef0123456789abcdef01234567',
-  GITHUB_SERVER_URL: 'https://github.com',
-  GITHUB_RUN_ID: '4242',
-  GITHUB_REF_TYPE: 'branch',
-  GITHUB_REF_NAME: 'main',
-};
+const GITHUB_ENV = PUSH_TO_MAIN_ENV;
 const DEFAULT_NOTE = 'GitHub Actions: octo/shop@0123456789ab https://github.com/octo/shop/actions/runs/4242';
 
 let sim: Simulator;
@@ -28,10 +20,6 @@ function suiteInputs(extra: Record<string, string> = {}): Record<string, string>
     'poll-interval': '20ms',
     ...extra,
   };
-}
-
-function tableRows(summary: string): string[] {
-  return summary.match(/<tr>.*?<\/tr>/gs)?.slice(1) ?? [];
 }
 
 function startBodies(): unknown[] {

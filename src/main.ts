@@ -16,7 +16,7 @@ import { onTermination } from './termination.js';
 import { waitForFinish } from './wait.js';
 
 /** The cancel request on abort must land well before the runner's SIGTERM (7.5 s after SIGINT). */
-export const CANCEL_REQUEST_TIMEOUT_MS = 3000;
+const CANCEL_REQUEST_TIMEOUT_MS = 3000;
 const CANCEL_BUDGET_MS = 5000;
 
 export interface RunDependencies {

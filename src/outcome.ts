@@ -92,7 +92,7 @@ export function countCases(testCases: readonly TestCase[]): Counts {
 }
 
 /** Report order: failures, then timed-out, interrupted, flaky, skipped, passed. */
-export function reportRank(status: string | undefined): number {
+function reportRank(status: string | undefined): number {
   switch (status) {
     case 'TIMEDOUT':
       return 1;

@@ -6,7 +6,7 @@ import * as core from '@actions/core';
  */
 const secrets = new Set<string>();
 
-export const MASK = '***';
+const MASK = '***';
 
 export function registerSecret(value: string): void {
   if (value === '' || secrets.has(value)) return;

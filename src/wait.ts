@@ -18,7 +18,7 @@ export interface WaitOptions {
   log: (line: string) => void;
 }
 
-export const HEARTBEAT_MS = 60_000;
+const HEARTBEAT_MS = 60_000;
 
 /** The poll delay with about ±10 % jitter, so that jobs started together do not poll in lockstep. */
 export function jitteredInterval(pollIntervalMs: number, random: () => number): number {

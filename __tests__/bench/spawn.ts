@@ -1,8 +1,8 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { inputEnv, type RunnerFiles, runnerEnv } from '../helpers/runner-files.js';
+import { inputEnv, PUSH_TO_MAIN_ENV, type RunnerFiles, runnerEnv } from '../helpers/runner-files.js';
 
 /** The project's root directory, whatever the current directory. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -49,12 +49,7 @@ export function actionEnv(
   return {
     PATH: process.env.PATH ?? '',
     GITHUB_ACTIONS: 'true',
-    GITHUB_REPOSITORY: 'octo/shop',
-    GITHUB_SHA: '0123456789abcdef0123456789abcdef01234567',
-    GITHUB_SERVER_URL: 'https://github.com',
-    GITHUB_RUN_ID: '4242',
-    GITHUB_REF_TYPE: 'branch',
-    GITHUB_REF_NAME: 'main',
+    ...PUSH_TO_MAIN_ENV,
     ...runnerEnv(files),
     ...inputEnv({
       'api-key': 'test-api-key',
@@ -71,13 +66,4 @@ export function removeDir(dir: string): void {
   fs.rmSync(dir, { recursive: true, force: true });
 }
 
-/** Node binaries to measure on: this one, and NODE24_BIN (the runner's Node 24) when set. */
-export function nodeBinaries(): { name: string; bin: string }[] {
-  const binaries = [{ name: `node ${process.versions.node}`, bin: process.execPath }];
-  const node24 = process.env.NODE24_BIN;
-  if (node24 && fs.existsSync(node24) && path.resolve(node24) !== process.execPath) {
-    const version = execFileSync(node24, ['--version'], { encoding: 'utf8' }).trim().replace(/^v/, '');
-    binaries.push({ name: `node ${version}`, bin: node24 });
-  }
-  return binaries;
-}
+export { nodeBinaries } from '../helpers/dist-runner.js';

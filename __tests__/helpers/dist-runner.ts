@@ -1,8 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
   inputEnv,
   makeRunnerFiles,
+  PUSH_TO_MAIN_ENV,
   type RunnerFiles,
   readKeyValueFile,
   readSummary,
@@ -11,10 +13,14 @@ import {
 
 export const DIST_ENTRY = path.resolve('dist/index.js');
 
-/** Node binaries to run dist/ on: this one, and Node 24 (what the runner uses) when NODE24_BIN names it. */
+/** Node binaries to run dist/ on: this one, and Node 24 (the runner's) when NODE24_BIN names it. */
 export function nodeBinaries(): { name: string; bin: string }[] {
-  const binaries = [{ name: `node ${process.version}`, bin: process.execPath }];
-  if (process.env.NODE24_BIN) binaries.push({ name: 'node 24', bin: process.env.NODE24_BIN });
+  const binaries = [{ name: `node ${process.versions.node}`, bin: process.execPath }];
+  const node24 = process.env.NODE24_BIN;
+  if (node24 && fs.existsSync(node24) && path.resolve(node24) !== process.execPath) {
+    const version = execFileSync(node24, ['--version'], { encoding: 'utf8' }).trim().replace(/^v/, '');
+    binaries.push({ name: `node ${version}`, bin: node24 });
+  }
   return binaries;
 }
 
@@ -46,12 +52,7 @@ export function runDist(inputs: Record<string, string>, options: DistOptions = {
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     GITHUB_ACTIONS: 'true',
-    GITHUB_REPOSITORY: 'octo/shop',
-    GITHUB_SHA: '0123456789abcdef0123456789abcdef01234567',
-    GITHUB_SERVER_URL: 'https://github.com',
-    GITHUB_RUN_ID: '4242',
-    GITHUB_REF_TYPE: 'branch',
-    GITHUB_REF_NAME: 'main',
+    ...PUSH_TO_MAIN_ENV,
     ...runnerEnv(files),
     ...inputEnv(inputs),
     ...options.env,

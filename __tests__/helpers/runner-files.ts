@@ -2,6 +2,21 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
+/** What the runner gives a step of a workflow run on a push to main of octo/shop. */
+export const PUSH_TO_MAIN_ENV = {
+  GITHUB_REPOSITORY: 'octo/shop',
+  GITHUB_SHA: '0123456789abcdef0123456789abcdef01234567',
+  GITHUB_SERVER_URL: 'https://github.com',
+  GITHUB_RUN_ID: '4242',
+  GITHUB_REF_TYPE: 'branch',
+  GITHUB_REF_NAME: 'main',
+};
+
+/** The rows of the summary's table of test cases, without its header row. */
+export function tableRows(summary: string): string[] {
+  return summary.match(/<tr>.*?<\/tr>/gs)?.slice(1) ?? [];
+}
+
 /** The files the GitHub runner gives a step, in a fresh temp directory. */
 export interface RunnerFiles {
   dir: string;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { type RunOutcome, verdictOf } from '../outcome.js';
 import { redact } from '../secrets.js';
 
-export const RESULTS_SCHEMA_VERSION = 1;
+const RESULTS_SCHEMA_VERSION = 1;
 
 export function resultsFileName(runId: string | undefined): string {
   const safe = (runId ?? '').replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 100);

@@ -153,7 +153,7 @@ export function renderSummary(outcome: RunOutcome, context: SummaryContext): str
 }
 
 /** The summary of a run started with `wait: false`: one line. */
-export function renderStartedSummary(outcome: RunOutcome): string {
+function renderStartedSummary(outcome: RunOutcome): string {
   const kind = outcome.mode === 'suite' ? 'test suite run' : 'project run';
   const suite =
     outcome.mode === 'suite' && outcome.testSuiteName

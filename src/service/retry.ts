@@ -22,13 +22,13 @@ const RETRYABLE_READ_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 /** Read as "refused, not acted on": the README states this assumption. */
 const RETRYABLE_START_STATUSES = new Set([429, 503]);
 
-export const BACKOFF_BASE_MS = 1000;
+const BACKOFF_BASE_MS = 1000;
 export const BACKOFF_CAP_MS = 30_000;
 export const RETRY_AFTER_CAP_MS = 120_000;
 /** How long polls keep retrying through an outage before giving up. */
 export const OUTAGE_BUDGET_MS = 10 * 60_000;
 
-export const LIMITS: Record<RetryRule, { maxAttempts: number; maxElapsedMs: number }> = {
+const LIMITS: Record<RetryRule, { maxAttempts: number; maxElapsedMs: number }> = {
   read: { maxAttempts: Number.POSITIVE_INFINITY, maxElapsedMs: OUTAGE_BUDGET_MS },
   start: { maxAttempts: 5, maxElapsedMs: 2 * 60_000 },
   cancel: { maxAttempts: 3, maxElapsedMs: 5_000 },
