@@ -134,17 +134,27 @@ const BAD_OPTIONS: [string, string, string | RegExp][] = [
   [
     'variableOverrides a number value',
     'variableOverrides: {PIN: 4711}',
-    `${INVALID}options.variableOverrides.PIN must be a string, {value: string, sensitive?: boolean} or {value: {...}, sensitive?: boolean}.`,
+    `${INVALID}options.variableOverrides.PIN must be a string, {value: string, sensitive?: boolean} or {value: {...}, sensitive?: boolean}; got a number.`,
+  ],
+  [
+    'variableOverrides a number value, in JSON',
+    '{"variableOverrides": {"FOO": 42}}',
+    `${INVALID}options.variableOverrides.FOO must be a string, {value: string, sensitive?: boolean} or {value: {...}, sensitive?: boolean}; got a number.`,
+  ],
+  [
+    'variableOverrides a boolean, a null and a list value',
+    '{"variableOverrides": {"A": true, "B": null, "C": ["x"]}}',
+    `${INVALID}options.variableOverrides.A must be a string, {value: string, sensitive?: boolean} or {value: {...}, sensitive?: boolean}; got a boolean. options.variableOverrides.B must be a string, {value: string, sensitive?: boolean} or {value: {...}, sensitive?: boolean}; got null. options.variableOverrides.C must be a string, {value: string, sensitive?: boolean} or {value: {...}, sensitive?: boolean}; got a list.`,
   ],
   [
     'variableOverrides {value: 5}',
     'variableOverrides: {PIN: {value: 5, sensitive: true}}',
-    `${INVALID}options.variableOverrides.PIN.value must be a string or an object.`,
+    `${INVALID}options.variableOverrides.PIN.value must be a string or an object; got a number.`,
   ],
   [
     "variableOverrides {value: 'x', sensitive: 'yes'}",
     `variableOverrides: {TOKEN: {value: ${HUSH}, sensitive: 'yes'}}`,
-    `${INVALID}options.variableOverrides.TOKEN.sensitive must be true or false.`,
+    `${INVALID}options.variableOverrides.TOKEN.sensitive must be true or false; got a string.`,
   ],
   [
     'variableOverrides an override without a value',
@@ -159,7 +169,7 @@ const BAD_OPTIONS: [string, string, string | RegExp][] = [
   [
     'variableOverrides a list',
     `variableOverrides: [${HUSH}]`,
-    `${INVALID}options.variableOverrides must be an object that maps each variable name to a string, {value: string, sensitive?: boolean} or {value: {...}, sensitive?: boolean}.`,
+    `${INVALID}options.variableOverrides must be an object that maps each variable name to a string, {value: string, sensitive?: boolean} or {value: {...}, sensitive?: boolean}; got a list.`,
   ],
   // metadata: {git?: {branch?: string}, note?: string}
   [

@@ -30,8 +30,9 @@ const OVERRIDE_FORMS = 'a string, {value: string, sensitive?: boolean} or {value
 function overrideProblems(override) {
     if (typeof override === 'string')
         return [];
-    if (!(0,_is_record_js__WEBPACK_IMPORTED_MODULE_2__/* .isRecord */ .u)(override))
-        return [{ path: [], message: `must be ${OVERRIDE_FORMS}` }];
+    if (!(0,_is_record_js__WEBPACK_IMPORTED_MODULE_2__/* .isRecord */ .u)(override)) {
+        return [{ path: [], message: `must be ${OVERRIDE_FORMS}; got ${(0,_zod_issue_js__WEBPACK_IMPORTED_MODULE_3__/* .describeType */ .MF)(override)}` }];
+    }
     const problems = [];
     const unknown = Object.keys(override).filter((key) => !OVERRIDE_KEYS.includes(key));
     if (unknown.length > 0) {
@@ -44,10 +45,16 @@ function overrideProblems(override) {
         problems.push({ path: ['value'], message: 'is missing: it must be a string or an object' });
     }
     else if (typeof override.value !== 'string' && !(0,_is_record_js__WEBPACK_IMPORTED_MODULE_2__/* .isRecord */ .u)(override.value)) {
-        problems.push({ path: ['value'], message: 'must be a string or an object' });
+        problems.push({
+            path: ['value'],
+            message: `must be a string or an object; got ${(0,_zod_issue_js__WEBPACK_IMPORTED_MODULE_3__/* .describeType */ .MF)(override.value)}`,
+        });
     }
     if ('sensitive' in override && typeof override.sensitive !== 'boolean') {
-        problems.push({ path: ['sensitive'], message: 'must be true or false' });
+        problems.push({
+            path: ['sensitive'],
+            message: `must be true or false; got ${(0,_zod_issue_js__WEBPACK_IMPORTED_MODULE_3__/* .describeType */ .MF)(override.sensitive)}`,
+        });
     }
     return problems;
 }
@@ -150,9 +157,9 @@ function formatIssue(issue) {
         return `${where} ${issue.message}.`;
     const key = schemaKey(issue.path);
     const expected = EXPECTATIONS[key] ?? issue.message;
-    // Nothing under variableOverrides is echoed: a value there may be a secret.
+    // Nothing under variableOverrides is echoed, only its type: a value there may be a secret.
     if (issue.path[0] === 'variableOverrides')
-        return `${where} must be ${expected}.`;
+        return `${where} must be ${expected}; got ${(0,_zod_issue_js__WEBPACK_IMPORTED_MODULE_3__/* .describeType */ .MF)(issue.input)}.`;
     if (issue.input === undefined)
         return `${where} is missing: it must be ${expected}.`;
     const unquote = NUMBER_FIELDS.has(key) && typeof issue.input === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(issue.input)

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { InputError, shown } from './input-error.js';
 import { isRecord } from './is-record.js';
 import { maskSensitiveOverrides } from './sensitive-overrides.js';
-import { describeValue, issuePath } from './zod-issue.js';
+import { describeType, describeValue, issuePath } from './zod-issue.js';
 
 const count = z.number().int().min(0);
 const milliseconds = z.number().min(0);
@@ -20,7 +20,9 @@ const OVERRIDE_FORMS =
  */
 function overrideProblems(override: unknown): { path: string[]; message: string }[] {
   if (typeof override === 'string') return [];
-  if (!isRecord(override)) return [{ path: [], message: `must be ${OVERRIDE_FORMS}` }];
+  if (!isRecord(override)) {
+    return [{ path: [], message: `must be ${OVERRIDE_FORMS}; got ${describeType(override)}` }];
+  }
   const problems: { path: string[]; message: string }[] = [];
   const unknown = Object.keys(override).filter((key) => !OVERRIDE_KEYS.includes(key));
   if (unknown.length > 0) {
@@ -32,10 +34,16 @@ function overrideProblems(override: unknown): { path: string[]; message: string 
   if (!('value' in override)) {
     problems.push({ path: ['value'], message: 'is missing: it must be a string or an object' });
   } else if (typeof override.value !== 'string' && !isRecord(override.value)) {
-    problems.push({ path: ['value'], message: 'must be a string or an object' });
+    problems.push({
+      path: ['value'],
+      message: `must be a string or an object; got ${describeType(override.value)}`,
+    });
   }
   if ('sensitive' in override && typeof override.sensitive !== 'boolean') {
-    problems.push({ path: ['sensitive'], message: 'must be true or false' });
+    problems.push({
+      path: ['sensitive'],
+      message: `must be true or false; got ${describeType(override.sensitive)}`,
+    });
   }
   return problems;
 }
@@ -153,8 +161,9 @@ function formatIssue(issue: z.core.$ZodIssue): string {
   if (issue.code === 'custom') return `${where} ${issue.message}.`;
   const key = schemaKey(issue.path);
   const expected = EXPECTATIONS[key] ?? issue.message;
-  // Nothing under variableOverrides is echoed: a value there may be a secret.
-  if (issue.path[0] === 'variableOverrides') return `${where} must be ${expected}.`;
+  // Nothing under variableOverrides is echoed, only its type: a value there may be a secret.
+  if (issue.path[0] === 'variableOverrides')
+    return `${where} must be ${expected}; got ${describeType(issue.input)}.`;
   if (issue.input === undefined) return `${where} is missing: it must be ${expected}.`;
   const unquote =
     NUMBER_FIELDS.has(key) && typeof issue.input === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(issue.input)

@@ -16,6 +16,14 @@ export function describeValue(value: unknown): string {
   return Array.isArray(value) ? 'a list' : 'an object';
 }
 
+/** What kind of value was given, never the value itself: for places that may hold a secret. */
+export function describeType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  const type = typeof value;
+  return type === 'object' ? 'an object' : type === 'undefined' ? 'nothing' : `a ${type}`;
+}
+
 /** One issue as a sentence naming the path, the expectation and (unless hidden) what was given. */
 function withArticle(noun: string): string {
   if (noun === 'int') return 'an integer';
