@@ -59,11 +59,14 @@ describe('annotations', () => {
     expect(line).toBe('::error title=a%3A%3Ab%2C c%25::Test case FAILED in run run-1');
   });
 
-  it('warns when a passed run reported no test case', () => {
-    expect(annotations([], { status: 'PASSED', success: true })).toEqual([
-      '::warning::The run passed but reported no test case.',
-    ]);
-  });
+  it.each([false, true])(
+    'warns when a passed run reported no test case (fail-on-flaky %s)',
+    (failOnFlaky) => {
+      expect(annotations([], { status: 'PASSED', success: true, failOnFlaky })).toEqual([
+        '::warning::The run passed but reported no test case.',
+      ]);
+    },
+  );
 
   it('none for a run started without waiting', () => {
     expect(annotations(cases(3, 'FAILED'), { status: 'STARTED' })).toEqual([]);

@@ -34,8 +34,14 @@ export function annotate(outcome: RunOutcome, summary: boolean): void {
     });
   }
 
-  if (outcome.failOnFlaky) return;
-  const flaky = outcome.testCases.filter((testCase) => verdictOf(testCase.status) === 'flaky');
+  if (outcome.status === 'PASSED' && outcome.counts.total === 0) {
+    core.warning('The run passed but reported no test case.');
+  }
+
+  // With fail-on-flaky, flaky test cases are errors above.
+  const flaky = outcome.failOnFlaky
+    ? []
+    : outcome.testCases.filter((testCase) => verdictOf(testCase.status) === 'flaky');
   for (const testCase of flaky.slice(0, MAX_WARNINGS)) {
     core.warning(`Test case is flaky${runId}`, { title: titleOf(testCase.title) });
   }
@@ -44,9 +50,5 @@ export function annotate(outcome: RunOutcome, summary: boolean): void {
     core.notice(`${plural(more, 'more test case')} ${more === 1 ? 'is' : 'are'} flaky; ${where}.`, {
       title: `${flaky.length} test cases flaky`,
     });
-  }
-
-  if (outcome.status === 'PASSED' && outcome.counts.total === 0) {
-    core.warning('The run passed but reported no test case.');
   }
 }
