@@ -1,4 +1,6 @@
 import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { runInProcess } from './helpers/in-process.js';
 import { annotations, tableRows, visibleLog } from './helpers/runner-files.js';
 import { DEFAULT_API_KEY, Simulator } from './simulator/simulator.js';
@@ -133,6 +135,21 @@ describe('a project run end to end against the simulator', () => {
     expect(annotations(result.log, 'warning')).toEqual([expect.stringContaining('reported no test case')]);
   });
 
+  test('a JUnit report that cannot be written fails the step, and success says so', async () => {
+    sim = await Simulator.start({ project: { statuses: ['PASSED'] } });
+    const blocker = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'junit-')), 'a-file');
+    fs.writeFileSync(blocker, '');
+    const result = await runInProcess(projectInputs({ 'junit-report': path.join(blocker, 'junit.xml') }), {
+      env: PUSH_ENV,
+    });
+    expect(result.exitCode).toBe(1);
+    expect(result.outputs).toMatchObject({ status: 'PASSED', success: 'false' });
+    expect(result.outputs).not.toHaveProperty('junit-file');
+    expect(annotations(result.log, 'error')).toEqual([
+      expect.stringMatching(/Could not write the JUnit report to .*a-file/),
+    ]);
+  });
+
   test.each([
     ['a path prefix', '/api', (url: string) => url],
     ['a path prefix and a trailing slash', '/api', (url: string) => `${url}/`],
@@ -216,6 +233,7 @@ describe('input errors name the input and send nothing', () => {
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatch(message);
     expect(sim.requests).toHaveLength(0);
+    expect(result.outputs).toEqual({ status: 'ERROR', success: 'false' });
     expect(visibleLog(result.log)).not.toContain(DEFAULT_API_KEY);
   });
 });

@@ -192,6 +192,8 @@ export async function run(dependencies: RunDependencies = {}): Promise<void> {
   const stopListening = dependencies.cancelSignal
     ? linkSignal(dependencies.cancelSignal, controller)
     : onTermination(() => controller.abort());
+  // Why the step fails; empty when it passes. `success` is written from this alone.
+  const failures: string[] = [];
   try {
     const settings = await readSettings(dependencies.input, dependencies.env);
     const outcome = await execute(settings, clock, controller.signal);
@@ -201,21 +203,23 @@ export async function run(dependencies: RunDependencies = {}): Promise<void> {
       junitPath: settings.junitPath,
       resultsDir: settings.resultsDir,
     });
-    if (!outcome.success) core.setFailed(outcome.message ?? `The ${settings.mode} run failed.`);
-    if (junitError) core.setFailed(junitError);
+    if (!outcome.success) failures.push(outcome.message ?? `The ${settings.mode} run failed.`);
+    if (junitError) failures.push(junitError);
   } catch (error) {
+    // No outcome was learned: the inputs are wrong, or something unexpected broke.
+    core.setOutput('status', 'ERROR');
     if (error instanceof InputError) {
-      core.setFailed(error.message);
+      failures.push(error.message);
     } else {
       const message = error instanceof Error ? error.message : String(error);
       core.debug(error instanceof Error && error.stack ? redact(error.stack) : '');
-      core.setOutput('status', 'ERROR');
-      core.setOutput('success', 'false');
-      core.setFailed(`Unexpected error: ${redact(message)}`);
+      failures.push(`Unexpected error: ${redact(message)}`);
     }
   } finally {
     stopListening();
   }
+  core.setOutput('success', String(failures.length === 0));
+  for (const failure of failures) core.setFailed(failure);
 }
 
 function linkSignal(source: AbortSignal, controller: AbortController): () => void {

@@ -25,7 +25,6 @@ describe('writeReports', () => {
     });
     expect(files.readOutputs()).toEqual({
       status: 'FAILED',
-      success: 'false',
       total: '12',
       passed: '9',
       failed: '2',
@@ -44,7 +43,7 @@ describe('writeReports', () => {
     });
     expect(written.junitFile).toBeUndefined();
     const outputs = files.readOutputs();
-    expect(outputs.success).toBe('true');
+    expect(outputs).not.toHaveProperty('success');
     expect(outputs).not.toHaveProperty('duration-ms');
     expect(outputs).not.toHaveProperty('junit-file');
   });
@@ -66,7 +65,7 @@ describe('writeReports', () => {
     expect(stdout.lines()).toContain('  ✗ did not finish (no status)  x y');
   });
 
-  it('a run started without waiting: status and success only, one-line summary, no files', async () => {
+  it('a run started without waiting: status only, one-line summary, no files', async () => {
     const dir = path.join(files.dir, 'started');
     const written = await writeReports(
       makeOutcome([], { status: 'STARTED', success: true, mode: 'suite', testSuiteName: 'S' }),
@@ -77,7 +76,7 @@ describe('writeReports', () => {
       },
     );
     expect(written).toEqual({});
-    expect(files.readOutputs()).toEqual({ status: 'STARTED', success: 'true' });
+    expect(files.readOutputs()).toEqual({ status: 'STARTED' });
     expect(files.readSummary()).toBe(
       '<p>Started test suite run <code>run-1</code> of <strong>S</strong> (not waiting for it).</p>\n',
     );

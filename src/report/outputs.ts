@@ -1,10 +1,12 @@
 import * as core from '@actions/core';
 import type { RunOutcome } from '../outcome.js';
 
-/** Every output but `run-id` (set by the caller when the run starts) and the file paths. */
+/**
+ * Every output but `run-id` (set by the caller when the run starts), the file paths, and
+ * `success`, which the caller sets once the step's result is known.
+ */
 export function setOutcomeOutputs(outcome: RunOutcome): void {
   core.setOutput('status', outcome.status);
-  core.setOutput('success', String(outcome.success));
   if (outcome.status === 'STARTED') return;
   const { total, passed, failed, flaky, skipped } = outcome.counts;
   core.setOutput('total', String(total));
