@@ -150,6 +150,36 @@ describe('a project run end to end against the simulator', () => {
     ]);
   });
 
+  test.each([9, 12])(
+    '%i failed test cases and an unwritable JUnit report: ten error annotations at most, all counted',
+    async (failedCount) => {
+      sim = await Simulator.start({
+        project: {
+          statuses: ['FAILED'],
+          testCases: Array.from({ length: failedCount }, (_, i) => ({
+            title: `case ${i}`,
+            status: 'FAILED',
+          })),
+        },
+      });
+      const blocker = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'junit-')), 'a-file');
+      fs.writeFileSync(blocker, '');
+      const result = await runInProcess(projectInputs({ 'junit-report': path.join(blocker, 'junit.xml') }), {
+        env: PUSH_ENV,
+      });
+      const errors = annotations(result.log, 'error');
+      expect(errors).toHaveLength(10);
+      expect(errors.filter((line) => line.includes('Could not write the JUnit report'))).toHaveLength(1);
+      expect(errors.filter((line) => /Project run run-1 ended FAILED/.test(line))).toHaveLength(1);
+      const caseErrors = errors.filter((line) => /title=case \d+::/.test(line)).length;
+      const notices = annotations(result.log, 'notice');
+      // every failed test case is either annotated or counted in the notice
+      const counted = Number(/(\d+) more test cases? failed/.exec(notices.join('\n'))?.[1] ?? 0);
+      expect(caseErrors + counted).toBe(failedCount);
+      expect(notices).toHaveLength(1);
+    },
+  );
+
   test.each([
     ['a path prefix', '/api', (url: string) => url],
     ['a path prefix and a trailing slash', '/api', (url: string) => `${url}/`],

@@ -198,13 +198,12 @@ export async function run(dependencies: RunDependencies = {}): Promise<void> {
     const settings = await readSettings(dependencies.input, dependencies.env);
     const outcome = await execute(settings, clock, controller.signal);
     for (const note of outcome.notes) core.info(note);
-    const { junitError } = await writeReports(outcome, {
+    const reports = await writeReports(outcome, {
       summary: settings.summary,
       junitPath: settings.junitPath,
       resultsDir: settings.resultsDir,
     });
-    if (!outcome.success) failures.push(outcome.message ?? `The ${settings.mode} run failed.`);
-    if (junitError) failures.push(junitError);
+    failures.push(...reports.failures);
   } catch (error) {
     // No outcome was learned: the inputs are wrong, or something unexpected broke.
     core.setOutput('status', 'ERROR');

@@ -1,10 +1,17 @@
-import { annotate } from '../../src/report/annotations.js';
+import type { TestCase } from '../../src/outcome.js';
+import { annotate, type OtherAnnotations } from '../../src/report/annotations.js';
 import { captureStdout, cases, makeOutcome } from './helpers.js';
 
-function annotations(...args: Parameters<typeof makeOutcome>): string[] {
+/** The annotations of an outcome; by default the step's only other one is its failure message. */
+function annotations(
+  testCases: TestCase[],
+  overrides: Parameters<typeof makeOutcome>[1] = {},
+  others?: OtherAnnotations,
+): string[] {
   const stdout = captureStdout();
   try {
-    annotate(makeOutcome(...args), true);
+    const outcome = makeOutcome(testCases, overrides);
+    annotate(outcome, true, others ?? { errors: outcome.success ? 0 : 1, warnings: 0 });
   } finally {
     stdout.restore();
   }
@@ -22,6 +29,15 @@ describe('annotations', () => {
     expect(lines[9]).toBe(
       '::notice title=12 test cases failed::3 more test cases failed; the job summary lists them.',
     );
+  });
+
+  it("the step's other errors and warnings come out of the ten", () => {
+    const errors = annotations(cases(12, 'FAILED'), {}, { errors: 3, warnings: 0 });
+    expect(errors.map(kind)).toEqual([...Array(7).fill('error'), 'notice']);
+    expect(errors[7]).toContain('5 more test cases failed');
+    const warnings = annotations(cases(12, 'FLAKY'), {}, { errors: 0, warnings: 4 });
+    expect(warnings.map(kind)).toEqual([...Array(6).fill('warning'), 'notice']);
+    expect(warnings[6]).toContain('6 more test cases are flaky');
   });
 
   it('9 failures: no notice', () => {

@@ -22,6 +22,7 @@ describe('writeReports', () => {
     expect(written).toEqual({
       resultsFile: path.join(files.dir, 'test-run-run-1.json'),
       junitFile: junitPath,
+      failures: ['The project run failed.'],
     });
     expect(files.readOutputs()).toEqual({
       status: 'FAILED',
@@ -75,7 +76,7 @@ describe('writeReports', () => {
         junitPath: path.join(dir, 'junit.xml'),
       },
     );
-    expect(written).toEqual({});
+    expect(written).toEqual({ failures: [] });
     expect(files.readOutputs()).toEqual({ status: 'STARTED' });
     expect(files.readSummary()).toBe(
       '<p>Started test suite run <code>run-1</code> of <strong>S</strong> (not waiting for it).</p>\n',
@@ -93,7 +94,9 @@ describe('writeReports', () => {
       resultsDir: files.dir,
       junitPath: path.join(blocker, 'junit.xml'),
     });
-    expect(written.junitError).toMatch(/^Could not write the JUnit report to .*blocker/);
+    expect(written.failures).toEqual([
+      expect.stringMatching(/^Could not write the JUnit report to .*blocker/),
+    ]);
     expect(files.readOutputs()).toMatchObject({ status: 'PASSED' });
     expect(files.readSummary()).toContain('Test run passed');
     expect(files.readOutputs()).toHaveProperty('results-file');

@@ -3,9 +3,14 @@ import { inReportOrder, isFailing, type RunOutcome, verdictOf } from '../outcome
 import { oneLine, UNTITLED } from './escape.js';
 import { plural, statusLabel } from './labels.js';
 
-// GitHub shows ten errors per step, and the step's own failure message (core.setFailed) is one.
-const MAX_ERRORS = 9;
-const MAX_WARNINGS = 10;
+/** GitHub shows ten annotations of each kind (error, warning, notice) per step. */
+const PER_KIND = 10;
+
+/** Annotations of the step that are not about a test case: its warnings and failure messages. */
+export interface OtherAnnotations {
+  errors: number;
+  warnings: number;
+}
 
 function titleOf(title: string): string {
   return oneLine(title, 200) || UNTITLED;
@@ -13,28 +18,32 @@ function titleOf(title: string): string {
 
 /**
  * One error per failing test case and one warning per flaky one (when flaky ones don't fail the
- * step), in report order, each kind capped with one notice for the rest.
- * `summary` says whether the job summary (which lists them all) is written.
+ * step), in report order, each kind within what `others` leave of GitHub's ten, and one notice
+ * for the rest. `summary` says whether the job summary (which lists them all) is written.
  */
-export function annotate(outcome: RunOutcome, summary: boolean): void {
+export function annotate(outcome: RunOutcome, summary: boolean, others: OtherAnnotations): void {
   if (outcome.status === 'STARTED') return;
   const where = summary ? 'the job summary lists them' : 'the results file lists them';
   const runId = outcome.runId === undefined ? '' : ` in run ${oneLine(outcome.runId, 100)}`;
 
+  const noTestCase = outcome.status === 'PASSED' && outcome.counts.total === 0;
+  const maxErrors = Math.max(0, PER_KIND - others.errors);
+  const maxWarnings = Math.max(0, PER_KIND - others.warnings - (noTestCase ? 1 : 0));
+
   const failing = inReportOrder(
     outcome.testCases.filter((testCase) => isFailing(testCase, outcome.failOnFlaky)),
   );
-  for (const testCase of failing.slice(0, MAX_ERRORS)) {
+  for (const testCase of failing.slice(0, maxErrors)) {
     core.error(`Test case ${oneLine(statusLabel(testCase), 60)}${runId}`, { title: titleOf(testCase.title) });
   }
-  if (failing.length > MAX_ERRORS) {
-    const more = failing.length - MAX_ERRORS;
+  if (failing.length > maxErrors) {
+    const more = failing.length - maxErrors;
     core.notice(`${plural(more, 'more test case')} failed; ${where}.`, {
       title: `${failing.length} test cases failed`,
     });
   }
 
-  if (outcome.status === 'PASSED' && outcome.counts.total === 0) {
+  if (noTestCase) {
     core.warning('The run passed but reported no test case.');
   }
 
@@ -42,11 +51,11 @@ export function annotate(outcome: RunOutcome, summary: boolean): void {
   const flaky = outcome.failOnFlaky
     ? []
     : outcome.testCases.filter((testCase) => verdictOf(testCase.status) === 'flaky');
-  for (const testCase of flaky.slice(0, MAX_WARNINGS)) {
+  for (const testCase of flaky.slice(0, maxWarnings)) {
     core.warning(`Test case is flaky${runId}`, { title: titleOf(testCase.title) });
   }
-  if (flaky.length > MAX_WARNINGS) {
-    const more = flaky.length - MAX_WARNINGS;
+  if (flaky.length > maxWarnings) {
+    const more = flaky.length - maxWarnings;
     core.notice(`${plural(more, 'more test case')} ${more === 1 ? 'is' : 'are'} flaky; ${where}.`, {
       title: `${flaky.length} test cases flaky`,
     });

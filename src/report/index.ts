@@ -19,8 +19,11 @@ export interface ReportSettings {
 export interface ReportFiles {
   resultsFile?: string;
   junitFile?: string;
-  /** Why a JUnit report that was asked for could not be written: the caller fails the step. */
-  junitError?: string;
+  /**
+   * Why the step fails, one message each (the run's result, a JUnit report that was asked for
+   * and could not be written); empty when it passes. The caller reports each with core.setFailed.
+   */
+  failures: string[];
 }
 
 function reason(error: unknown): string {
@@ -28,46 +31,59 @@ function reason(error: unknown): string {
 }
 
 /**
- * Sets the outputs (except run-id, which the caller sets as soon as the run starts), logs the
- * counts and each failed test case, emits annotations, writes the results file, the JUnit report
- * (if junitPath) and the summary (if enabled).
+ * Sets the outputs (except run-id, which the caller sets as soon as the run starts, and
+ * success), logs the counts and each failed test case, writes the results file, the JUnit report
+ * (if junitPath) and the summary (if enabled), then annotates the test cases with what is left of
+ * GitHub's annotation limits once the step's own warnings and failures are counted.
  *
  * A results file or summary that cannot be written only warns; a JUnit report that was asked for
- * and cannot be written is returned as `junitError`, for the caller to fail the step with.
+ * and cannot be written fails the step.
  */
 export async function writeReports(outcome: RunOutcome, settings: ReportSettings): Promise<ReportFiles> {
   setOutcomeOutputs(outcome);
-  const files: ReportFiles = {};
-
-  if (outcome.status !== 'STARTED') {
-    logOutcome(outcome);
-    annotate(outcome, settings.summary);
-    try {
-      files.resultsFile = await writeResultsFile(outcome, settings.resultsDir);
-      core.setOutput('results-file', files.resultsFile);
-    } catch (error) {
-      core.warning(`Could not write the results file: ${reason(error)}`);
-    }
+  const files: ReportFiles = { failures: [] };
+  if (!outcome.success) files.failures.push(outcome.message ?? `The ${outcome.mode} run failed.`);
+  if (outcome.status === 'STARTED') {
+    if (settings.summary) await writeSummaryOrWarn(outcome, false);
+    return files;
   }
 
-  if (outcome.status !== 'STARTED' && settings.junitPath !== undefined) {
+  logOutcome(outcome);
+  let warnings = 0;
+  try {
+    files.resultsFile = await writeResultsFile(outcome, settings.resultsDir);
+    core.setOutput('results-file', files.resultsFile);
+  } catch (error) {
+    core.warning(`Could not write the results file: ${reason(error)}`);
+    warnings++;
+  }
+
+  if (settings.junitPath !== undefined) {
     try {
       // Loaded only when asked for, to keep the action's start-up small.
       const { writeJunit } = await import('./junit.js');
       files.junitFile = await writeJunit(outcome, settings.junitPath);
       core.setOutput('junit-file', files.junitFile);
     } catch (error) {
-      files.junitError = `Could not write the JUnit report to ${oneLine(settings.junitPath)}: ${reason(error)}`;
+      files.failures.push(
+        `Could not write the JUnit report to ${oneLine(settings.junitPath)}: ${reason(error)}`,
+      );
     }
   }
 
-  if (settings.summary) {
-    try {
-      await writeSummary(outcome, files.junitFile !== undefined);
-    } catch (error) {
-      core.warning(`Could not write the job summary: ${reason(error)}`);
-    }
-  }
+  if (settings.summary && !(await writeSummaryOrWarn(outcome, files.junitFile !== undefined))) warnings++;
 
+  annotate(outcome, settings.summary, { errors: files.failures.length, warnings });
   return files;
+}
+
+/** Writes the summary; a failure only warns. Returns whether it was written. */
+async function writeSummaryOrWarn(outcome: RunOutcome, junitWritten: boolean): Promise<boolean> {
+  try {
+    await writeSummary(outcome, junitWritten);
+    return true;
+  } catch (error) {
+    core.warning(`Could not write the job summary: ${reason(error)}`);
+    return false;
+  }
 }
