@@ -194,6 +194,18 @@ describe('a project run end to end against the simulator', () => {
     ]);
   });
 
+  test('an IPv6 base URL works: http://[::1]:port', async () => {
+    sim = await Simulator.start({ project: { statuses: ['RUNNING', 'PASSED'] } }, { host: '::1' });
+    expect(sim.url).toMatch(/^http:\/\/\[::1\]:\d+$/);
+    const result = await runInProcess(projectInputs(), { env: PUSH_ENV });
+    expect(result.outputs).toMatchObject({ status: 'PASSED', success: 'true' });
+    expect(sim.requests.map((request) => request.operation)).toEqual([
+      'startProjectRun',
+      'getProjectRun',
+      'getProjectRun',
+    ]);
+  });
+
   test('branch: the PR head branch wins, "none" sends no branch, an explicit one is sent as is', async () => {
     sim = await Simulator.start({ project: { statuses: ['PASSED'] } });
     await runInProcess(projectInputs(), { env: { ...PUSH_ENV, GITHUB_HEAD_REF: 'feature/x' } });

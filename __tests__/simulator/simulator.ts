@@ -107,6 +107,8 @@ export interface LoggedRequest {
 export interface StartOptions {
   /** Port to listen on; default 0 (a free port). */
   port?: number;
+  /** Loopback address to listen on: '127.0.0.1' (default) or '::1'. */
+  host?: '127.0.0.1' | '::1';
 }
 
 export const DEFAULT_API_KEY = 'test-api-key';
@@ -180,8 +182,8 @@ export class Simulator {
   private constructor(server: Server, scenario: Scenario) {
     this.server = server;
     this.scenario = scenario;
-    const { port } = server.address() as AddressInfo;
-    this.origin = `http://127.0.0.1:${port}`;
+    const { address, port } = server.address() as AddressInfo;
+    this.origin = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
     this.url = this.origin + normalisePrefix(scenario.prefix);
     server.on('connection', (socket: Socket) => {
       this.sockets.add(socket);
@@ -196,7 +198,7 @@ export class Simulator {
     const server = createServer();
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
         server.off('error', reject);
         resolve();
       });

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { HttpClient } from '@actions/http-client';
+import type { RequestHandler } from '@actions/http-client/lib/interfaces';
 import { USER_AGENT } from '../version.js';
 
 export interface HttpAnswer {
@@ -41,6 +42,20 @@ export function describeNetworkError(error: unknown): TransportError {
   return new TransportError(text, 'network', !(code !== undefined && NOT_SENT_CODES.has(code)));
 }
 
+/** Node wants an IPv6 literal without its brackets; http-client passes URL.hostname, brackets and all. */
+export function requestHost(host: string): string {
+  return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+}
+
+/** http-client lets its request handlers adjust the options Node gets: this one fixes the host. */
+const ipv6Literals: RequestHandler = {
+  prepareRequest: (options) => {
+    if (typeof options.host === 'string') options.host = requestHost(options.host);
+  },
+  canHandleAuthentication: () => false,
+  handleAuthentication: () => Promise.reject(new Error('not an authentication handler')),
+};
+
 /**
  * Sends one request through @actions/http-client (so proxies work), bounded by a deadline and an
  * abort signal, neither of which the client supports itself: on either, the client is disposed,
@@ -55,7 +70,7 @@ export async function send(
   signal?: AbortSignal,
 ): Promise<HttpAnswer> {
   if (signal?.aborted) throw new TransportError('aborted', 'aborted', false);
-  const client = new HttpClient(USER_AGENT, [], {
+  const client = new HttpClient(USER_AGENT, [ipv6Literals], {
     socketTimeout: timeoutMs,
     allowRetries: false,
     keepAlive: false,
