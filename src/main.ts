@@ -115,9 +115,11 @@ async function execute(settings: Settings, clock: Clock, signal: AbortSignal): P
     } catch (error) {
       if (error instanceof ServiceError) return unfinishedOutcome(identity, 'ERROR', error.message);
       if (error instanceof Aborted) {
-        const message = error.requestInFlight
-          ? `The job was cancelled and the start request went unanswered for ${ABORT_GRACE_MS / 1000} s more: the service may have started a run, which this step cannot cancel without its id. Check the runs on the service.`
-          : 'The job was cancelled before the service accepted the start request: no run was started.';
+        const message = !error.mayHaveActed
+          ? 'The job was cancelled before the service accepted the start request: no run was started.'
+          : error.abandoned
+            ? `The job was cancelled and the start request went unanswered for ${ABORT_GRACE_MS / 1000} s more: the service may have started a run, which this step cannot cancel without its id. Check the runs on the service.`
+            : `The job was cancelled while the run was being started. ${error.message}`;
         return unfinishedOutcome(identity, 'CANCELLED', message);
       }
       throw error;

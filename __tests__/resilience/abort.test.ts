@@ -132,6 +132,40 @@ describe('cancellation of the job', () => {
     expect(sim.cancelledRunIds).toEqual(['run-1']);
   });
 
+  test.each([
+    ['answers 502', { kind: 'status', status: 502, afterMs: 300 } as const, {}, /HTTP 502/],
+    ['is reset', { kind: 'reset', afterMs: 300 } as const, {}, /network error ECONNRESET/],
+    ['times out', { kind: 'hang' } as const, { 'request-timeout': '500ms' }, /did not answer/],
+    ['is cut mid-body', { kind: 'cut', afterMs: 300 } as const, {}, /network error/],
+  ])(
+    'a signal while the start is in flight, and the start then %s: a run may have been started',
+    async (_name, fault, extra, failure) => {
+      sim = await Simulator.start({ faults: [{ operation: 'startProjectRun', requests: [1], fault }] });
+      const controller = abortAfterRequests('startProjectRun', 1);
+      const result = await runInProcess(inputs(extra), { cancelSignal: controller.signal });
+      expect(result.outputs).toMatchObject({ status: 'CANCELLED', success: 'false' });
+      expect(result.outputs['run-id']).toBeUndefined();
+      const message = annotations(result.log, 'error').at(-1) ?? '';
+      expect(message).toMatch(failure);
+      expect(message).toMatch(/may have started/);
+      expect(message).not.toMatch(/no run was started/);
+      expect(sim.count('startProjectRun')).toBe(1);
+    },
+  );
+
+  test('a signal while the start is in flight, and the service then refuses it (503): no run was started', async () => {
+    sim = await Simulator.start({
+      faults: [
+        { operation: 'startProjectRun', requests: [1], fault: { kind: 'status', status: 503, afterMs: 300 } },
+      ],
+    });
+    const controller = abortAfterRequests('startProjectRun', 1);
+    const result = await runInProcess(inputs(), { cancelSignal: controller.signal });
+    expect(result.outputs).toMatchObject({ status: 'CANCELLED', success: 'false' });
+    expect(annotations(result.log, 'error').at(-1)).toMatch(/no run was started/);
+    expect(sim.count('startProjectRun')).toBe(1);
+  });
+
   test('a run attached with run-id is not cancelled: it belongs to the step that started it', async () => {
     sim = await Simulator.start({ project: { statuses: ['RUNNING'] } });
     const runId = sim.createProjectRun('proj-1');

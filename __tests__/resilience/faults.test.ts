@@ -76,6 +76,19 @@ describe('transient faults on reads are retried', () => {
     expect(sim.count('getProjectRun')).toBe(4);
   });
 
+  test('a poll answer cut mid-body (headers sent, then a reset) is retried at once, not after request-timeout', async () => {
+    await start([{ operation: 'getProjectRun', requests: [2], fault: { kind: 'cut' } }], {
+      project: { statuses: ['RUNNING', 'RUNNING', 'PASSED'], testCases: TWO_CASES },
+    });
+    const started = Date.now();
+    const result = await runInProcess(inputs({ 'request-timeout': '30s' }), { clock: virtualClock() });
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(result.outputs).toMatchObject({ status: 'PASSED', total: '2' });
+    expect(result.log).toMatch(
+      /Could not get project run 'run-1' of project 'proj-1' \(ECONNRESET\); attempt 2 in/,
+    );
+  });
+
   test('a poll that never gets an answer is cut by request-timeout and retried', async () => {
     await start([{ operation: 'getProjectRun', requests: [1], fault: { kind: 'hang' } }]);
     const started = Date.now();
@@ -148,6 +161,14 @@ describe('a start is never repeated unless the service cannot have acted on it',
     await start([{ operation: 'startProjectRun', requests: [1], fault: { kind: 'reset' } }]);
     const result = await runInProcess(inputs(), { clock: virtualClock() });
     expect(sim.count('startProjectRun')).toBe(1);
+    expect(failureMessage(result.log)).toMatch(/network error ECONNRESET.*may have started the run anyway/);
+  });
+
+  test('a start whose answer is cut mid-body: one request, may have started', async () => {
+    await start([{ operation: 'startProjectRun', requests: [1], fault: { kind: 'cut' } }]);
+    const result = await runInProcess(inputs({ 'request-timeout': '30s' }), { clock: virtualClock() });
+    expect(sim.count('startProjectRun')).toBe(1);
+    expect(result.outputs).toMatchObject({ status: 'ERROR', success: 'false' });
     expect(failureMessage(result.log)).toMatch(/network error ECONNRESET.*may have started the run anyway/);
   });
 

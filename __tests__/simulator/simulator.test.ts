@@ -419,6 +419,40 @@ describe('faults', () => {
     await expect(pending).rejects.toThrow();
   });
 
+  it('status and reset with afterMs: the answer, or the reset, comes that late', async () => {
+    const s = await startSim({
+      faults: [
+        { operation: 'startProjectRun', requests: [1], fault: { kind: 'status', status: 502, afterMs: 150 } },
+        { operation: 'startProjectRun', requests: [2], fault: { kind: 'reset', afterMs: 150 } },
+      ],
+    });
+    let before = Date.now();
+    const res = await startRun(s);
+    expect(Date.now() - before).toBeGreaterThanOrEqual(140);
+    expect(res.status).toBe(502);
+    before = Date.now();
+    await expect(startRun(s)).rejects.toThrow();
+    expect(Date.now() - before).toBeGreaterThanOrEqual(140);
+    expect(s.cancelledRunIds).toEqual([]);
+    // neither created a run
+    expect((await startRun(s)).json).toEqual({ runId: 'run-1' });
+  });
+
+  it('cut: the start takes effect, the headers arrive, the body is cut short', async () => {
+    const s = await startSim({
+      faults: [{ operation: 'startProjectRun', requests: [1], fault: { kind: 'cut' } }],
+    });
+    const res = await fetch(`${s.url}/v1/projects/proj-1/runs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}` },
+    });
+    expect(res.status).toBe(200);
+    expect(Number(res.headers.get('content-length'))).toBe(JSON.stringify({ runId: 'run-1' }).length);
+    await expect(res.text()).rejects.toThrow();
+    // the run the cut answer named exists: the next one is run-2
+    expect((await startRun(s)).json).toEqual({ runId: 'run-2' });
+  });
+
   it('not-json: 200 with an HTML body', async () => {
     const s = await startSim({
       faults: [{ operation: 'getProjectRun', requests: [1], fault: { kind: 'not-json' } }],

@@ -9,7 +9,8 @@
  * - Order of checks for a request: route (unknown -> 404 'Not found', no auth needed), faults,
  *   auth (401), body (400 on invalid JSON), then the operation itself.
  * - A faulted request changes no state. A 'delay' fault answers normally after the delay (state
- *   changes when it answers); 'hang' and 'reset' create nothing and advance nothing.
+ *   changes when it answers); 'cut' acts like a normal answer whose body never arrives whole;
+ *   'status', 'hang' and 'reset' create nothing and advance nothing.
  * - Request numbers (`LoggedRequest.n`, `FaultRule.requests`) count every request of an operation
  *   since the simulator started; `setScenario` does not reset them.
  * - A run's script is fixed when the run is created (from the scenario current at that moment).
@@ -62,8 +63,11 @@ export interface SuiteScript {
 }
 
 export type Fault =
-  | { kind: 'status'; status: number; retryAfter?: string; body?: unknown } // body default {error: '<reason phrase>'}
-  | { kind: 'reset' } // destroy the socket without any answer (after reading the request)
+  // body default {error: '<reason phrase>'}; afterMs: answered that late
+  | { kind: 'status'; status: number; retryAfter?: string; body?: unknown; afterMs?: number }
+  | { kind: 'reset'; afterMs?: number } // destroy the socket without any answer (after reading the request)
+  // the operation takes effect; after afterMs the headers and half the body are sent, then the socket is destroyed
+  | { kind: 'cut'; afterMs?: number }
   | { kind: 'hang' } // read the request, never answer (socket stays open until stop())
   | { kind: 'delay'; ms: number } // answer normally, after ms
   | { kind: 'not-json' } // 200 with an HTML body, content-type text/html
@@ -293,12 +297,25 @@ export class Simulator {
         const headers: Record<string, string> = {};
         if (fault.retryAfter !== undefined) headers['retry-after'] = fault.retryAfter;
         const errorBody = fault.body ?? { error: STATUS_CODES[fault.status] ?? 'Error' };
-        send(res, { status: fault.status, body: errorBody, headers });
+        this.later(fault.afterMs ?? 0, () => send(res, { status: fault.status, body: errorBody, headers }));
         return;
       }
       case 'reset':
-        req.socket.destroy();
+        this.later(fault.afterMs ?? 0, () => req.socket.destroy());
         return;
+      case 'cut': {
+        const reply = this.answer(route, req, body);
+        const text = JSON.stringify(reply.body) ?? '';
+        this.later(fault.afterMs ?? 0, () => {
+          res.writeHead(reply.status, {
+            'content-type': 'application/json; charset=utf-8',
+            'content-length': Buffer.byteLength(text),
+            ...reply.headers,
+          });
+          res.write(text.slice(0, Math.floor(text.length / 2)), () => req.socket.destroy());
+        });
+        return;
+      }
       case 'hang':
         return; // the socket stays open until the client gives up or stop() destroys it
       case 'delay':

@@ -8,6 +8,7 @@ import { describeIssue, issuePath } from '../zod-issue.js';
 import {
   type Failure,
   type HttpFailure,
+  mayHaveActed,
   parseRetryAfter,
   RetriesExhausted,
   type RetryRule,
@@ -78,13 +79,15 @@ export class DeadlineExceeded extends Error {
   }
 }
 
-/** The job is being cancelled. */
+/** The job is being cancelled; the message says how the last attempt ended. */
 export class Aborted extends Error {
   override name = 'Aborted';
   constructor(
     message: string,
-    /** True when a request was cut off unanswered: the service may have acted on it. */
-    readonly requestInFlight: boolean,
+    /** Whether the service may have acted on the last request (a start: a run may exist). */
+    readonly mayHaveActed: boolean,
+    /** True when that request was abandoned unanswered because of the cancellation. */
+    readonly abandoned: boolean,
   ) {
     super(message);
   }
@@ -143,6 +146,7 @@ function describeFailure<T>(operation: Operation<T>, stop: RetriesExhausted): st
   const { failure, attempts, elapsedMs } = stop;
   const tries = attempts > 1 ? ` (gave up after ${attempts} attempts over ${formatElapsed(elapsedMs)})` : '';
   const start = `Could not ${operation.name}`;
+  const mayHaveStarted = operation.rule === 'start' && mayHaveActed(failure);
   if (failure instanceof TransportError) {
     const what =
       failure.kind === 'timeout'
@@ -150,7 +154,7 @@ function describeFailure<T>(operation: Operation<T>, stop: RetriesExhausted): st
         : failure.kind === 'tls'
           ? failure.message
           : `network error ${failure.message}`;
-    if (operation.rule === 'start' && failure.mayHaveReached) return `${start}: ${what}. ${MAY_HAVE_STARTED}`;
+    if (mayHaveStarted) return `${start}: ${what}. ${MAY_HAVE_STARTED}`;
     return `${start}: ${what}${tries}.`;
   }
   const status = `${start}: HTTP ${failure.status}${serviceErrorText(failure.body)}`;
@@ -158,7 +162,7 @@ function describeFailure<T>(operation: Operation<T>, stop: RetriesExhausted): st
     return `${status}. The API key is wrong or lacks permission: create one in the API key settings of the service's dashboard (developer or owner permission is needed to see them) and pass it through a secret.`;
   }
   if (failure.status === 404) return `${status}. ${operation.notFound}.`;
-  if (operation.rule === 'start' && failure.status >= 500) return `${status}. ${MAY_HAVE_STARTED}`;
+  if (mayHaveStarted) return `${status}. ${MAY_HAVE_STARTED}`;
   return `${status}${tries}.`;
 }
 
@@ -231,10 +235,11 @@ export class ServiceClient {
     } catch (error) {
       if (!(error instanceof RetriesExhausted)) throw error;
       if (error.reason === 'aborted') {
-        const inFlight = error.failure instanceof TransportError && error.failure.kind === 'aborted';
+        const abandoned = error.failure instanceof TransportError && error.failure.kind === 'aborted';
         throw new Aborted(
-          `Cancelled while trying to ${operation.name}.`,
-          inFlight && error.failure.mayHaveReached,
+          abandoned ? `Cancelled while trying to ${operation.name}.` : describeFailure(operation, error),
+          mayHaveActed(error.failure),
+          abandoned,
         );
       }
       // A read that runs into the deadline means the run timed out; a start or a cancel that does

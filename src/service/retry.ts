@@ -34,10 +34,20 @@ const LIMITS: Record<RetryRule, { maxAttempts: number; maxElapsedMs: number }> =
   cancel: { maxAttempts: 3, maxElapsedMs: 5_000 },
 };
 
+/**
+ * Whether the service may have acted on a request that failed this way: it may have reached the
+ * service and the answer says nothing else. 4xx, and 503 on the usual reading that the service
+ * refused the request, say it did not.
+ */
+export function mayHaveActed(failure: Failure): boolean {
+  if (failure instanceof TransportError) return failure.mayHaveReached;
+  return failure.status >= 500 && failure.status !== 503;
+}
+
 export function isRetryable(rule: RetryRule, failure: Failure): boolean {
   if (failure instanceof TransportError) {
     if (failure.kind === 'aborted' || failure.kind === 'tls') return false;
-    return rule === 'start' ? !failure.mayHaveReached : true;
+    return rule === 'start' ? !mayHaveActed(failure) : true;
   }
   return rule === 'start'
     ? RETRYABLE_START_STATUSES.has(failure.status)

@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { HttpClient } from '@actions/http-client';
 import type { RequestHandler } from '@actions/http-client/lib/interfaces';
 import { USER_AGENT } from '../version.js';
@@ -40,6 +40,16 @@ export function describeNetworkError(error: unknown): TransportError {
     return new TransportError(`TLS error ${code}: the service's certificate was not accepted`, 'tls', false);
   }
   return new TransportError(text, 'network', !(code !== undefined && NOT_SENT_CODES.has(code)));
+}
+
+/**
+ * The body as text. Not http-client's readBody, which never settles when the connection is reset
+ * after the headers: iterating the stream rejects with the reset instead.
+ */
+async function readBody(message: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of message) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Node wants an IPv6 literal without its brackets; http-client passes URL.hostname, brackets and all. */
@@ -87,7 +97,7 @@ export async function send(
   });
   const exchange = (async () => {
     const response = await client.request(method, url, body ?? null, headers);
-    const text = await response.readBody();
+    const text = await readBody(response.message);
     return { status: response.message.statusCode ?? 0, headers: response.message.headers, body: text };
   })();
   try {
