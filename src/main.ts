@@ -157,6 +157,7 @@ async function execute(settings: Settings, clock: Clock, signal: AbortSignal): P
       startedAt,
       deadline,
       pollIntervalMs: settings.pollIntervalMs,
+      requestTimeoutMs: settings.requestTimeoutMs,
       log: (line) => core.info(line),
     });
     if (result.kind === 'finished') {

@@ -15,10 +15,13 @@ export interface WaitOptions {
   startedAt: number;
   deadline: number;
   pollIntervalMs: number;
+  requestTimeoutMs: number;
   log: (line: string) => void;
 }
 
 const HEARTBEAT_MS = 60_000;
+/** The poll at the deadline may run this far past it (and no further than one request-timeout). */
+export const LAST_LOOK_MS = 5000;
 
 /** The poll delay with about ±10 % jitter, so that jobs started together do not poll in lockstep. */
 export function jitteredInterval(pollIntervalMs: number, random: () => number): number {
@@ -26,7 +29,9 @@ export function jitteredInterval(pollIntervalMs: number, random: () => number): 
 }
 
 /**
- * Polls a run until its status is final, the deadline passes or the job is cancelled. Service
+ * Polls a run until its status is final, the deadline passes or the job is cancelled. When the
+ * deadline comes between two polls, the run is polled once more before it counts as timed out,
+ * so that a run that finished meanwhile is reported as finished (and never cancelled). Service
  * errors propagate as ServiceError.
  */
 export async function waitForFinish(
@@ -35,14 +40,17 @@ export async function waitForFinish(
   options: WaitOptions,
 ): Promise<WaitResult> {
   const { clock, signal, deadline } = options;
-  const context = { deadline, signal };
   const elapsed = () => formatElapsed(clock.now() - options.startedAt);
   let lastStatus: string | undefined;
   let lastLineAt = clock.now();
+  let atDeadline = false;
   try {
     for (;;) {
       if (signal.aborted) return { kind: 'cancelled', lastStatus };
-      if (clock.now() >= deadline) return { kind: 'timedout', lastStatus };
+      const context = {
+        deadline: atDeadline ? clock.now() + Math.min(LAST_LOOK_MS, options.requestTimeoutMs) : deadline,
+        signal,
+      };
       const poll = await driver.poll(runId, context);
       if (poll.status !== lastStatus) {
         const change = lastStatus ? `${lastStatus} -> ${poll.status}` : poll.status;
@@ -54,10 +62,13 @@ export async function waitForFinish(
         lastLineAt = clock.now();
       }
       if (poll.final) return { kind: 'finished', run: await driver.finish(runId, context) };
+      if (atDeadline) return { kind: 'timedout', lastStatus };
       const delay = Math.min(jitteredInterval(options.pollIntervalMs, clock.random), deadline - clock.now());
       await clock.sleep(Math.max(0, delay), signal);
+      atDeadline = clock.now() >= deadline;
     }
   } catch (error) {
+    // A request cut by the deadline was the last look: the run did not finish in time.
     if (error instanceof DeadlineExceeded) {
       return { kind: 'timedout', lastStatus, serviceFailure: error.serviceFailure };
     }

@@ -38,15 +38,69 @@ describe('the timeout input', () => {
     expect(result.exitCode).toBe(1);
     expect(result.outputs).toMatchObject({ 'run-id': 'run-1', status: 'TIMEDOUT', success: 'false' });
     expect(sim.cancelledRunIds).toEqual(['run-1']);
+    // every 10 s from 0 to 2 minutes, the last one at the deadline, then the cancel and nothing more
+    expect(sim.requests.map((request) => request.operation)).toEqual([
+      'startProjectRun',
+      ...Array(13).fill('getProjectRun'),
+      'cancelProjectRun',
+    ]);
     expect(sim.requests.at(-1)?.body).toEqual({ where: { runId: 'run-1' } });
-    // 2 minutes at about 10 s: about 12 polls, not one more past the deadline
-    expect(sim.count('getProjectRun')).toBeGreaterThanOrEqual(11);
-    expect(sim.count('getProjectRun')).toBeLessThanOrEqual(14);
     expect(annotations(result.log, 'error').at(-1)).toMatch(
       /project run run-1 did not finish within the time-out of 2m 0s \('timeout' input\); its last status was RUNNING/,
     );
     expect(result.summary).toContain('Cancelled project run run-1 on the service.');
     expect(result.state).toMatchObject({ runId: 'run-1', settled: 'true' });
+  });
+
+  test('at the deadline the run is polled once more: one that passed just before it is PASSED, not cancelled', async () => {
+    // timeout 4s, poll-interval 3s: polls at 0 s and 3 s say RUNNING, the run passes at 3.6 s
+    sim = await Simulator.start({ project: { statuses: ['RUNNING', 'RUNNING', 'PASSED'] } });
+    const result = await runInProcess(inputs({ 'poll-interval': '3s', timeout: '4s' }), {
+      clock: virtualClock(),
+    });
+    expect(result.outputs).toMatchObject({ status: 'PASSED', success: 'true' });
+    expect(sim.count('getProjectRun')).toBe(3);
+    expect(sim.count('cancelProjectRun')).toBe(0);
+    expect(result.state).toMatchObject({ settled: 'true' });
+  });
+
+  test('the poll at the deadline has a budget of its own: a hung one is cut, then the run is cancelled', async () => {
+    sim = await Simulator.start({
+      project: { statuses: ['RUNNING'] },
+      faults: [{ operation: 'getProjectRun', requests: [2], fault: { kind: 'hang' } }],
+    });
+    const started = Date.now();
+    const result = await runInProcess(
+      inputs({ 'poll-interval': '3s', timeout: '2s', 'request-timeout': '300ms' }),
+      {
+        clock: virtualClock(),
+      },
+    );
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(result.outputs.status).toBe('TIMEDOUT');
+    expect(sim.requests.map((request) => request.operation)).toEqual([
+      'startProjectRun',
+      'getProjectRun',
+      'getProjectRun',
+      'cancelProjectRun',
+    ]);
+  });
+
+  test('a suite run that finished at the deadline is read and reported, not timed out', async () => {
+    sim = await Simulator.start({ suite: { statuses: ['RUNNING', 'RUNNING', 'FINISHED'] } });
+    const result = await runInProcess(
+      {
+        'api-key': DEFAULT_API_KEY,
+        'base-url': sim.url,
+        'test-suite-id': 'suite-1',
+        'poll-interval': '3s',
+        timeout: '4s',
+      },
+      { clock: virtualClock() },
+    );
+    expect(result.outputs).toMatchObject({ status: 'PASSED', success: 'true', total: '3' });
+    expect(sim.count('getSuiteRunStatus')).toBe(3);
+    expect(sim.count('getSuiteRunResult')).toBe(1);
   });
 
   test('a heartbeat is logged once a minute while nothing changes', async () => {
