@@ -10,5 +10,7 @@ export default {
     ],
   },
   testMatch: ['**/__tests__/**/*.test.ts'],
+  globalSetup: '<rootDir>/__tests__/helpers/global-setup.mjs',
+  globalTeardown: '<rootDir>/__tests__/helpers/global-teardown.mjs',
   testTimeout: 30000,
 };

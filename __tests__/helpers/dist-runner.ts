@@ -11,7 +11,8 @@ import {
   runnerEnv,
 } from './runner-files.js';
 
-export const DIST_ENTRY = path.resolve('dist/index.js');
+/** The bundle the tests run: a fresh build of src/ (see global-setup.mjs), else the committed dist/. */
+export const DIST_ENTRY = process.env.DIST_UNDER_TEST ?? path.resolve('dist/index.js');
 
 /** Node binaries to run dist/ on: this one, and Node 24 (the runner's) when NODE24_BIN names it. */
 export function nodeBinaries(): { name: string; bin: string }[] {
