@@ -1,4 +1,5 @@
 import * as core from '@actions/core';
+import { JobCancellation, START_GRACE_MS } from './cancellation.js';
 import { type Clock, systemClock } from './clock.js';
 import { finishedOutcome, type RunIdentity, startedOutcome, unfinishedOutcome } from './conclude.js';
 import { formatElapsed } from './duration.js';
@@ -6,7 +7,7 @@ import { InputError } from './input-error.js';
 import type { RunOutcome } from './outcome.js';
 import { writeReports } from './report/index.js';
 import { redact } from './secrets.js';
-import { ABORT_GRACE_MS, Aborted, ServiceClient, ServiceError } from './service/client.js';
+import { Aborted, ServiceClient, ServiceError } from './service/client.js';
 import type { RunDriver } from './service/driver.js';
 import { ProjectRunDriver } from './service/project-run.js';
 import { SuiteRunDriver } from './service/suite-run.js';
@@ -15,9 +16,9 @@ import { STATE, saveRunState } from './state.js';
 import { onTermination } from './termination.js';
 import { waitForFinish } from './wait.js';
 
-/** The cancel request on abort must land well before the runner's SIGTERM (7.5 s after SIGINT). */
-const CANCEL_REQUEST_TIMEOUT_MS = 3000;
+/** The cancel of a run that timed out, or in the post step: sent while the job is ending. */
 const CANCEL_BUDGET_MS = 5000;
+const CANCEL_REQUEST_TIMEOUT_MS = 3000;
 
 export interface RunDependencies {
   clock?: Clock;
@@ -47,12 +48,16 @@ export interface CancelResult {
   settled: boolean;
 }
 
-/** Cancels a run on the service; a failure only warns. */
+/**
+ * Cancels a run on the service, by `deadline` (the cancelled job's, else CANCEL_BUDGET_MS from
+ * now); a failure only warns.
+ */
 export async function cancelRun(
   driver: RunDriver,
   runId: string,
   clock: Clock,
   requestTimeoutMs: number,
+  deadline = clock.now() + CANCEL_BUDGET_MS,
 ): Promise<CancelResult> {
   if (!driver.cancel) {
     return {
@@ -62,7 +67,7 @@ export async function cancelRun(
   }
   try {
     await driver.cancel(runId, {
-      deadline: clock.now() + CANCEL_BUDGET_MS,
+      deadline,
       requestTimeoutMs: Math.min(requestTimeoutMs, CANCEL_REQUEST_TIMEOUT_MS),
     });
     return { line: `Cancelled ${driver.kind} ${runId} on the service.`, settled: true };
@@ -83,7 +88,8 @@ function describeStart(driver: RunDriver, settings: Settings): string {
   return `Starting a ${driver.kind} for ${driver.target} (${details.join(', ')}).`;
 }
 
-async function execute(settings: Settings, clock: Clock, signal: AbortSignal): Promise<RunOutcome> {
+async function execute(settings: Settings, clock: Clock, job: JobCancellation): Promise<RunOutcome> {
+  const { signal } = job;
   const driver = createDriver(settings, clock);
   const identity: RunIdentity = {
     mode: settings.mode,
@@ -106,9 +112,9 @@ async function execute(settings: Settings, clock: Clock, signal: AbortSignal): P
     }
     core.info(describeStart(driver, settings));
     try {
-      // A signal stops the start's retries, but a start in flight is awaited: its run id is
-      // needed to cancel the run.
-      const started = await driver.start({ deadline, stopRetriesOn: signal });
+      // A signal stops the start's retries, but a start in flight is awaited for a while: its run
+      // id is needed to cancel the run.
+      const started = await driver.start({ deadline, stopRetriesOn: signal, signal: job.startAbandoned });
       runId = started.runId;
       identity.testSuiteName = started.testSuiteName;
       identity.appliedOptions = started.appliedOptions;
@@ -118,7 +124,7 @@ async function execute(settings: Settings, clock: Clock, signal: AbortSignal): P
         const message = !error.mayHaveActed
           ? 'The job was cancelled before the service accepted the start request: no run was started.'
           : error.abandoned
-            ? `The job was cancelled and the start request went unanswered for ${ABORT_GRACE_MS / 1000} s more: the service may have started a run, which this step cannot cancel without its id. Check the runs on the service.`
+            ? `The job was cancelled and the start request went unanswered for ${START_GRACE_MS / 1000} s more: the service may have started a run, which this step cannot cancel without its id. Check the runs on the service.`
             : `The job was cancelled while the run was being started. ${error.message}`;
         return unfinishedOutcome(identity, 'CANCELLED', message);
       }
@@ -143,7 +149,7 @@ async function execute(settings: Settings, clock: Clock, signal: AbortSignal): P
 
   const endRun = async (): Promise<{ notes: string[]; settled: boolean }> => {
     if (leftRunning) return { notes: [leftRunning], settled: true };
-    const { line, settled } = await cancelRun(driver, runId, clock, settings.requestTimeoutMs);
+    const { line, settled } = await cancelRun(driver, runId, clock, settings.requestTimeoutMs, job.deadline);
     core.info(line);
     return { notes: [line], settled };
   };
@@ -191,15 +197,15 @@ async function execute(settings: Settings, clock: Clock, signal: AbortSignal): P
 export async function run(dependencies: RunDependencies = {}): Promise<void> {
   const clock = dependencies.clock ?? systemClock;
   core.saveState(STATE.isPost, 'true');
-  const controller = new AbortController();
+  const job = new JobCancellation(clock);
   const stopListening = dependencies.cancelSignal
-    ? linkSignal(dependencies.cancelSignal, controller)
-    : onTermination(() => controller.abort());
+    ? linkSignal(dependencies.cancelSignal, () => job.cancel())
+    : onTermination(() => job.cancel());
   // Why the step fails; empty when it passes. `success` is written from this alone.
   const failures: string[] = [];
   try {
     const settings = await readSettings(dependencies.input, dependencies.env);
-    const outcome = await execute(settings, clock, controller.signal);
+    const outcome = await execute(settings, clock, job);
     for (const note of outcome.notes) core.info(note);
     const reports = await writeReports(outcome, {
       summary: settings.summary,
@@ -219,13 +225,13 @@ export async function run(dependencies: RunDependencies = {}): Promise<void> {
     }
   } finally {
     stopListening();
+    job.dispose();
   }
   core.setOutput('success', String(failures.length === 0));
   for (const failure of failures) core.setFailed(failure);
 }
 
-function linkSignal(source: AbortSignal, controller: AbortController): () => void {
-  const abort = () => controller.abort();
+function linkSignal(source: AbortSignal, abort: () => void): () => void {
   if (source.aborted) abort();
   source.addEventListener('abort', abort, { once: true });
   return () => source.removeEventListener('abort', abort);

@@ -8,7 +8,7 @@ async function seen(sim: Simulator, operation: Operation, count = 1): Promise<vo
 }
 
 /** Cancellation as the runner does it: signals to dist/index.js, then the post step. */
-describe.each(nodeBinaries())('cancelling dist/index.js on $name', ({ bin }) => {
+describe.each(nodeBinaries())('cancelling dist/index.js on $name', ({ name, bin }) => {
   let sim: Simulator;
   afterEach(async () => {
     await sim?.stop();
@@ -50,6 +50,35 @@ describe.each(nodeBinaries())('cancelling dist/index.js on $name', ({ bin }) => 
       expect(result.stderr).toBe('');
     },
   );
+
+  test('worst path, a start answered late after SIGINT and a cancel that never answers: gone well before 7.5 s', async () => {
+    sim = await Simulator.start({
+      project: { statuses: ['RUNNING'] },
+      faults: [
+        { operation: 'startProjectRun', requests: [1], fault: { kind: 'delay', ms: 3200 } },
+        { operation: 'cancelProjectRun', requests: 'all', fault: { kind: 'hang' } },
+      ],
+    });
+    let signalledAt = 0;
+    const result = await runDist(inputs(), {
+      node: bin,
+      onSpawn: (child: ChildProcess) => {
+        seen(sim, 'startProjectRun').then(() => {
+          signalledAt = Date.now();
+          child.kill('SIGINT');
+        });
+      },
+    });
+    const signalToExit = Date.now() - signalledAt;
+    console.log(`worst cancellation path on ${name}: SIGINT to exit in ${signalToExit} ms`);
+    expect(signalToExit).toBeLessThan(6500);
+    expect(result.signal).toBeNull();
+    expect(sim.count('cancelProjectRun')).toBeGreaterThanOrEqual(1);
+    expect(result.outputs).toMatchObject({ 'run-id': 'run-1', status: 'CANCELLED', success: 'false' });
+    expect(result.summary).toContain('Could not cancel project run run-1; it may still be running.');
+    // the post step will try again
+    expect(result.state).toMatchObject({ runId: 'run-1', cancellable: 'true', settled: 'false' });
+  });
 
   test('main step killed (SIGKILL): the post step cancels the run', async () => {
     sim = await Simulator.start({ project: { statuses: ['RUNNING'] } });

@@ -45,11 +45,11 @@ function loadSchemas(): Promise<Schemas> {
 export interface CallContext {
   /** Absolute clock time after which no request starts and none runs on. */
   deadline: number;
-  /** Aborts the request in flight and stops the retries. */
+  /** Aborts the request in flight, and stops the retries unless `stopRetriesOn` is given. */
   signal?: AbortSignal;
   /**
-   * Stops the retries, and lets a request in flight run on for ABORT_GRACE_MS (a start, whose
-   * answer is needed to cancel the run).
+   * Stops the retries without aborting the request in flight (a start, whose answer is needed to
+   * cancel the run): that request runs on until `signal` aborts it or the deadline passes.
    */
   stopRetriesOn?: AbortSignal;
   /** Per-request time-out; defaults to the client's. */
@@ -91,30 +91,6 @@ export class Aborted extends Error {
   ) {
     super(message);
   }
-}
-
-/**
- * How long a request that is not abandoned at once (a start, whose answer carries the run id to
- * cancel) may still run after the job's cancellation: the runner kills the step 10 s after SIGINT.
- */
-export const ABORT_GRACE_MS = 5000;
-
-/** A signal that aborts `ms` after `source` does; dispose() when the request is over. */
-function abortAfterGrace(source: AbortSignal, ms: number): { signal: AbortSignal; dispose: () => void } {
-  const controller = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  const onAbort = () => {
-    timer = setTimeout(() => controller.abort(), ms);
-  };
-  if (source.aborted) onAbort();
-  else source.addEventListener('abort', onAbort, { once: true });
-  return {
-    signal: controller.signal,
-    dispose: () => {
-      clearTimeout(timer);
-      source.removeEventListener('abort', onAbort);
-    },
-  };
 }
 
 const MAX_ERROR_TEXT = 300;
@@ -191,8 +167,6 @@ export class ServiceClient {
     // Without a fast check the schemas will be needed: load them while the request is on the wire.
     if (!operation.accepts) void loadSchemas();
 
-    const grace = context.stopRetriesOn ? abortAfterGrace(context.stopRetriesOn, ABORT_GRACE_MS) : undefined;
-    const requestSignal = context.signal ?? grace?.signal;
     let answer: { status: number; body: string; contentType?: string };
     try {
       answer = await withRetry(
@@ -200,7 +174,7 @@ export class ServiceClient {
         {
           clock: this.clock,
           deadline: context.deadline,
-          signal: context.signal ?? context.stopRetriesOn,
+          signal: context.stopRetriesOn ?? context.signal,
           onRetry: (failure, delayMs, attempt) =>
             core.info(
               `Could not ${operation.name} (${describeRetry(failure)}); attempt ${attempt + 1} in ${formatElapsed(delayMs)}.`,
@@ -209,7 +183,7 @@ export class ServiceClient {
         async () => {
           const timeoutMs = Math.max(1, Math.min(requestTimeoutMs, context.deadline - this.clock.now()));
           try {
-            const result = await send(url, operation.method, headers, body, timeoutMs, requestSignal);
+            const result = await send(url, operation.method, headers, body, timeoutMs, context.signal);
             if (result.status >= 200 && result.status < 300) {
               return {
                 ok: true,
@@ -256,8 +230,6 @@ export class ServiceClient {
       }
       const status = error.failure instanceof TransportError ? undefined : error.failure.status;
       throw new ServiceError(describeFailure(operation, error), status);
-    } finally {
-      grace?.dispose();
     }
     return parseAnswer(operation, answer);
   }

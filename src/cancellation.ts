@@ -1,0 +1,49 @@
+import type { Clock } from './clock.js';
+
+/**
+ * The runner sends SIGINT, SIGTERM 7.5 s later, and kills the step 2.5 s after that. Every
+ * budget of a cancelled job comes from one deadline, set when the first signal arrives: all
+ * requests end by it, which leaves two seconds to write the outputs and the summary and exit
+ * before SIGTERM.
+ */
+export const CANCELLED_JOB_BUDGET_MS = 5500;
+/** A start still unanswered this long before the deadline is given up, so the cancel has time. */
+export const CANCEL_RESERVE_MS = 2000;
+/** How long after the signal an unanswered start is given up. */
+export const START_GRACE_MS = CANCELLED_JOB_BUDGET_MS - CANCEL_RESERVE_MS;
+
+/** The cancellation of the job: what the signal handlers trigger and every request obeys. */
+export class JobCancellation {
+  private readonly cancelled = new AbortController();
+  private readonly startGivenUp = new AbortController();
+  private readonly disposed = new AbortController();
+  /** Set by the first signal: nothing runs past it. */
+  deadline: number | undefined;
+
+  constructor(private readonly clock: Clock) {}
+
+  /** Aborts when the job is cancelled: polls stop at once, a start stops retrying. */
+  get signal(): AbortSignal {
+    return this.cancelled.signal;
+  }
+
+  /** Aborts START_GRACE_MS after the job is cancelled: a start still in flight is abandoned. */
+  get startAbandoned(): AbortSignal {
+    return this.startGivenUp.signal;
+  }
+
+  /** The first call sets the deadline; later signals (SIGTERM after SIGINT) change nothing. */
+  cancel(): void {
+    if (this.cancelled.signal.aborted || this.disposed.signal.aborted) return;
+    this.deadline = this.clock.now() + CANCELLED_JOB_BUDGET_MS;
+    this.cancelled.abort();
+    void this.clock.sleep(START_GRACE_MS, this.disposed.signal).then(() => {
+      if (!this.disposed.signal.aborted) this.startGivenUp.abort();
+    });
+  }
+
+  /** Drops the pending timer, so that nothing keeps Node alive after the step. */
+  dispose(): void {
+    this.disposed.abort();
+  }
+}
