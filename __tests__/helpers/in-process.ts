@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import type { Clock } from '../../src/clock.js';
 import { run } from '../../src/main.js';
+import { cleanup } from '../../src/post.js';
 import { clearSecrets } from '../../src/secrets.js';
 import {
   makeRunnerFiles,
@@ -30,9 +31,38 @@ export interface InProcessResult {
  */
 let sharedSummaryFile: string | undefined;
 
-export async function runInProcess(
+export interface InProcessOptions {
+  env?: Record<string, string>;
+  clock?: Clock;
+  cancelSignal?: AbortSignal;
+}
+
+export function runInProcess(inputs: Record<string, string>, options: InProcessOptions = {}) {
+  return runStep(inputs, options.env, (input, env) =>
+    run({
+      input,
+      env,
+      clock: options.clock,
+      cancelSignal: options.cancelSignal ?? new AbortController().signal,
+    }),
+  );
+}
+
+/** The post step, given what the main step saved (the `state` of a main step's result). */
+export function runPostInProcess(
   inputs: Record<string, string>,
-  options: { env?: Record<string, string>; clock?: Clock; cancelSignal?: AbortSignal } = {},
+  state: Record<string, string>,
+  options: InProcessOptions = {},
+) {
+  return runStep(inputs, options.env, (input, env) =>
+    cleanup({ input, env, clock: options.clock, state: (name) => state[name] ?? '' }),
+  );
+}
+
+async function runStep(
+  inputs: Record<string, string>,
+  extraEnv: Record<string, string> = {},
+  step: (input: (name: string) => string, env: NodeJS.ProcessEnv) => Promise<void>,
 ): Promise<InProcessResult> {
   const files = makeRunnerFiles();
   sharedSummaryFile ??= files.summaryFile;
@@ -50,12 +80,7 @@ export async function runInProcess(
   clearSecrets();
   process.exitCode = undefined;
   try {
-    await run({
-      input: (name) => inputs[name] ?? '',
-      env: { ...fileEnv, ...options.env },
-      clock: options.clock,
-      cancelSignal: options.cancelSignal ?? new AbortController().signal,
-    });
+    await step((name) => inputs[name] ?? '', { ...fileEnv, ...extraEnv });
   } finally {
     process.stdout.write = write;
     for (const [name, value] of Object.entries(saved)) {
