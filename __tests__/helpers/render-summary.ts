@@ -1,6 +1,8 @@
+import { decodeEntities } from './html.js';
+
 /** A plain-text rendering of the job summary's HTML, for a terminal. */
 export function renderSummary(html: string): string {
-  return html
+  return decodeEntities(html)
     .replace(/<h\d>(.*?)<\/h\d>/g, '# $1\n')
     .replace(/<tr>(.*?)<\/tr>/gs, (_row, cells: string) =>
       cells
@@ -12,12 +14,6 @@ export function renderSummary(html: string): string {
     .replace(/<summary>(.*?)<\/summary>/g, '$1\n')
     .replace(/<\/?(p|table|thead|tbody|details|code|br|pre)[^>]*>/g, '')
     .replace(/<[^>]+>/g, '')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&#(\d+);/g, (_m, code: string) => String.fromCodePoint(Number(code)))
-    .replace(/&amp;/g, '&')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
 }

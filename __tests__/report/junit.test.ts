@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { TestCase } from '../../src/outcome.js';
 import { junitXml, writeJunit } from '../../src/report/junit.js';
+import { decodeEntities } from '../helpers/html.js';
 import { HOSTILE_TITLES, makeOutcome } from './helpers.js';
 
 interface Element {
@@ -10,10 +11,6 @@ interface Element {
   attributes: Record<string, string>;
   children: Element[];
 }
-
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-const decodeXml = (text: string) =>
-  text.replace(/&(amp|lt|gt|quot|apos);/g, (_, name: string) => ENTITIES[name] as string);
 
 /**
  * A minimal XML reader for the shape junit.ts writes (elements, attributes, whitespace between):
@@ -54,7 +51,7 @@ function parseXml(xml: string): Element {
     const attributes: Record<string, string> = {};
     for (const [, key, value] of (attributeText as string).matchAll(attribute)) {
       if (key === undefined || value === undefined || key in attributes) throw new Error('bad attribute');
-      attributes[key] = decodeXml(value);
+      attributes[key] = decodeEntities(value);
     }
     const element: Element = { name: name as string, attributes, children: [] };
     parent.children.push(element);

@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { isFailing, type TestCase } from '../../src/outcome.js';
 import { writeReports } from '../../src/report/index.js';
 import { renderSummary, SUMMARY_BUDGET_BYTES } from '../../src/report/summary.js';
+import { decodeEntities } from '../helpers/html.js';
 import { captureStdout, cases, HOSTILE_TITLES, makeOutcome, runnerFiles } from './helpers.js';
 
 const files = runnerFiles();
@@ -20,15 +21,6 @@ function tableRows(html: string): string[][] {
   return [...table.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((row) =>
     [...(row[1] as string).matchAll(/<(td|th)>([\s\S]*?)<\/\1>/g)].map((cell) => cell[2] as string),
   );
-}
-
-function decode(cell: string): string {
-  return cell
-    .replace(/&#(\d+);/g, (_, code) => String.fromCodePoint(Number(code)))
-    .replace(
-      /&(amp|lt|gt|quot);/g,
-      (_, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"' })[name] as string,
-    );
 }
 
 async function summaryOf(...args: Parameters<typeof makeOutcome>): Promise<string> {
@@ -87,7 +79,7 @@ describe('job summary', () => {
       expect(title).not.toBe('');
       expect(title).not.toMatch(unsafe);
     }
-    const titles = rows.slice(1).map((row) => decode(row[1] as string));
+    const titles = rows.slice(1).map((row) => decodeEntities(row[1] as string));
     expect(titles).toContain('<script>alert(1)</script>');
     expect(titles).toContain('line one line two <b>after a blank line</b>');
     expect(titles).toContain('nul bell esc[31m del nel csi');
@@ -194,7 +186,7 @@ describe('job summary', () => {
     expect(Buffer.byteLength(summary)).toBeLessThan(SUMMARY_BUDGET_BYTES);
     const rows = tableRows(summary).slice(1);
     for (const row of rows) expect(row).toHaveLength(3);
-    const shownTitles = new Set(rows.map((row) => decode(row[1] as string)));
+    const shownTitles = new Set(rows.map((row) => decodeEntities(row[1] as string)));
     const failing = testCases.filter((testCase) => isFailing(testCase, false));
     expect(failing).toHaveLength(2_000);
     expect(failing.every((testCase) => shownTitles.has(testCase.title.trim()))).toBe(true);
