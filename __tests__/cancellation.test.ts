@@ -3,8 +3,8 @@ import {
   CANCELLED_JOB_BUDGET_MS,
   JobCancellation,
   START_GRACE_MS,
-} from '../src/cancellation.js';
-import type { Clock } from '../src/clock.js';
+} from '../src/run/signals.js';
+import type { Clock } from '../src/service/clock.js';
 
 /** A clock that moves only when told to; sleeps resolve as time passes them (or on abort). */
 function manualClock(start = 1_000_000) {

@@ -67,8 +67,9 @@ describe('a project run end to end against the simulator', () => {
       project: { statuses: ['QUEUED', 'QUEUED', 'RUNNING', 'RUNNING', 'FAILED'] },
     });
     const result = await runInProcess(projectInputs(), { env: PUSH_ENV });
-    const changes = result.log.split('\n').filter((line) => /^\[\d+s\] project run run-1:/.test(line));
-    expect(changes.map((line) => line.replace(/^\[\d+s\] /, ''))).toEqual([
+    const elapsed = /^\[(\d+ ms|\d+\.\d s)\] /;
+    const changes = result.log.split('\n').filter((line) => elapsed.test(line));
+    expect(changes.map((line) => line.replace(elapsed, ''))).toEqual([
       'project run run-1: QUEUED',
       'project run run-1: QUEUED -> RUNNING',
       'project run run-1: RUNNING -> FAILED',

@@ -1,6 +1,6 @@
-import { clearSecrets } from '../src/secrets.js';
-import { hideSensitiveValues } from '../src/sensitive-overrides.js';
-import { buildSuiteOptions, defaultNote, type SuiteOptionInputs } from '../src/suite-options.js';
+import { buildSuiteOptions, defaultNote, type SuiteOptionInputs } from '../src/inputs/options.js';
+import { clearSecrets } from '../src/inputs/secrets.js';
+import { hideSensitiveValues } from '../src/inputs/sensitive-overrides.js';
 import { runInProcess } from './helpers/in-process.js';
 import { annotations, visibleLog } from './helpers/runner-files.js';
 import { DEFAULT_API_KEY, Simulator } from './simulator/simulator.js';

@@ -13,9 +13,9 @@ export const modules = {
 /* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__webpack_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
-/* harmony import */ var _outcome_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(4671);
-/* harmony import */ var _secrets_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(7194);
-/* harmony import */ var _escape_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(6412);
+/* harmony import */ var _inputs_secrets_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(3332);
+/* harmony import */ var _escape_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(6412);
+/* harmony import */ var _outcome_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(5066);
 
 
 
@@ -40,7 +40,7 @@ const XML_ENTITIES = {
  */
 function xmlAttr(text) {
     // Redacted before and after cleaning, so that a secret split by a control character stays masked.
-    const oneLine = (0,_secrets_js__WEBPACK_IMPORTED_MODULE_3__/* .redact */ .E$)((0,_secrets_js__WEBPACK_IMPORTED_MODULE_3__/* .redact */ .E$)(text).replace(LINE_BREAKS, ' ').replace(NOT_XML, ''));
+    const oneLine = (0,_inputs_secrets_js__WEBPACK_IMPORTED_MODULE_2__/* .redact */ .E$)((0,_inputs_secrets_js__WEBPACK_IMPORTED_MODULE_2__/* .redact */ .E$)(text).replace(LINE_BREAKS, ' ').replace(NOT_XML, ''));
     // The regex is slow on long inputs; most titles are well-formed and skip it.
     const wellFormed = oneLine.isWellFormed() ? oneLine : oneLine.replace(LONE_SURROGATES, '');
     return wellFormed.replace(XML_SPECIALS, (char) => XML_ENTITIES[char] ?? char);
@@ -54,10 +54,10 @@ function suiteNameOf(outcome) {
     return `project ${outcome.projectId ?? ''}`.trim();
 }
 function testCaseXml(testCase, classname, tally) {
-    const name = xmlAttr(testCase.title).trim() || _escape_js__WEBPACK_IMPORTED_MODULE_4__/* .UNTITLED */ .q8;
+    const name = xmlAttr(testCase.title).trim() || _escape_js__WEBPACK_IMPORTED_MODULE_3__/* .UNTITLED */ .q8;
     const open = `    <testcase name="${name}" classname="${classname}" time="${seconds(testCase.durationMs)}"`;
     const status = xmlAttr(testCase.status ?? '');
-    switch ((0,_outcome_js__WEBPACK_IMPORTED_MODULE_2__/* .verdictOf */ .Vj)(testCase.status)) {
+    switch ((0,_outcome_js__WEBPACK_IMPORTED_MODULE_4__/* .verdictOf */ .Vj)(testCase.status)) {
         case 'passed':
             return `${open}/>`;
         case 'flaky':

@@ -1,7 +1,7 @@
 import * as core from '@actions/core';
 import { run } from './main.js';
 import { cleanup } from './post.js';
-import { STATE } from './state.js';
+import { STATE } from './run/state.js';
 
 // Source maps cost tens of milliseconds at start-up: they are turned on only when step debug
 // logging is on, the only time a stack trace is printed.

@@ -1,8 +1,9 @@
 import * as core from '@actions/core';
-import { type Clock, systemClock } from './clock.js';
-import { cancelRun, createDriver } from './main.js';
-import { type InputReader, readSettings } from './settings.js';
-import { STATE } from './state.js';
+import { type InputReader, readSettings } from './inputs/settings.js';
+import { cancelRun } from './run/cancel.js';
+import { createDriver } from './run/driver.js';
+import { STATE } from './run/state.js';
+import { type Clock, systemClock } from './service/clock.js';
 
 export interface CleanupDependencies {
   clock?: Clock;

@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
-import type { Clock } from '../../src/clock.js';
+import { clearSecrets } from '../../src/inputs/secrets.js';
 import { run } from '../../src/main.js';
 import { cleanup } from '../../src/post.js';
-import { clearSecrets } from '../../src/secrets.js';
+import type { Clock } from '../../src/service/clock.js';
 import {
   makeRunnerFiles,
   type RunnerFiles,

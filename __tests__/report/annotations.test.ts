@@ -1,5 +1,5 @@
-import type { TestCase } from '../../src/outcome.js';
 import { annotate, type OtherAnnotations } from '../../src/report/annotations.js';
+import type { TestCase } from '../../src/report/outcome.js';
 import { captureStdout, cases, makeOutcome } from './helpers.js';
 
 /** The annotations of an outcome; by default the step's only other one is its failure message. */

@@ -1,5 +1,5 @@
+import { clearSecrets, registerSecret } from '../../src/inputs/secrets.js';
 import { cellText, cut, oneLine, preText, UNTITLED } from '../../src/report/escape.js';
-import { clearSecrets, registerSecret } from '../../src/secrets.js';
 import { captureStdout } from './helpers.js';
 
 afterEach(() => clearSecrets());

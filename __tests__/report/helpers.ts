@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { jest } from '@jest/globals';
-import { countCases, type RunOutcome, type TestCase } from '../../src/outcome.js';
+import { countCases, type RunOutcome, type TestCase } from '../../src/report/outcome.js';
 
 /** A finished project run with the given test cases; counts and success follow from them. */
 export function makeOutcome(testCases: TestCase[], overrides: Partial<RunOutcome> = {}): RunOutcome {

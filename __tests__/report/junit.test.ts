@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { TestCase } from '../../src/outcome.js';
 import { junitXml, writeJunit } from '../../src/report/junit.js';
+import type { TestCase } from '../../src/report/outcome.js';
 import { decodeEntities } from '../helpers/html.js';
 import { HOSTILE_TITLES, makeOutcome } from './helpers.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { clearSecrets, registerSecret } from '../../src/inputs/secrets.js';
 import { writeReports } from '../../src/report/index.js';
-import { clearSecrets, registerSecret } from '../../src/secrets.js';
 import { decodeEntities } from '../helpers/html.js';
 import { captureStdout, makeOutcome, runnerFiles } from './helpers.js';
 

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
-import { isFailing, type TestCase } from '../../src/outcome.js';
 import { writeReports } from '../../src/report/index.js';
+import { isFailing, type TestCase } from '../../src/report/outcome.js';
 import { renderSummary, SUMMARY_BUDGET_BYTES } from '../../src/report/summary.js';
 import { decodeEntities } from '../helpers/html.js';
 import { captureStdout, cases, HOSTILE_TITLES, makeOutcome, runnerFiles } from './helpers.js';

@@ -1,4 +1,4 @@
-import { START_GRACE_MS } from '../../src/cancellation.js';
+import { START_GRACE_MS } from '../../src/run/signals.js';
 import { runInProcess, virtualClock } from '../helpers/in-process.js';
 import { annotations } from '../helpers/runner-files.js';
 import { DEFAULT_API_KEY, type Operation, Simulator } from '../simulator/simulator.js';
@@ -47,7 +47,7 @@ describe('the timeout input', () => {
     ]);
     expect(sim.requests.at(-1)?.body).toEqual({ where: { runId: 'run-1' } });
     expect(annotations(result.log, 'error').at(-1)).toMatch(
-      /project run run-1 did not finish within the time-out of 2m 0s \('timeout' input\); its last status was RUNNING/,
+      /project run run-1 did not finish within the time-out of 2 min 0 s \('timeout' input\); its last status was RUNNING/,
     );
     expect(result.summary).toContain('Cancelled project run run-1 on the service.');
     expect(result.state).toMatchObject({ runId: 'run-1', settled: 'true' });

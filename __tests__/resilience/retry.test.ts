@@ -1,3 +1,4 @@
+import { jitteredInterval } from '../../src/run/poll.js';
 import {
   BACKOFF_CAP_MS,
   backoffDelay,
@@ -11,7 +12,6 @@ import {
   withRetry,
 } from '../../src/service/retry.js';
 import { describeNetworkError, TransportError } from '../../src/service/transport.js';
-import { jitteredInterval } from '../../src/wait.js';
 import { virtualClock } from '../helpers/in-process.js';
 
 const refused = new TransportError('ECONNREFUSED', 'network', false);

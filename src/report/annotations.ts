@@ -1,7 +1,7 @@
 import * as core from '@actions/core';
-import { inReportOrder, isFailing, type RunOutcome, verdictOf } from '../outcome.js';
 import { oneLine, UNTITLED } from './escape.js';
-import { plural, statusLabel } from './labels.js';
+import { plural, statusLabel } from './format.js';
+import { inReportOrder, isFailing, type RunOutcome, verdictOf } from './outcome.js';
 
 /** GitHub shows ten annotations of each kind (error, warning, notice) per step. */
 const PER_KIND = 10;

@@ -1,4 +1,4 @@
-import { redact } from '../secrets.js';
+import { redact } from '../inputs/secrets.js';
 
 /** Shown for a title that is empty once cleaned. */
 export const UNTITLED = '(untitled)';

@@ -1,8 +1,8 @@
 import * as core from '@actions/core';
-import type { RunOutcome } from '../outcome.js';
 import { annotate } from './annotations.js';
 import { oneLine } from './escape.js';
 import { logOutcome } from './log.js';
+import type { RunOutcome } from './outcome.js';
 import { setOutcomeOutputs } from './outputs.js';
 import { writeResultsFile } from './results-file.js';
 import { writeSummary } from './summary.js';

@@ -1,8 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { type RunOutcome, type TestCase, verdictOf } from '../outcome.js';
-import { redact } from '../secrets.js';
+import { redact } from '../inputs/secrets.js';
 import { UNTITLED } from './escape.js';
+import { type RunOutcome, type TestCase, verdictOf } from './outcome.js';
 
 const LINE_BREAKS = /[\t\n\r\u2028\u2029]+/g;
 // What XML 1.0 cannot carry even escaped: C0 controls but tab/LF/CR, U+FFFE, U+FFFF, lone surrogates.

@@ -1,7 +1,7 @@
 import * as core from '@actions/core';
-import { inReportOrder, isFailing, type RunOutcome } from '../outcome.js';
 import { oneLine, UNTITLED } from './escape.js';
-import { countsLine, statusLabel } from './labels.js';
+import { countsLine, statusLabel } from './format.js';
+import { inReportOrder, isFailing, type RunOutcome } from './outcome.js';
 
 const MAX_FAILED_LINES = 50;
 

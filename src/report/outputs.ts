@@ -1,5 +1,5 @@
 import * as core from '@actions/core';
-import type { RunOutcome } from '../outcome.js';
+import type { RunOutcome } from './outcome.js';
 
 /**
  * Every output but `run-id` (set by the caller when the run starts), the file paths, and

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { type RunOutcome, verdictOf } from '../outcome.js';
-import { redact } from '../secrets.js';
+import { redact } from '../inputs/secrets.js';
+import { type RunOutcome, verdictOf } from './outcome.js';
 
 const RESULTS_SCHEMA_VERSION = 1;
 

@@ -1,9 +1,8 @@
 import { stat } from 'node:fs/promises';
 import * as core from '@actions/core';
-import { inReportOrder, isFailing, type RunOutcome, type TestCase, verdictOf } from '../outcome.js';
 import { cellText, preText } from './escape.js';
-import { formatDuration } from './format-duration.js';
-import { countsLine, plural, statusLabel } from './labels.js';
+import { countsLine, formatDuration, plural, statusLabel } from './format.js';
+import { inReportOrder, isFailing, type RunOutcome, type TestCase, verdictOf } from './outcome.js';
 
 /** GitHub drops a step summary above 1 MiB whole; stay well under it. */
 export const SUMMARY_BUDGET_BYTES = 1_000_000;

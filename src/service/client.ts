@@ -1,10 +1,7 @@
 import * as core from '@actions/core';
 import type { z } from 'zod';
-import type { Clock } from '../clock.js';
-import { formatElapsed } from '../duration.js';
-import { oneLine } from '../report/escape.js';
-import { redact } from '../secrets.js';
-import { describeIssue, issuePath } from '../zod-issue.js';
+import type { Clock } from './clock.js';
+import { Aborted, DeadlineExceeded, ServiceError } from './errors.js';
 import {
   type Failure,
   type HttpFailure,
@@ -15,6 +12,7 @@ import {
   withRetry,
 } from './retry.js';
 import { send, TransportError } from './transport.js';
+import { describeIssue, issuePath } from './validation.js';
 
 export interface Operation<T> {
   /** What the request does, as a phrase after "Could not": "get project run 'r1'". */
@@ -56,41 +54,9 @@ export interface CallContext {
   requestTimeoutMs?: number;
 }
 
-/** The service answered with an error, broke the interface, or could not be reached. */
-export class ServiceError extends Error {
-  override name = 'ServiceError';
-  constructor(
-    message: string,
-    readonly status?: number,
-  ) {
-    super(message);
-  }
-}
-
-/** The `timeout` input expired while a request was being made or retried. */
-export class DeadlineExceeded extends Error {
-  override name = 'DeadlineExceeded';
-  constructor(
-    message: string,
-    /** Set when the service was failing when time ran out: what failed. */
-    readonly serviceFailure?: string,
-  ) {
-    super(message);
-  }
-}
-
-/** The job is being cancelled; the message says how the last attempt ended. */
-export class Aborted extends Error {
-  override name = 'Aborted';
-  constructor(
-    message: string,
-    /** Whether the service may have acted on the last request (a start: a run may exist). */
-    readonly mayHaveActed: boolean,
-    /** True when that request was abandoned unanswered because of the cancellation. */
-    readonly abandoned: boolean,
-  ) {
-    super(message);
-  }
+/** `1.5 s`, `62 s`: how long a retry waits or a failing operation lasted, in the service's messages. */
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
 }
 
 const MAX_ERROR_TEXT = 300;
@@ -111,7 +77,9 @@ function serviceErrorText(body: string | undefined): string {
   } catch {
     // not JSON: show the start of the body
   }
-  const clean = oneLine(text, MAX_ERROR_TEXT).trim();
+  // On one line and short; the log masks secrets, and the reports redact and escape it again.
+  const line = text.replace(/\s+/g, ' ').trim();
+  const clean = line.length > MAX_ERROR_TEXT ? `${line.slice(0, MAX_ERROR_TEXT - 1)}…` : line;
   return clean ? `: ${clean}` : '';
 }
 
@@ -120,7 +88,7 @@ const MAY_HAVE_STARTED =
 
 function describeFailure<T>(operation: Operation<T>, stop: RetriesExhausted): string {
   const { failure, attempts, elapsedMs } = stop;
-  const tries = attempts > 1 ? ` (gave up after ${attempts} attempts over ${formatElapsed(elapsedMs)})` : '';
+  const tries = attempts > 1 ? ` (gave up after ${attempts} attempts over ${seconds(elapsedMs)})` : '';
   const start = `Could not ${operation.name}`;
   const mayHaveStarted = operation.rule === 'start' && mayHaveActed(failure);
   if (failure instanceof TransportError) {
@@ -177,7 +145,7 @@ export class ServiceClient {
           signal: context.stopRetriesOn ?? context.signal,
           onRetry: (failure, delayMs, attempt) =>
             core.info(
-              `Could not ${operation.name} (${describeRetry(failure)}); attempt ${attempt + 1} in ${formatElapsed(delayMs)}.`,
+              `Could not ${operation.name} (${describeRetry(failure)}); attempt ${attempt + 1} in ${seconds(delayMs)}.`,
             ),
         },
         async () => {
@@ -228,8 +196,7 @@ export class ServiceClient {
           cutShort ? undefined : describeFailure(operation, error),
         );
       }
-      const status = error.failure instanceof TransportError ? undefined : error.failure.status;
-      throw new ServiceError(describeFailure(operation, error), status);
+      throw new ServiceError(describeFailure(operation, error));
     }
     return parseAnswer(operation, answer);
   }
@@ -258,7 +225,6 @@ export async function parseAnswer<T>(
     const type = answer.contentType ? `, content-type ${answer.contentType}` : '';
     throw new ServiceError(
       `Could not ${operation.name}: the response is not JSON (HTTP ${answer.status}${type})${serviceErrorText(answer.body)}${acceptedNote(operation)}`,
-      answer.status,
     );
   }
   if (operation.accepts?.(json)) return json as T;
@@ -269,8 +235,7 @@ export async function parseAnswer<T>(
       .map((issue) => describeIssue(issue, `field '${issuePath('', issue.path)}'`))
       .join('; ');
     throw new ServiceError(
-      `Could not ${operation.name}: the response does not match the service interface: ${redact(problems)}.${acceptedNote(operation)}`,
-      answer.status,
+      `Could not ${operation.name}: the response does not match the service interface: ${problems}.${acceptedNote(operation)}`,
     );
   }
   return parsed.data;

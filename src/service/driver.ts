@@ -1,16 +1,23 @@
-import type { Mode, TestCase } from '../outcome.js';
 import type { CallContext } from './client.js';
 
 export interface StartedRun {
   runId: string;
   testSuiteName?: string;
-  /** Suite runs: the options the service applied, sensitive values hidden. */
+  /** Suite runs: the options the service applied, as it echoes them. */
   appliedOptions?: Record<string, unknown>;
 }
 
 export interface PollResult {
   status: string;
   final: boolean;
+}
+
+/** A test case as the service reports it. */
+export interface TestCaseResult {
+  title: string;
+  /** Undefined when the service sent none. */
+  status?: string;
+  durationMs?: number;
 }
 
 export interface FinishedRun {
@@ -20,12 +27,11 @@ export interface FinishedRun {
   finishedAt?: string;
   branch?: string;
   testSuiteName?: string;
-  testCases: TestCase[];
+  testCases: TestCaseResult[];
 }
 
 /** One run kind: the only place where project runs and suite runs differ. */
 export interface RunDriver {
-  readonly mode: Mode;
   /** "project run" or "test suite run". */
   readonly kind: string;
   /** "project 'p'" or "test suite 's'". */

@@ -1,4 +1,4 @@
-import { isRecord } from '../is-record.js';
+import { isRecord } from './is-record.js';
 import { RUN_STATUSES, TEST_CASE_STATUSES } from './statuses.js';
 
 /**

@@ -13,7 +13,6 @@ export interface ProjectRunRequest {
 
 /** Project runs: start, poll the run (whose final answer carries the results) and cancel. */
 export class ProjectRunDriver implements RunDriver {
-  readonly mode = 'project';
   readonly kind = 'project run';
   readonly target: string;
   private readonly base: string;

@@ -1,11 +1,9 @@
-import { hideSensitiveValues, sensitiveOverrideNames } from '../sensitive-overrides.js';
-import type { SuiteOptions } from '../suite-options.js';
 import type { CallContext, ServiceClient } from './client.js';
 import type { FinishedRun, PollResult, RunDriver, StartedRun } from './driver.js';
+import type { SuiteOptions } from './schemas.js';
 
 /** Test suite runs: start with options, poll the status until FINISHED, then fetch the result once. */
 export class SuiteRunDriver implements RunDriver {
-  readonly mode = 'suite';
   readonly kind = 'test suite run';
   readonly target: string;
 
@@ -34,8 +32,7 @@ export class SuiteRunDriver implements RunDriver {
     return {
       runId: started.testSuiteRunId,
       testSuiteName: started.testSuiteName,
-      // Hidden whether or not the service echoes `sensitive`: the request said so.
-      appliedOptions: hideSensitiveValues(started.options, sensitiveOverrideNames(this.options)),
+      appliedOptions: started.options,
     };
   }
 

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { HttpClient } from '@actions/http-client';
 import type { RequestHandler } from '@actions/http-client/lib/interfaces';
-import { USER_AGENT } from '../version.js';
+import { USER_AGENT } from './user-agent.js';
 
 export interface HttpAnswer {
   status: number;

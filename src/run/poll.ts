@@ -1,7 +1,7 @@
-import type { Clock } from './clock.js';
-import { formatElapsed } from './duration.js';
-import { Aborted, DeadlineExceeded } from './service/client.js';
-import type { FinishedRun, RunDriver } from './service/driver.js';
+import { formatDuration } from '../report/format.js';
+import type { Clock } from '../service/clock.js';
+import type { FinishedRun, RunDriver } from '../service/driver.js';
+import { Aborted, DeadlineExceeded } from '../service/errors.js';
 
 export type WaitResult =
   | { kind: 'finished'; run: FinishedRun }
@@ -40,7 +40,7 @@ export async function waitForFinish(
   options: WaitOptions,
 ): Promise<WaitResult> {
   const { clock, signal, deadline } = options;
-  const elapsed = () => formatElapsed(clock.now() - options.startedAt);
+  const elapsed = () => formatDuration(clock.now() - options.startedAt);
   let lastStatus: string | undefined;
   let lastLineAt = clock.now();
   let atDeadline = false;

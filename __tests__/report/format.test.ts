@@ -1,4 +1,4 @@
-import { formatDuration, NO_DURATION } from '../../src/report/format-duration.js';
+import { formatDuration, NO_DURATION } from '../../src/report/format.js';
 
 describe('formatDuration', () => {
   it.each([

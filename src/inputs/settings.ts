@@ -1,10 +1,13 @@
 import * as path from 'node:path';
 import * as core from '@actions/core';
-import { parseDuration } from './duration.js';
-import { InputError, shown } from './input-error.js';
-import type { Mode } from './outcome.js';
+import type { SuiteOptions } from '../service/schemas.js';
+import { shown } from '../service/validation.js';
+import { parseDuration } from './durations.js';
+import { InputError } from './input-error.js';
 import { registerSecret } from './secrets.js';
-import type { SuiteOptions } from './suite-options.js';
+
+/** The two kinds of run: agent-based project runs and classic test suite runs. */
+export type Mode = 'project' | 'suite';
 
 /** Every input, parsed and validated once. Nothing else reads the inputs. */
 export interface Settings {
@@ -214,7 +217,7 @@ export async function readSettings(
 
   let suiteOptions: SuiteOptions | undefined;
   if (mode === 'suite' && !runId) {
-    const { buildSuiteOptions } = await import('./suite-options.js');
+    const { buildSuiteOptions } = await import('./options.js');
     suiteOptions = await buildSuiteOptions(optionsText, { environment, branch, branchExplicit, env });
   }
 

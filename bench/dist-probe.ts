@@ -6,8 +6,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { makeRunnerFiles, readSummary } from '../helpers/runner-files.js';
-import type { SimTestCase, Simulator } from '../simulator/simulator.js';
+import { makeRunnerFiles, readSummary } from '../__tests__/helpers/runner-files.js';
+import type { SimTestCase, Simulator } from '../__tests__/simulator/simulator.js';
 import { actionEnv, DIST_ENTRY, removeDir, runNode } from './spawn.js';
 
 const EXIT_PROBE = `import { writeFileSync } from 'node:fs';

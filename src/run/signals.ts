@@ -1,4 +1,5 @@
-import type { Clock } from './clock.js';
+import * as core from '@actions/core';
+import type { Clock } from '../service/clock.js';
 
 /**
  * The runner sends SIGINT, SIGTERM 7.5 s later, and kills the step 2.5 s after that. Every
@@ -46,4 +47,22 @@ export class JobCancellation {
   dispose(): void {
     this.disposed.abort();
   }
+}
+
+const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
+
+/**
+ * Calls `onSignal` when the runner cancels the job (SIGINT, then SIGTERM 7.5 s later). Installing
+ * the listeners keeps Node from exiting at once, so the run can be cancelled and reported.
+ * Returns a function that removes them.
+ */
+export function onTermination(onSignal: () => void): () => void {
+  const listener = (signal: NodeJS.Signals) => {
+    core.info(`Received ${signal}: the job is being cancelled.`);
+    onSignal();
+  };
+  for (const signal of SIGNALS) process.on(signal, listener);
+  return () => {
+    for (const signal of SIGNALS) process.off(signal, listener);
+  };
 }

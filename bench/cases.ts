@@ -4,7 +4,7 @@
  * and the like, some with other non-ASCII text), and durations.
  * The same seed gives the same cases, so runs of the benchmark compare.
  */
-import type { SimTestCase } from '../simulator/simulator.js';
+import type { SimTestCase } from '../__tests__/simulator/simulator.js';
 
 /** mulberry32: a small, fast, seeded generator of numbers in [0, 1). */
 function seeded(seed: number): () => number {

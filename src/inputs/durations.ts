@@ -7,14 +7,3 @@ export function parseDuration(text: string): number | undefined {
   const ms = Number(match[1]) * UNIT_MS[match[2] ?? 's'];
   return Number.isFinite(ms) ? Math.round(ms) : undefined;
 }
-
-/** A short human form for log lines: `45s`, `3m 4s`, `1h 2m`. */
-export function formatElapsed(ms: number): string {
-  const totalSeconds = Math.max(0, Math.round(ms / 1000));
-  const hours = Math.floor(totalSeconds / 3600);
-  const minutes = Math.floor((totalSeconds % 3600) / 60);
-  const seconds = totalSeconds % 60;
-  if (hours > 0) return `${hours}h ${minutes}m`;
-  if (minutes > 0) return `${minutes}m ${seconds}s`;
-  return `${seconds}s`;
-}

@@ -1,5 +1,10 @@
 import type { z } from 'zod';
-import { shown } from './input-error.js';
+
+/** Shows a value in an error message, shortened so a pasted blob cannot flood the log. */
+export function shown(value: string): string {
+  const short = value.length > 80 ? `${value.slice(0, 77)}...` : value;
+  return `'${short}'`;
+}
 
 /** `options.testMatch.regex`, `results.testCases[2].status` */
 export function issuePath(root: string, path: readonly PropertyKey[]): string {

@@ -2,10 +2,15 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { inputEnv, PUSH_TO_MAIN_ENV, type RunnerFiles, runnerEnv } from '../helpers/runner-files.js';
+import {
+  inputEnv,
+  PUSH_TO_MAIN_ENV,
+  type RunnerFiles,
+  runnerEnv,
+} from '../__tests__/helpers/runner-files.js';
 
 /** The project's root directory, whatever the current directory. */
-export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const DIST_ENTRY = path.join(PROJECT_ROOT, 'dist', 'index.js');
 
 export interface NodeRun {
@@ -66,4 +71,4 @@ export function removeDir(dir: string): void {
   fs.rmSync(dir, { recursive: true, force: true });
 }
 
-export { nodeBinaries } from '../helpers/dist-runner.js';
+export { nodeBinaries } from '../__tests__/helpers/dist-runner.js';

@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { build, stop } from 'esbuild';
-import { makeRunnerFiles } from '../helpers/runner-files.js';
+import { makeRunnerFiles } from '../__tests__/helpers/runner-files.js';
 import { projectRunBody } from './cases.js';
 import type { WorkerResult } from './report-worker.js';
 import { PROJECT_ROOT, removeDir, runNode } from './spawn.js';
@@ -15,7 +15,7 @@ import { PROJECT_ROOT, removeDir, runNode } from './spawn.js';
 export async function bundleWorker(dir: string): Promise<string> {
   const outfile = path.join(dir, 'report-worker.mjs');
   await build({
-    entryPoints: [path.join(PROJECT_ROOT, '__tests__', 'bench', 'report-worker.ts')],
+    entryPoints: [path.join(PROJECT_ROOT, 'bench', 'report-worker.ts')],
     outfile,
     bundle: true,
     platform: 'node',

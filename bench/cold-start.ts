@@ -5,14 +5,54 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { makeRunnerFiles } from '../helpers/runner-files.js';
-import type { Simulator } from '../simulator/simulator.js';
+import { makeRunnerFiles } from '../__tests__/helpers/runner-files.js';
+import type { Simulator } from '../__tests__/simulator/simulator.js';
 import { actionEnv, type NodeRun, nodeBinaries, PROJECT_ROOT, removeDir, runNode } from './spawn.js';
 
 export interface Variant {
   name: string;
   /** The script to run. */
   entry: string;
+  /** Inputs over those of a project run (an empty value unsets one). */
+  inputs?: Record<string, string>;
+}
+
+const SUITE_OPTIONS = {
+  numberOfWorkers: 4,
+  retries: 1,
+  testMatch: { glob: 'checkout/**' },
+  notificationProfile: 'DISABLED',
+  variableOverrides: { BASE_URL: 'https://staging.example.com', PIN: { value: '4711', sensitive: true } },
+  urlReplacements: [{ original: 'https://www.example.com', replacement: 'https://staging.example.com' }],
+};
+
+const SUITE_OPTIONS_YAML = `numberOfWorkers: 4
+retries: 1
+testMatch:
+  glob: "checkout/**"
+notificationProfile: DISABLED
+variableOverrides:
+  BASE_URL: https://staging.example.com
+  PIN:
+    value: "4711"
+    sensitive: true
+urlReplacements:
+  - original: https://www.example.com
+    replacement: https://staging.example.com
+`;
+
+/** dist/index.js in each mode: a project run, and a suite run with its options as JSON and as YAML. */
+export function distVariants(entry: string): Variant[] {
+  const suite = { 'project-id': '', 'test-suite-id': 'checkout-regression', environment: 'STAGING' };
+  return [
+    { name: 'dist, project run', entry },
+    {
+      name: 'dist, suite run, JSON options',
+      entry,
+      inputs: { ...suite, options: JSON.stringify(SUITE_OPTIONS) },
+    },
+    { name: 'dist, suite run, YAML options', entry, inputs: { ...suite, options: SUITE_OPTIONS_YAML } },
+  ];
 }
 
 export interface ColdStartSeries {
@@ -100,20 +140,24 @@ export async function measureColdStart(
 ): Promise<ColdStartSeries[]> {
   const files = makeRunnerFiles();
   try {
-    const env = actionEnv(files, sim.url);
     const series: ColdStartSeries[] = [];
-    const jobs: { series: ColdStartSeries; bin: string; entry: string }[] = [];
+    const jobs: { series: ColdStartSeries; bin: string; entry: string; env: Record<string, string> }[] = [];
     for (const node of nodeBinaries()) {
       for (const variant of variants) {
         const entry: ColdStartSeries = { node: node.name, variant: variant.name, samples: [] };
         series.push(entry);
-        jobs.push({ series: entry, bin: node.bin, entry: variant.entry });
+        jobs.push({
+          series: entry,
+          bin: node.bin,
+          entry: variant.entry,
+          env: actionEnv(files, sim.url, variant.inputs),
+        });
       }
     }
     for (let round = 0; round <= rounds; round++) {
       for (let i = 0; i < jobs.length; i++) {
         const job = jobs[(i + round) % jobs.length] as (typeof jobs)[number];
-        const ms = await timeFirstRequest(sim, job.bin, job.entry, env);
+        const ms = await timeFirstRequest(sim, job.bin, job.entry, job.env);
         if (round > 0) job.series.samples.push(ms);
       }
     }

