@@ -60,27 +60,27 @@ const BAD_OPTIONS: [string, string, string | RegExp][] = [
   [
     'operationDelayMs -1',
     'operationDelayMs: -1',
-    `${INVALID}options.operationDelayMs must be a number of milliseconds, 0 or more; got -1.`,
+    `${INVALID}options.operationDelayMs must be a number, 0 or more (milliseconds); got -1.`,
   ],
   [
     'operationDelayMs a string',
     'operationDelayMs: "500"',
-    `${INVALID}options.operationDelayMs must be a number of milliseconds, 0 or more; got the string '500' (write a number without quotes: no string is read as a number).`,
+    `${INVALID}options.operationDelayMs must be a number, 0 or more (milliseconds); got the string '500' (write a number without quotes: no string is read as a number).`,
   ],
   [
     'operationDelayMs a word',
     'operationDelayMs: soon',
-    `${INVALID}options.operationDelayMs must be a number of milliseconds, 0 or more; got the string 'soon'.`,
+    `${INVALID}options.operationDelayMs must be a number, 0 or more (milliseconds); got the string 'soon'.`,
   ],
   [
     'testTimeoutMs negative',
     'testTimeoutMs: -1000',
-    `${INVALID}options.testTimeoutMs must be a number of milliseconds, 0 or more; got -1000.`,
+    `${INVALID}options.testTimeoutMs must be a number, 0 or more (milliseconds); got -1000.`,
   ],
   [
     'testTimeoutMs null',
     '{"testTimeoutMs": null}',
-    `${INVALID}options.testTimeoutMs must be a number of milliseconds, 0 or more; got null.`,
+    `${INVALID}options.testTimeoutMs must be a number, 0 or more (milliseconds); got null.`,
   ],
   // testMatch: {glob?: string, regex?: string}
   [
@@ -134,17 +134,17 @@ const BAD_OPTIONS: [string, string, string | RegExp][] = [
   [
     'variableOverrides a number value',
     'variableOverrides: {PIN: 4711}',
-    `${INVALID}options.variableOverrides.PIN must be a string, {value: string, sensitive?: boolean} or {value: {...}, sensitive?: boolean}; got a number.`,
+    `${INVALID}options.variableOverrides.PIN must be a string or an object {value: string | {...}, sensitive?: boolean}; got a number.`,
   ],
   [
     'variableOverrides a number value, in JSON',
     '{"variableOverrides": {"FOO": 42}}',
-    `${INVALID}options.variableOverrides.FOO must be a string, {value: string, sensitive?: boolean} or {value: {...}, sensitive?: boolean}; got a number.`,
+    `${INVALID}options.variableOverrides.FOO must be a string or an object {value: string | {...}, sensitive?: boolean}; got a number.`,
   ],
   [
     'variableOverrides a boolean, a null and a list value',
     '{"variableOverrides": {"A": true, "B": null, "C": ["x"]}}',
-    `${INVALID}options.variableOverrides.A must be a string, {value: string, sensitive?: boolean} or {value: {...}, sensitive?: boolean}; got a boolean. options.variableOverrides.B must be a string, {value: string, sensitive?: boolean} or {value: {...}, sensitive?: boolean}; got null. options.variableOverrides.C must be a string, {value: string, sensitive?: boolean} or {value: {...}, sensitive?: boolean}; got a list.`,
+    `${INVALID}options.variableOverrides.A must be a string or an object {value: string | {...}, sensitive?: boolean}; got a boolean. options.variableOverrides.B must be a string or an object {value: string | {...}, sensitive?: boolean}; got null. options.variableOverrides.C must be a string or an object {value: string | {...}, sensitive?: boolean}; got a list.`,
   ],
   [
     'variableOverrides {value: 5}',
@@ -169,7 +169,7 @@ const BAD_OPTIONS: [string, string, string | RegExp][] = [
   [
     'variableOverrides a list',
     `variableOverrides: [${HUSH}]`,
-    `${INVALID}options.variableOverrides must be an object that maps each variable name to a string, {value: string, sensitive?: boolean} or {value: {...}, sensitive?: boolean}; got a list.`,
+    `${INVALID}options.variableOverrides must be an object that maps names to a string or an object {value: string | {...}, sensitive?: boolean}; got a list.`,
   ],
   // metadata: {git?: {branch?: string}, note?: string}
   [
@@ -237,12 +237,12 @@ const BAD_OPTIONS: [string, string, string | RegExp][] = [
   [
     'YAML that does not parse',
     'retries: 1\ntestMatch: [a',
-    /^Input 'options' must be a JSON or YAML object; it does not parse: .+ at line 2, column \d+\.$/,
+    /^Input 'options' must be a JSON or YAML object; it does not parse: .+ at line \d+, column \d+\.$/,
   ],
   [
     'YAML with a key given twice',
     'retries: 1\nretries: 2',
-    /^Input 'options' must be a JSON or YAML object; it does not parse: Map keys must be unique.*\.$/,
+    "Input 'options' must be a JSON or YAML object; it does not parse: duplicated mapping key at line 2, column 1.",
   ],
   [
     'two problems at once',

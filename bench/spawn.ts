@@ -11,7 +11,10 @@ import {
 
 /** The project's root directory, whatever the current directory. */
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
-export const DIST_ENTRY = path.join(PROJECT_ROOT, 'dist', 'index.js');
+/** The bundle measured: dist/index.js, or the entry BENCH_DIST names (to compare two builds). */
+export const DIST_ENTRY = process.env.BENCH_DIST
+  ? path.resolve(process.env.BENCH_DIST)
+  : path.join(PROJECT_ROOT, 'dist', 'index.js');
 
 export interface NodeRun {
   code: number | null;

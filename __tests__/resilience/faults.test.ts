@@ -250,12 +250,12 @@ describe('errors a retry cannot fix', () => {
     [
       'a missing required field',
       { startedAt: null },
-      /field 'status' is missing \(expected one of QUEUED, RUNNING, PASSED/,
+      /field 'status' is missing: it must be one of QUEUED, RUNNING, PASSED/,
     ],
     [
       'a wrong type',
       { status: 'PASSED', results: { testCases: 'all' } },
-      /field 'results.testCases' must be an array; got the string 'all'/,
+      /field 'results.testCases' must be a list of \{title: string, status: QUEUED \| .*\}; got the string 'all'/,
     ],
     [
       'an unknown status',

@@ -1,9 +1,10 @@
 import * as path from 'node:path';
 import * as core from '@actions/core';
-import type { SuiteOptions } from '../service/schemas.js';
+import { SUITE_ENVIRONMENTS, type SuiteOptions } from '../service/schemas.js';
 import { shown } from '../service/validation.js';
 import { parseDuration } from './durations.js';
 import { InputError } from './input-error.js';
+import { buildSuiteOptions } from './options.js';
 import { registerSecret } from './secrets.js';
 
 /** The two kinds of run: agent-based project runs and classic test suite runs. */
@@ -32,7 +33,8 @@ export interface Settings {
   failOnFlaky: boolean;
   summary: boolean;
   junitPath?: string;
-  resultsDir: string;
+  /** Where the results file goes: RUNNER_TEMP, or the system's temporary folder outside a runner. */
+  resultsDir?: string;
 }
 
 export type InputReader = (name: string) => string;
@@ -150,8 +152,6 @@ function resolveMode(input: InputReader): {
   return { mode: resolved, projectId, testSuiteId, runId };
 }
 
-const SUITE_ENVIRONMENTS = ['PRODUCTION', 'STAGING', 'DEVELOPMENT'];
-
 /**
  * Reads and validates every input. Throws an InputError naming the input; the API key is
  * registered as a secret before anything else can print it.
@@ -205,7 +205,7 @@ export async function readSettings(
   let environment = input('environment') || undefined;
   if (mode === 'suite' && environment) {
     const upper = environment.toUpperCase();
-    if (!SUITE_ENVIRONMENTS.includes(upper)) {
+    if (!(SUITE_ENVIRONMENTS as readonly string[]).includes(upper)) {
       throw new InputError(
         `Input 'environment' must be one of ${SUITE_ENVIRONMENTS.join(', ')} for a test suite run; got ${shown(environment)}.`,
       );
@@ -217,7 +217,6 @@ export async function readSettings(
 
   let suiteOptions: SuiteOptions | undefined;
   if (mode === 'suite' && !runId) {
-    const { buildSuiteOptions } = await import('./options.js');
     suiteOptions = await buildSuiteOptions(optionsText, { environment, branch, branchExplicit, env });
   }
 
@@ -243,6 +242,6 @@ export async function readSettings(
     failOnFlaky: parseBoolean(input, 'fail-on-flaky', false),
     summary: parseBoolean(input, 'summary', true),
     junitPath: junitInput ? path.resolve(workspace, junitInput) : undefined,
-    resultsDir: env.RUNNER_TEMP || (await import('node:os')).tmpdir(),
+    resultsDir: env.RUNNER_TEMP || undefined,
   };
 }

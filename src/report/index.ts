@@ -12,8 +12,8 @@ export interface ReportSettings {
   summary: boolean;
   /** Absolute path for the JUnit XML report, when requested. */
   junitPath?: string;
-  /** Directory for the results file (RUNNER_TEMP). */
-  resultsDir: string;
+  /** Directory for the results file (RUNNER_TEMP); the system's temporary folder when absent. */
+  resultsDir?: string;
 }
 
 export interface ReportFiles {

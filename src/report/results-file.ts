@@ -1,4 +1,5 @@
 import { mkdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { redact } from '../inputs/secrets.js';
 import { type RunOutcome, verdictOf } from './outcome.js';
@@ -43,7 +44,7 @@ export function resultsJson(outcome: RunOutcome): string {
 }
 
 /** Writes `test-run-<run id>.json` under `resultsDir` and returns its path. */
-export async function writeResultsFile(outcome: RunOutcome, resultsDir: string): Promise<string> {
+export async function writeResultsFile(outcome: RunOutcome, resultsDir = os.tmpdir()): Promise<string> {
   const file = path.join(resultsDir, resultsFileName(outcome.runId));
   await mkdir(resultsDir, { recursive: true });
   await writeFile(file, resultsJson(outcome), 'utf8');

@@ -61,7 +61,7 @@ export async function waitForFinish(
         options.log(`[${elapsed()}] ${driver.kind} ${runId}: still ${poll.status}`);
         lastLineAt = clock.now();
       }
-      if (poll.final) return { kind: 'finished', run: await driver.finish(runId, context) };
+      if (poll.finished) return { kind: 'finished', run: poll.finished };
       if (atDeadline) return { kind: 'timedout', lastStatus };
       const delay = Math.min(jitteredInterval(options.pollIntervalMs, clock.random), deadline - clock.now());
       await clock.sleep(Math.max(0, delay), signal);

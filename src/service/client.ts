@@ -1,5 +1,5 @@
 import * as core from '@actions/core';
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import type { Clock } from './clock.js';
 import { Aborted, DeadlineExceeded, ServiceError } from './errors.js';
 import {
@@ -12,7 +12,7 @@ import {
   withRetry,
 } from './retry.js';
 import { send, TransportError } from './transport.js';
-import { describeIssue, issuePath } from './validation.js';
+import { explainIssues, issuePath } from './validation.js';
 
 export interface Operation<T> {
   /** What the request does, as a phrase after "Could not": "get project run 'r1'". */
@@ -22,22 +22,10 @@ export interface Operation<T> {
   path: string;
   body?: unknown;
   rule: RetryRule;
-  /** Picks the response schema from the lazily loaded schemas module. */
-  schema: (schemas: Schemas) => z.ZodType<T>;
-  /** A faster check that accepts exactly what the schema accepts; zod runs only when it fails. */
-  accepts?: (body: unknown) => boolean;
+  /** What a successful answer must look like; built when the first answer comes. */
+  schema: () => z.ZodMiniType<T>;
   /** What a 404 means for this operation: "Project 'p' was not found". */
   notFound: string;
-}
-
-export type Schemas = typeof import('./schemas.js');
-
-let schemasModule: Promise<Schemas> | undefined;
-
-/** zod and the schemas load while the first request is on the wire, not before it. */
-function loadSchemas(): Promise<Schemas> {
-  schemasModule ??= import('./schemas.js');
-  return schemasModule;
 }
 
 export interface CallContext {
@@ -132,8 +120,6 @@ export class ServiceClient {
     if (body !== undefined) headers['content-type'] = 'application/json';
     const url = `${this.baseUrl}${operation.path}`;
     const requestTimeoutMs = context.requestTimeoutMs ?? this.requestTimeoutMs;
-    // Without a fast check the schemas will be needed: load them while the request is on the wire.
-    if (!operation.accepts) void loadSchemas();
 
     let answer: { status: number; body: string; contentType?: string };
     try {
@@ -209,14 +195,11 @@ function acceptedNote<T>(operation: Operation<T>): string {
     : '';
 }
 
-/**
- * Parses and validates an answer. zod is loaded only when the operation has no fast check or the
- * check fails: then zod's issues name the field that breaks the interface.
- */
-export async function parseAnswer<T>(
+/** Parses and validates an answer: an error names the field that breaks the interface. */
+export function parseAnswer<T>(
   operation: Operation<T>,
   answer: { status: number; body: string; contentType?: string },
-): Promise<T> {
+): T {
   let json: unknown;
   try {
     // An empty body parses to undefined, which the schema then accepts or names.
@@ -227,15 +210,15 @@ export async function parseAnswer<T>(
       `Could not ${operation.name}: the response is not JSON (HTTP ${answer.status}${type})${serviceErrorText(answer.body)}${acceptedNote(operation)}`,
     );
   }
-  if (operation.accepts?.(json)) return json as T;
-  const parsed = operation.schema(await loadSchemas()).safeParse(json, { reportInput: true });
+  const schema = operation.schema();
+  const parsed = schema.safeParse(json, { reportInput: true });
   if (!parsed.success) {
-    const problems = parsed.error.issues
-      .slice(0, 3)
-      .map((issue) => describeIssue(issue, `field '${issuePath('', issue.path)}'`))
-      .join('; ');
+    const problems = explainIssues(schema, parsed.error.issues, {
+      where: (path) => `field '${issuePath('', path)}'`,
+      max: 3,
+    });
     throw new ServiceError(
-      `Could not ${operation.name}: the response does not match the service interface: ${problems}.${acceptedNote(operation)}`,
+      `Could not ${operation.name}: the response does not match the service interface: ${problems.join(' ')}${acceptedNote(operation)}`,
     );
   }
   return parsed.data;

@@ -1,17 +1,5 @@
 import type { CallContext } from './client.js';
 
-export interface StartedRun {
-  runId: string;
-  testSuiteName?: string;
-  /** Suite runs: the options the service applied, as it echoes them. */
-  appliedOptions?: Record<string, unknown>;
-}
-
-export interface PollResult {
-  status: string;
-  final: boolean;
-}
-
 /** A test case as the service reports it. */
 export interface TestCaseResult {
   title: string;
@@ -20,6 +8,14 @@ export interface TestCaseResult {
   durationMs?: number;
 }
 
+export interface StartedRun {
+  runId: string;
+  testSuiteName?: string;
+  /** Suite runs: the options the service applied, as it echoes them. */
+  appliedOptions?: Record<string, unknown>;
+}
+
+/** A run whose status is final, with its test cases. */
 export interface FinishedRun {
   /** The final status the service reported (suite runs: FINISHED). */
   serviceStatus: string;
@@ -30,6 +26,12 @@ export interface FinishedRun {
   testCases: TestCaseResult[];
 }
 
+/** One poll: the run's status, and the finished run once that status is final. */
+export interface Poll {
+  status: string;
+  finished?: FinishedRun;
+}
+
 /** One run kind: the only place where project runs and suite runs differ. */
 export interface RunDriver {
   /** "project run" or "test suite run". */
@@ -37,9 +39,7 @@ export interface RunDriver {
   /** "project 'p'" or "test suite 's'". */
   readonly target: string;
   start(context: CallContext): Promise<StartedRun>;
-  poll(runId: string, context: CallContext): Promise<PollResult>;
-  /** The outcome of a run whose last poll was final. */
-  finish(runId: string, context: CallContext): Promise<FinishedRun>;
+  poll(runId: string, context: CallContext): Promise<Poll>;
   /** Absent where the interface has no cancel operation (suite runs). */
   cancel?(runId: string, context: CallContext): Promise<void>;
 }

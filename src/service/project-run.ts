@@ -1,8 +1,12 @@
 import type { CallContext, ServiceClient } from './client.js';
-import type { FinishedRun, PollResult, RunDriver, StartedRun } from './driver.js';
-import { isCancelAnswer, isProjectRun, isProjectRunStart } from './fast-check.js';
-import type { ProjectRun } from './schemas.js';
-import { FINAL_RUN_STATUSES } from './statuses.js';
+import type { Poll, RunDriver, StartedRun } from './driver.js';
+import {
+  cancelAnswerSchema,
+  FINAL_RUN_STATUSES,
+  projectRunSchema,
+  projectRunStartSchema,
+  type RunStatus,
+} from './schemas.js';
 
 export interface ProjectRunRequest {
   projectId: string;
@@ -16,7 +20,6 @@ export class ProjectRunDriver implements RunDriver {
   readonly kind = 'project run';
   readonly target: string;
   private readonly base: string;
-  private lastRun?: ProjectRun;
 
   constructor(
     private readonly client: ServiceClient,
@@ -24,6 +27,10 @@ export class ProjectRunDriver implements RunDriver {
   ) {
     this.target = `project '${request.projectId}'`;
     this.base = `/v1/projects/${encodeURIComponent(request.projectId)}/runs`;
+  }
+
+  private notFound(runId: string): string {
+    return `Run '${runId}' was not found in project '${this.request.projectId}'`;
   }
 
   async start(context: CallContext): Promise<StartedRun> {
@@ -35,8 +42,7 @@ export class ProjectRunDriver implements RunDriver {
         path: this.base,
         body: { branch, environment, playwrightProjectName },
         rule: 'start',
-        schema: (schemas) => schemas.projectRunStartSchema,
-        accepts: isProjectRunStart,
+        schema: projectRunStartSchema,
         notFound: `Project '${this.request.projectId}' was not found: check the 'project-id' input`,
       },
       context,
@@ -44,35 +50,32 @@ export class ProjectRunDriver implements RunDriver {
     return { runId };
   }
 
-  async poll(runId: string, context: CallContext): Promise<PollResult> {
-    this.lastRun = await this.client.call(
+  async poll(runId: string, context: CallContext): Promise<Poll> {
+    const run = await this.client.call(
       {
         name: `get project run '${runId}' of ${this.target}`,
         method: 'GET',
         path: `${this.base}/${encodeURIComponent(runId)}`,
         rule: 'read',
-        schema: (schemas) => schemas.projectRunSchema,
-        accepts: isProjectRun,
-        notFound: `Run '${runId}' was not found in project '${this.request.projectId}'`,
+        schema: projectRunSchema,
+        notFound: this.notFound(runId),
       },
       context,
     );
-    return { status: this.lastRun.status, final: FINAL_RUN_STATUSES.has(this.lastRun.status) };
-  }
-
-  async finish(runId: string): Promise<FinishedRun> {
-    const run = this.lastRun;
-    if (!run) throw new Error(`project run '${runId}' was never polled`);
+    if (!FINAL_RUN_STATUSES.has(run.status as RunStatus)) return { status: run.status };
     return {
-      serviceStatus: run.status,
-      startedAt: run.startedAt ?? undefined,
-      finishedAt: run.finishedAt ?? undefined,
-      branch: run.branchName ?? undefined,
-      testCases: (run.results?.testCases ?? []).map((testCase) => ({
-        title: testCase.title,
-        status: testCase.status,
-        durationMs: testCase.durationMs ?? undefined,
-      })),
+      status: run.status,
+      finished: {
+        serviceStatus: run.status,
+        startedAt: run.startedAt ?? undefined,
+        finishedAt: run.finishedAt ?? undefined,
+        branch: run.branchName ?? undefined,
+        testCases: (run.results?.testCases ?? []).map((testCase) => ({
+          title: testCase.title,
+          status: testCase.status,
+          durationMs: testCase.durationMs ?? undefined,
+        })),
+      },
     };
   }
 
@@ -84,9 +87,8 @@ export class ProjectRunDriver implements RunDriver {
         path: `${this.base}/cancel`,
         body: { where: { runId } },
         rule: 'cancel',
-        schema: (schemas) => schemas.cancelResponseSchema,
-        accepts: isCancelAnswer,
-        notFound: `Run '${runId}' was not found in project '${this.request.projectId}'`,
+        schema: cancelAnswerSchema,
+        notFound: this.notFound(runId),
       },
       context,
     );

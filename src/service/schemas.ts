@@ -1,134 +1,152 @@
-import { z } from 'zod';
-import { isRecord } from './is-record.js';
-import { RUN_STATUSES, TEST_CASE_STATUSES } from './statuses.js';
-import { describeType } from './validation.js';
+import * as z from 'zod/mini';
 
 /**
- * Responses of the service. Extra fields are tolerated (z.object strips them); missing or mistyped
- * ones are not. Loaded with a dynamic import by the client, once a request is under way.
+ * The service's interface as zod/mini schemas: the start-suite-run body (the `options` input is
+ * validated against it) and every answer. Answers tolerate unknown extra fields (z.object drops
+ * them); a missing or mistyped field is an error that names it.
+ *
+ * Each schema is built on first use: building them all takes about 4 ms, which every run would
+ * otherwise pay before its first request, though a project run needs none of the suite's.
  */
-
-const timestamp = z.string().nullish();
-
-export const projectRunStartSchema = z.object({ runId: z.string().min(1) });
-
-export const projectRunSchema = z.object({
-  status: z.enum(RUN_STATUSES),
-  startedAt: timestamp,
-  finishedAt: timestamp,
-  branchName: z.string().nullish(),
-  results: z
-    .object({
-      testCases: z.array(
-        z.object({
-          title: z.string(),
-          status: z.enum(TEST_CASE_STATUSES),
-          durationMs: z.number().nonnegative().nullish(),
-        }),
-      ),
-    })
-    .nullish(),
-});
-export type ProjectRun = z.infer<typeof projectRunSchema>;
-
-export const suiteRunStartSchema = z.object({
-  projectId: z.string(),
-  testSuiteRunId: z.string().min(1),
-  testSuiteName: z.string(),
-  options: z.record(z.string(), z.unknown()),
-});
-
-export const suiteRunStatusSchema = z.object({ status: z.enum(['RUNNING', 'FINISHED']) });
-
-export const suiteRunResultSchema = z.object({
-  projectId: z.string().optional(),
-  testSuiteRunId: z.string().optional(),
-  testSuiteName: z.string().optional(),
-  results: z.array(
-    z.object({
-      runId: z.string().nullish(),
-      testId: z.string().nullish(),
-      testName: z.string(),
-      status: z.enum(TEST_CASE_STATUSES).nullish(),
-    }),
-  ),
-});
-
-/** The interface does not say what a cancel answers: anything, or nothing. */
-export const cancelResponseSchema = z.unknown();
-
-const count = z.number().int().min(0);
-const milliseconds = z.number().min(0);
-
-/** One entry of `variableOverrides`: plain, wrapped, or structured. */
-export type VariableOverride = string | { value: string | Record<string, unknown>; sensitive?: boolean };
-
-const OVERRIDE_KEYS = ['value', 'sensitive'];
-export const OVERRIDE_FORMS =
-  'a string, {value: string, sensitive?: boolean} or {value: {...}, sensitive?: boolean}';
-
-/**
- * What is wrong with an override, path relative to it. Checked by hand rather than with a zod
- * union, whose errors name no field; and nothing here echoes a value, which may be a secret.
- */
-function overrideProblems(override: unknown): { path: string[]; message: string }[] {
-  if (typeof override === 'string') return [];
-  if (!isRecord(override)) {
-    return [{ path: [], message: `must be ${OVERRIDE_FORMS}; got ${describeType(override)}` }];
-  }
-  const problems: { path: string[]; message: string }[] = [];
-  const unknown = Object.keys(override).filter((key) => !OVERRIDE_KEYS.includes(key));
-  if (unknown.length > 0) {
-    problems.push({
-      path: [],
-      message: `has unknown key ${unknown.map((key) => `'${key}'`).join(', ')}; allowed keys: ${OVERRIDE_KEYS.join(', ')}`,
-    });
-  }
-  if (!('value' in override)) {
-    problems.push({ path: ['value'], message: 'is missing: it must be a string or an object' });
-  } else if (typeof override.value !== 'string' && !isRecord(override.value)) {
-    problems.push({
-      path: ['value'],
-      message: `must be a string or an object; got ${describeType(override.value)}`,
-    });
-  }
-  if ('sensitive' in override && typeof override.sensitive !== 'boolean') {
-    problems.push({
-      path: ['sensitive'],
-      message: `must be true or false; got ${describeType(override.sensitive)}`,
-    });
-  }
-  return problems;
+function once<T>(build: () => T): () => T {
+  let built: T | undefined;
+  return () => {
+    built ??= build();
+    return built;
+  };
 }
 
-const variableOverride = z.custom<VariableOverride>().superRefine((override, context) => {
-  for (const problem of overrideProblems(override)) {
-    context.addIssue({ code: 'custom', path: problem.path, message: problem.message });
-  }
-});
+export const RUN_STATUSES = [
+  'QUEUED',
+  'RUNNING',
+  'PASSED',
+  'FAILED',
+  'TIMEDOUT',
+  'CANCELLED',
+  'INTERRUPTED',
+] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
 
-/** The start-suite-run body of the interface. */
-export const suiteOptionsSchema = z.strictObject({
-  numberOfWorkers: z.number().int().min(0).max(128).optional(),
-  retries: count.optional(),
-  repeats: count.optional(),
-  operationDelayMs: milliseconds.optional(),
-  testTimeoutMs: milliseconds.optional(),
-  testMatch: z.strictObject({ glob: z.string().optional(), regex: z.string().optional() }).optional(),
-  setupTestId: z.string().optional(),
-  teardownTestId: z.string().optional(),
-  beforeEachTestId: z.string().optional(),
-  afterEachTestId: z.string().optional(),
-  notificationProfile: z.enum(['PROJECT', 'SUITE', 'DISABLED']).optional(),
-  environment: z.enum(['PRODUCTION', 'STAGING', 'DEVELOPMENT']).optional(),
-  variableOverrides: z.record(z.string(), variableOverride).optional(),
-  metadata: z
-    .strictObject({
-      git: z.strictObject({ branch: z.string().optional() }).optional(),
-      note: z.string().optional(),
-    })
-    .optional(),
-  urlReplacements: z.array(z.strictObject({ original: z.string(), replacement: z.string() })).optional(),
-});
+/** A project run in one of these has its results; QUEUED and RUNNING are still in progress. */
+export const FINAL_RUN_STATUSES: ReadonlySet<RunStatus> = new Set([
+  'PASSED',
+  'FAILED',
+  'TIMEDOUT',
+  'CANCELLED',
+  'INTERRUPTED',
+]);
 
-export type SuiteOptions = z.infer<typeof suiteOptionsSchema>;
+/** The interface's test case statuses, and ERROR and CANCELLED, which suite run results also carry. */
+export const TEST_CASE_STATUSES = [
+  'QUEUED',
+  'RUNNING',
+  'PASSED',
+  'FAILED',
+  'TIMEDOUT',
+  'SKIPPED',
+  'INTERRUPTED',
+  'FLAKY',
+  'ERROR',
+  'CANCELLED',
+] as const;
+export type TestCaseStatus = (typeof TEST_CASE_STATUSES)[number];
+
+const testCaseStatus = () => z.enum(TEST_CASE_STATUSES);
+const timestamp = () => z.nullish(z.string());
+
+export const projectRunStartSchema = once(() => z.object({ runId: z.string().check(z.minLength(1)) }));
+
+export const projectRunSchema = once(() =>
+  z.object({
+    status: z.enum(RUN_STATUSES),
+    startedAt: timestamp(),
+    finishedAt: timestamp(),
+    branchName: z.nullish(z.string()),
+    results: z.nullish(
+      z.object({
+        testCases: z.array(
+          z.object({
+            title: z.string(),
+            status: testCaseStatus(),
+            durationMs: z.nullish(z.number().check(z.minimum(0))),
+          }),
+        ),
+      }),
+    ),
+  }),
+);
+
+/** The interface does not say what a cancel answers: anything, or nothing. */
+export const cancelAnswerSchema = once(() => z.unknown());
+
+export const suiteRunStartSchema = once(() =>
+  z.object({
+    projectId: z.string(),
+    testSuiteRunId: z.string().check(z.minLength(1)),
+    testSuiteName: z.string(),
+    options: z.record(z.string(), z.unknown()),
+  }),
+);
+
+export const suiteRunStatusSchema = once(() => z.object({ status: z.enum(['RUNNING', 'FINISHED']) }));
+
+export const suiteRunResultSchema = once(() =>
+  z.object({
+    projectId: z.optional(z.string()),
+    testSuiteRunId: z.optional(z.string()),
+    testSuiteName: z.optional(z.string()),
+    results: z.array(
+      z.object({
+        runId: z.nullish(z.string()),
+        testId: z.nullish(z.string()),
+        testName: z.string(),
+        status: z.nullish(testCaseStatus()),
+      }),
+    ),
+  }),
+);
+
+/** The environments a suite run can be started in (its applied options may also say ALL). */
+export const SUITE_ENVIRONMENTS = ['PRODUCTION', 'STAGING', 'DEVELOPMENT'] as const;
+
+const count = () => z.int().check(z.minimum(0));
+const milliseconds = () => z.number().check(z.minimum(0), z.describe('milliseconds'));
+const testId = () => z.string().check(z.describe('a test id'));
+
+/** One entry of `variableOverrides`: plain, wrapped, or structured. */
+const variableOverride = () =>
+  z.union([
+    z.string(),
+    z.strictObject({
+      value: z.union([z.string(), z.record(z.string(), z.unknown())]),
+      sensitive: z.optional(z.boolean()),
+    }),
+  ]);
+
+/** The start-suite-run body; no field is required. */
+export const suiteOptionsSchema = once(() =>
+  z.strictObject({
+    numberOfWorkers: z.optional(z.int().check(z.minimum(0), z.maximum(128))),
+    retries: z.optional(count()),
+    repeats: z.optional(count()),
+    operationDelayMs: z.optional(milliseconds()),
+    testTimeoutMs: z.optional(milliseconds()),
+    testMatch: z.optional(z.strictObject({ glob: z.optional(z.string()), regex: z.optional(z.string()) })),
+    setupTestId: z.optional(testId()),
+    teardownTestId: z.optional(testId()),
+    beforeEachTestId: z.optional(testId()),
+    afterEachTestId: z.optional(testId()),
+    notificationProfile: z.optional(z.enum(['PROJECT', 'SUITE', 'DISABLED'])),
+    environment: z.optional(z.enum(SUITE_ENVIRONMENTS)),
+    variableOverrides: z.optional(z.record(z.string(), variableOverride())),
+    metadata: z.optional(
+      z.strictObject({
+        git: z.optional(z.strictObject({ branch: z.optional(z.string()) })),
+        note: z.optional(z.string()),
+      }),
+    ),
+    urlReplacements: z.optional(z.array(z.strictObject({ original: z.string(), replacement: z.string() }))),
+  }),
+);
+
+export type SuiteOptions = z.infer<ReturnType<typeof suiteOptionsSchema>>;

@@ -1,8 +1,13 @@
 import type { CallContext, ServiceClient } from './client.js';
-import type { FinishedRun, PollResult, RunDriver, StartedRun } from './driver.js';
-import type { SuiteOptions } from './schemas.js';
+import type { Poll, RunDriver, StartedRun } from './driver.js';
+import {
+  type SuiteOptions,
+  suiteRunResultSchema,
+  suiteRunStartSchema,
+  suiteRunStatusSchema,
+} from './schemas.js';
 
-/** Test suite runs: start with options, poll the status until FINISHED, then fetch the result once. */
+/** Test suite runs: start with options, poll the status until FINISHED, then read the result once. */
 export class SuiteRunDriver implements RunDriver {
   readonly kind = 'test suite run';
   readonly target: string;
@@ -15,6 +20,10 @@ export class SuiteRunDriver implements RunDriver {
     this.target = testSuiteId ? `test suite '${testSuiteId}'` : 'test suite';
   }
 
+  private notFound(runId: string): string {
+    return `Test suite run '${runId}' was not found`;
+  }
+
   async start(context: CallContext): Promise<StartedRun> {
     const suiteId = this.testSuiteId ?? '';
     const started = await this.client.call(
@@ -24,7 +33,7 @@ export class SuiteRunDriver implements RunDriver {
         path: `/v1/testSuite/${encodeURIComponent(suiteId)}/run`,
         body: this.options,
         rule: 'start',
-        schema: (schemas) => schemas.suiteRunStartSchema,
+        schema: suiteRunStartSchema,
         notFound: `Test suite '${suiteId}' was not found: check the 'test-suite-id' input`,
       },
       context,
@@ -36,40 +45,40 @@ export class SuiteRunDriver implements RunDriver {
     };
   }
 
-  async poll(runId: string, context: CallContext): Promise<PollResult> {
+  async poll(runId: string, context: CallContext): Promise<Poll> {
     const { status } = await this.client.call(
       {
         name: `get the status of test suite run '${runId}'`,
         method: 'GET',
         path: `/v1/testSuiteRun/${encodeURIComponent(runId)}/status`,
         rule: 'read',
-        schema: (schemas) => schemas.suiteRunStatusSchema,
-        notFound: `Test suite run '${runId}' was not found`,
+        schema: suiteRunStatusSchema,
+        notFound: this.notFound(runId),
       },
       context,
     );
-    return { status, final: status === 'FINISHED' };
-  }
-
-  async finish(runId: string, context: CallContext): Promise<FinishedRun> {
+    if (status !== 'FINISHED') return { status };
     const result = await this.client.call(
       {
         name: `get the result of test suite run '${runId}'`,
         method: 'GET',
         path: `/v1/testSuiteRun/${encodeURIComponent(runId)}/result`,
         rule: 'read',
-        schema: (schemas) => schemas.suiteRunResultSchema,
-        notFound: `Test suite run '${runId}' was not found`,
+        schema: suiteRunResultSchema,
+        notFound: this.notFound(runId),
       },
       context,
     );
     return {
-      serviceStatus: 'FINISHED',
-      testSuiteName: result.testSuiteName,
-      testCases: result.results.map((testCase) => ({
-        title: testCase.testName,
-        status: testCase.status ?? undefined,
-      })),
+      status,
+      finished: {
+        serviceStatus: status,
+        testSuiteName: result.testSuiteName,
+        testCases: result.results.map((testCase) => ({
+          title: testCase.testName,
+          status: testCase.status ?? undefined,
+        })),
+      },
     };
   }
 }
