@@ -188,7 +188,7 @@ describe('a test suite run end to end against the simulator', () => {
     expect(strict.outputs).toMatchObject({ status: 'FAILED', success: 'false', flaky: '1', failed: '0' });
     expect(annotations(strict.log, 'warning')).toEqual([]);
     expect(annotations(strict.log, 'error')).toEqual([
-      '::error title=search::Test case FLAKY in run suite-run-2',
+      '::error title=search::Test case FLAKY (counts as failed) in run suite-run-2',
       '::error::Test suite run suite-run-2: 1 of 2 test cases failed (1 flaky test case counted as failed: fail-on-flaky is true).',
     ]);
     expect(strict.summary).toContain('❌ FLAKY (counts as failed)');

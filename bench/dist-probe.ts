@@ -52,6 +52,7 @@ export async function runDistWhole(
   bin: string,
   cases: SimTestCase[],
   exitProbe: string,
+  entry = DIST_ENTRY,
 ): Promise<DistRun> {
   sim.setScenario({ project: { statuses: ['FAILED'], testCases: cases } });
   const files = makeRunnerFiles();
@@ -62,7 +63,7 @@ export async function runDistWhole(
       BENCH_RUSAGE_FILE: rusageFile,
     };
     const before = sim.requests.length;
-    const run = await runNode(bin, ['--import', pathToFileURL(exitProbe).href, DIST_ENTRY], env);
+    const run = await runNode(bin, ['--import', pathToFileURL(exitProbe).href, entry], env);
     const first = sim.requests[before];
     if (!first || !fs.existsSync(rusageFile)) {
       throw new Error(`dist/index.js did not run through (exit ${run.code}):\n${run.stdout}${run.stderr}`);

@@ -1,10 +1,10 @@
 import { annotate, type OtherAnnotations } from '../../src/report/annotations.js';
-import type { TestCase } from '../../src/report/outcome.js';
+import type { TestCaseResult } from '../../src/service/driver.js';
 import { captureStdout, cases, makeOutcome } from './helpers.js';
 
 /** The annotations of an outcome; by default the step's only other one is its failure message. */
 function annotations(
-  testCases: TestCase[],
+  testCases: TestCaseResult[],
   overrides: Parameters<typeof makeOutcome>[1] = {},
   others?: OtherAnnotations,
 ): string[] {

@@ -2,29 +2,39 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { jest } from '@jest/globals';
-import { countCases, type RunOutcome, type TestCase } from '../../src/report/outcome.js';
+import type { RunOutcome } from '../../src/report/outcome.js';
+import { judge } from '../../src/report/test-case-status.js';
+import { finishedOutcome } from '../../src/run/conclude.js';
+import type { TestCaseResult } from '../../src/service/driver.js';
 
-/** A finished project run with the given test cases; counts and success follow from them. */
-export function makeOutcome(testCases: TestCase[], overrides: Partial<RunOutcome> = {}): RunOutcome {
-  const counts = countCases(testCases);
-  return {
-    mode: 'project',
-    projectId: 'proj-1',
-    runId: 'run-1',
-    status: counts.failed > 0 ? 'FAILED' : 'PASSED',
-    success: counts.failed === 0,
-    branch: 'main',
-    environment: 'staging',
-    durationMs: 184_000,
-    testCases,
-    counts,
-    failOnFlaky: false,
-    notes: [],
-    ...overrides,
-  };
+/**
+ * The outcome of a finished project run with the given test cases, concluded the way the action
+ * does (so verdicts, counts and success follow from them), then `overrides`.
+ */
+export function makeOutcome(testCases: TestCaseResult[], overrides: Partial<RunOutcome> = {}): RunOutcome {
+  const failOnFlaky = overrides.failOnFlaky ?? false;
+  const anyFailed = testCases.some(
+    (testCase) => judge(testCase.status ?? undefined, false).count === 'failed',
+  );
+  const outcome = finishedOutcome(
+    {
+      mode: 'project',
+      projectId: 'proj-1',
+      runId: 'run-1',
+      branch: 'main',
+      environment: 'staging',
+      failOnFlaky,
+    },
+    { serviceStatus: anyFailed ? 'FAILED' : 'PASSED', testCases },
+  );
+  return { ...outcome, durationMs: 184_000, ...overrides };
 }
 
-export function cases(count: number, status: string | undefined, prefix = status ?? 'none'): TestCase[] {
+export function cases(
+  count: number,
+  status: string | undefined,
+  prefix = status ?? 'none',
+): TestCaseResult[] {
   return Array.from({ length: count }, (_, i) => ({ title: `${prefix} ${i}`, status, durationMs: 1000 + i }));
 }
 

@@ -22,7 +22,7 @@ describe('writeReports', () => {
     expect(written).toEqual({
       resultsFile: path.join(files.dir, 'test-run-run-1.json'),
       junitFile: junitPath,
-      failures: ['The project run failed.'],
+      failures: ['Project run run-1 ended FAILED: 2 of 12 test cases failed.'],
     });
     expect(files.readOutputs()).toEqual({
       status: 'FAILED',

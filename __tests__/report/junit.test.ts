@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { junitXml, writeJunit } from '../../src/report/junit.js';
-import type { TestCase } from '../../src/report/outcome.js';
+import type { TestCaseResult } from '../../src/service/driver.js';
 import { decodeEntities } from '../helpers/html.js';
 import { HOSTILE_TITLES, makeOutcome } from './helpers.js';
 
@@ -66,7 +66,7 @@ function all(element: Element, name: string): Element[] {
   return found.concat(...element.children.map((child) => all(child, name)));
 }
 
-const mixed: TestCase[] = [
+const mixed: TestCaseResult[] = [
   { title: 'passes', status: 'PASSED', durationMs: 1234 },
   { title: 'flaky one', status: 'FLAKY', durationMs: 5 },
   { title: 'skipped one', status: 'SKIPPED' },

@@ -4,13 +4,13 @@ import * as core from '@actions/core';
  * The runner masks registered secrets in the log only. Files this action writes (results file,
  * JUnit report, summary) and texts the service echoes back go through `redact` as well.
  */
-const secrets = new Set<string>();
+const secrets: string[] = [];
 
 const MASK = '***';
 
 export function registerSecret(value: string): void {
-  if (value === '' || secrets.has(value)) return;
-  secrets.add(value);
+  if (value === '' || secrets.includes(value)) return;
+  secrets.push(value);
   core.setSecret(value);
 }
 
@@ -22,7 +22,17 @@ export function redact(text: string): string {
   return result;
 }
 
+/**
+ * Redacts `text`, cleans it with `clean`, and redacts again when cleaning changed it: a secret
+ * split by a character that cleaning removes must not come back together unmasked.
+ */
+export function redactAround(text: string, clean: (text: string) => string): string {
+  const redacted = redact(text);
+  const cleaned = clean(redacted);
+  return cleaned === redacted ? cleaned : redact(cleaned);
+}
+
 /** For tests: forget every secret registered so far. */
 export function clearSecrets(): void {
-  secrets.clear();
+  secrets.length = 0;
 }

@@ -1,7 +1,8 @@
 import * as core from '@actions/core';
 import { oneLine, UNTITLED } from './escape.js';
-import { plural, statusLabel } from './format.js';
-import { inReportOrder, isFailing, type RunOutcome, verdictOf } from './outcome.js';
+import { plural } from './format.js';
+import type { RunOutcome } from './outcome.js';
+import { inReportOrder } from './test-case-status.js';
 
 /** GitHub shows ten annotations of each kind (error, warning, notice) per step. */
 const PER_KIND = 10;
@@ -30,11 +31,11 @@ export function annotate(outcome: RunOutcome, summary: boolean, others: OtherAnn
   const maxErrors = Math.max(0, PER_KIND - others.errors);
   const maxWarnings = Math.max(0, PER_KIND - others.warnings - (noTestCase ? 1 : 0));
 
-  const failing = inReportOrder(
-    outcome.testCases.filter((testCase) => isFailing(testCase, outcome.failOnFlaky)),
-  );
+  const failing = inReportOrder(outcome.testCases).filter((testCase) => testCase.verdict.fails);
   for (const testCase of failing.slice(0, maxErrors)) {
-    core.error(`Test case ${oneLine(statusLabel(testCase), 60)}${runId}`, { title: titleOf(testCase.title) });
+    core.error(`Test case ${oneLine(testCase.verdict.label, 60)}${runId}`, {
+      title: titleOf(testCase.title),
+    });
   }
   if (failing.length > maxErrors) {
     const more = failing.length - maxErrors;
@@ -48,9 +49,7 @@ export function annotate(outcome: RunOutcome, summary: boolean, others: OtherAnn
   }
 
   // With fail-on-flaky, flaky test cases are errors above.
-  const flaky = outcome.failOnFlaky
-    ? []
-    : outcome.testCases.filter((testCase) => verdictOf(testCase.status) === 'flaky');
+  const flaky = outcome.testCases.filter(({ verdict }) => verdict.count === 'flaky' && !verdict.fails);
   for (const testCase of flaky.slice(0, maxWarnings)) {
     core.warning(`Test case is flaky${runId}`, { title: titleOf(testCase.title) });
   }

@@ -1,12 +1,3 @@
-import { type TestCase, verdictOf } from './outcome.js';
-
-/** The status of a test case in words: its raw status, or "did not finish (...)". */
-export function statusLabel(testCase: TestCase): string {
-  if (verdictOf(testCase.status) === 'unfinished')
-    return `did not finish (${testCase.status || 'no status'})`;
-  return testCase.status as string;
-}
-
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
   return `${count} ${count === 1 ? singular : pluralForm}`;
 }

@@ -1,8 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { redact } from '../inputs/secrets.js';
+import { redact, redactAround } from '../inputs/secrets.js';
 import { UNTITLED } from './escape.js';
-import { type RunOutcome, type TestCase, verdictOf } from './outcome.js';
+import type { RunOutcome } from './outcome.js';
+import type { Verdict } from './test-case-status.js';
 
 const LINE_BREAKS = /[\t\n\r\u2028\u2029]+/g;
 // What XML 1.0 cannot carry even escaped: C0 controls but tab/LF/CR, U+FFFE, U+FFFF, lone surrogates.
@@ -10,6 +11,9 @@ const LINE_BREAKS = /[\t\n\r\u2028\u2029]+/g;
 const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
 const LONE_SURROGATES = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const XML_SPECIALS = /[&<>"']/g;
+/** Anything xmlAttr would change but secrets: most titles have none and take the short way. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it looks for
+const NEEDS_WORK = /[\u0000-\u001F&<>"'\u2028\u2029\uD800-\uDFFF\uFFFE\uFFFF]/;
 const XML_ENTITIES: Record<string, string> = {
   '&': '&amp;',
   '<': '&lt;',
@@ -23,8 +27,8 @@ const XML_ENTITIES: Record<string, string> = {
  * a newline or show `&#10;` literally), without what XML cannot carry, escaped.
  */
 export function xmlAttr(text: string): string {
-  // Redacted before and after cleaning, so that a secret split by a control character stays masked.
-  const oneLine = redact(redact(text).replace(LINE_BREAKS, ' ').replace(NOT_XML, ''));
+  if (!NEEDS_WORK.test(text)) return redact(text);
+  const oneLine = redactAround(text, (redacted) => redacted.replace(LINE_BREAKS, ' ').replace(NOT_XML, ''));
   // The regex is slow on long inputs; most titles are well-formed and skip it.
   const wellFormed = oneLine.isWellFormed() ? oneLine : oneLine.replace(LONE_SURROGATES, '');
   return wellFormed.replace(XML_SPECIALS, (char) => XML_ENTITIES[char] ?? char);
@@ -39,41 +43,43 @@ function suiteNameOf(outcome: RunOutcome): string {
   return `project ${outcome.projectId ?? ''}`.trim();
 }
 
-interface Tally {
-  failures: number;
-  errors: number;
-  skipped: number;
-}
-
-function testCaseXml(testCase: TestCase, classname: string, tally: Tally): string {
-  const name = xmlAttr(testCase.title).trim() || UNTITLED;
-  const open = `    <testcase name="${name}" classname="${classname}" time="${seconds(testCase.durationMs)}"`;
-  const status = xmlAttr(testCase.status ?? '');
-  switch (verdictOf(testCase.status)) {
+/** What follows a test case's attributes, by verdict: the same for every case of a status. */
+function closing(verdict: Verdict, status: string | undefined): string {
+  const escaped = xmlAttr(status ?? '');
+  switch (verdict.verdict) {
     case 'passed':
-      return `${open}/>`;
+      return '/>';
     case 'flaky':
-      return `${open}><properties><property name="flaky" value="true"/></properties></testcase>`;
+      return '><properties><property name="flaky" value="true"/></properties></testcase>';
     case 'skipped':
-      tally.skipped++;
-      return `${open}><skipped/></testcase>`;
+      return '><skipped/></testcase>';
     case 'failure':
-      tally.failures++;
-      return `${open}><failure message="${status}" type="${status}"/></testcase>`;
+      return `><failure message="${escaped}" type="${escaped}"/></testcase>`;
     case 'error':
-      tally.errors++;
-      return `${open}><error message="${status}" type="${status}"/></testcase>`;
+      return `><error message="${escaped}" type="${escaped}"/></testcase>`;
     case 'unfinished':
-      tally.failures++;
-      return `${open}><failure message="did not finish (${status || 'no status'})" type="unfinished"/></testcase>`;
+      return `><failure message="did not finish (${escaped || 'no status'})" type="unfinished"/></testcase>`;
   }
 }
 
 /** A JUnit XML report with one testsuite; the declared counts always match the elements. */
 export function junitXml(outcome: RunOutcome): string {
   const suiteName = xmlAttr(suiteNameOf(outcome));
-  const tally: Tally = { failures: 0, errors: 0, skipped: 0 };
-  const testCases = outcome.testCases.map((testCase) => testCaseXml(testCase, suiteName, tally));
+  const tally = { failures: 0, errors: 0, skipped: 0 };
+  // A verdict stands for one status (judge shares one object per status): one closing each.
+  const closings = new Map<Verdict, string>();
+  const testCases = outcome.testCases.map(({ title, status, durationMs, verdict }) => {
+    let close = closings.get(verdict);
+    if (close === undefined) {
+      close = closing(verdict, status);
+      closings.set(verdict, close);
+    }
+    if (verdict.verdict === 'failure' || verdict.verdict === 'unfinished') tally.failures++;
+    else if (verdict.verdict === 'error') tally.errors++;
+    else if (verdict.verdict === 'skipped') tally.skipped++;
+    const name = xmlAttr(title).trim() || UNTITLED;
+    return `    <testcase name="${name}" classname="${suiteName}" time="${seconds(durationMs)}"${close}`;
+  });
   const durationMs =
     outcome.durationMs ?? outcome.testCases.reduce((sum, testCase) => sum + (testCase.durationMs ?? 0), 0);
   const counts = `tests="${outcome.testCases.length}" failures="${tally.failures}" errors="${tally.errors}" skipped="${tally.skipped}" time="${seconds(durationMs)}"`;

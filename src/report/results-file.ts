@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { redact } from '../inputs/secrets.js';
-import { type RunOutcome, verdictOf } from './outcome.js';
+import type { RunOutcome } from './outcome.js';
 
 const RESULTS_SCHEMA_VERSION = 1;
 
@@ -36,7 +36,7 @@ export function resultsJson(outcome: RunOutcome): string {
     testCases: outcome.testCases.map((testCase) => ({
       title: redact(testCase.title),
       status: text(testCase.status) ?? null,
-      verdict: verdictOf(testCase.status),
+      verdict: testCase.verdict.verdict,
       durationMs: testCase.durationMs,
     })),
   };

@@ -1,8 +1,9 @@
 import { stat } from 'node:fs/promises';
 import * as core from '@actions/core';
 import { cellText, preText } from './escape.js';
-import { countsLine, formatDuration, plural, statusLabel } from './format.js';
-import { inReportOrder, isFailing, type RunOutcome, type TestCase, verdictOf } from './outcome.js';
+import { countsLine, formatDuration, plural } from './format.js';
+import type { RunOutcome, TestCase } from './outcome.js';
+import { inReportOrder, type Verdict } from './test-case-status.js';
 
 /** GitHub drops a step summary above 1 MiB whole; stay well under it. */
 export const SUMMARY_BUDGET_BYTES = 1_000_000;
@@ -54,20 +55,8 @@ function runLine(outcome: RunOutcome): string {
   return parts.join(' · ');
 }
 
-const ICONS: Record<ReturnType<typeof verdictOf>, string> = {
-  passed: '✅',
-  flaky: '⚠️',
-  skipped: '⏭️',
-  failure: '❌',
-  error: '❌',
-  unfinished: '⛔',
-};
-
-function statusCell(testCase: TestCase, failOnFlaky: boolean): string {
-  const verdict = verdictOf(testCase.status);
-  if (verdict === 'flaky' && failOnFlaky) return '❌ FLAKY (counts as failed)';
-  const icon = testCase.status === 'TIMEDOUT' ? '⏱️' : ICONS[verdict];
-  return `${icon} ${cellText(statusLabel(testCase), 60)}`;
+function statusCell(verdict: Verdict): string {
+  return `${verdict.icon} ${cellText(verdict.label, 60)}`;
 }
 
 interface Table {
@@ -76,19 +65,19 @@ interface Table {
 }
 
 /** The table of test cases, rows added in report order until `budgetBytes` would be passed. */
-function casesTable(ordered: readonly TestCase[], failOnFlaky: boolean, budgetBytes: number): Table {
+function casesTable(ordered: readonly TestCase[], budgetBytes: number): Table {
   const open = '<table>\n<thead><tr><th>Status</th><th>Test case</th><th>Duration</th></tr></thead>\n<tbody>';
   const close = '</tbody>\n</table>';
-  // Statuses repeat: render each status cell once.
-  const statusCells = new Map<string | undefined, string>();
+  // Verdicts repeat: render each status cell once.
+  const statusCells = new Map<Verdict, string>();
   const rows: string[] = [open];
   let bytes = Buffer.byteLength(open) + Buffer.byteLength(close) + 2;
   let shown = 0;
   for (const testCase of ordered) {
-    let status = statusCells.get(testCase.status);
+    let status = statusCells.get(testCase.verdict);
     if (status === undefined) {
-      status = statusCell(testCase, failOnFlaky);
-      statusCells.set(testCase.status, status);
+      status = statusCell(testCase.verdict);
+      statusCells.set(testCase.verdict, status);
     }
     const row = `<tr><td>${status}</td><td>${cellText(testCase.title)}</td><td>${formatDuration(testCase.durationMs)}</td></tr>`;
     const rowBytes = Buffer.byteLength(row) + 1;
@@ -130,13 +119,13 @@ export function renderSummary(outcome: RunOutcome, context: SummaryContext): str
   } else {
     const used = Buffer.byteLength(head.join('\n')) + Buffer.byteLength(details) + CLOSING_RESERVE_BYTES;
     const ordered = inReportOrder(outcome.testCases);
-    const table = casesTable(ordered, outcome.failOnFlaky, budget - used);
+    const table = casesTable(ordered, budget - used);
     tail.push(table.html);
     const hidden = ordered.length - table.shown;
     if (hidden > 0) {
       let failingHidden = 0;
       for (let i = table.shown; i < ordered.length; i++) {
-        if (isFailing(ordered[i] as TestCase, outcome.failOnFlaky)) failingHidden++;
+        if ((ordered[i] as TestCase).verdict.fails) failingHidden++;
       }
       const failingNote = failingHidden > 0 ? ` (${failingHidden} of them failed)` : '';
       const where = context.junitWritten

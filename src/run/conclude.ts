@@ -1,5 +1,6 @@
 import { plural } from '../report/format.js';
-import { countCases, isFailing, type OutputStatus, type RunOutcome } from '../report/outcome.js';
+import type { Counts, OutputStatus, RunOutcome, TestCase } from '../report/outcome.js';
+import { judge } from '../report/test-case-status.js';
 import type { FinishedRun } from '../service/driver.js';
 
 /** What is known of a run before its outcome: who it is and where it runs. */
@@ -22,10 +23,27 @@ function durationOf(startedAt?: string, finishedAt?: string): number | undefined
   return Number.isFinite(ms) && ms >= 0 ? ms : undefined;
 }
 
+const NO_TEST_CASES: Counts = { total: 0, passed: 0, failed: 0, flaky: 0, skipped: 0 };
+
+/** The run's test cases, each with its verdict decided here, once; the counts follow from them. */
+function judgeTestCases(
+  run: FinishedRun,
+  failOnFlaky: boolean,
+): { testCases: TestCase[]; counts: Counts; failing: number } {
+  const counts = { ...NO_TEST_CASES, total: run.testCases.length };
+  let failing = 0;
+  const testCases = run.testCases.map(({ title, status, durationMs }): TestCase => {
+    const verdict = judge(status ?? undefined, failOnFlaky);
+    counts[verdict.count]++;
+    if (verdict.fails) failing++;
+    return { title, status: status ?? undefined, durationMs: durationMs ?? undefined, verdict };
+  });
+  return { testCases, counts, failing };
+}
+
 /** The outcome of a run that reached a final status, with the contract's step result. */
 export function finishedOutcome(identity: RunIdentity, run: FinishedRun): RunOutcome {
-  const counts = countCases(run.testCases);
-  const failing = run.testCases.filter((testCase) => isFailing(testCase, identity.failOnFlaky)).length;
+  const { testCases, counts, failing } = judgeTestCases(run, identity.failOnFlaky);
   const kind = identity.mode === 'project' ? 'Project run' : 'Test suite run';
   let status: OutputStatus;
   let success: boolean;
@@ -61,7 +79,7 @@ export function finishedOutcome(identity: RunIdentity, run: FinishedRun): RunOut
     startedAt: run.startedAt,
     finishedAt: run.finishedAt,
     durationMs: durationOf(run.startedAt, run.finishedAt),
-    testCases: run.testCases,
+    testCases,
     counts,
     message,
     notes: [],
@@ -80,7 +98,7 @@ export function unfinishedOutcome(
     status,
     success: false,
     testCases: [],
-    counts: countCases([]),
+    counts: NO_TEST_CASES,
     message,
     notes,
   };
@@ -88,5 +106,5 @@ export function unfinishedOutcome(
 
 /** `wait: false`: the run is started and left alone. */
 export function startedOutcome(identity: RunIdentity): RunOutcome {
-  return { ...identity, status: 'STARTED', success: true, testCases: [], counts: countCases([]), notes: [] };
+  return { ...identity, status: 'STARTED', success: true, testCases: [], counts: NO_TEST_CASES, notes: [] };
 }

@@ -1,11 +1,10 @@
 import type { CallContext } from './client.js';
 
-/** A test case as the service reports it. */
+/** A test case as the service reports it (null where it sent null). */
 export interface TestCaseResult {
   title: string;
-  /** Undefined when the service sent none. */
-  status?: string;
-  durationMs?: number;
+  status?: string | null;
+  durationMs?: number | null;
 }
 
 export interface StartedRun {
@@ -23,7 +22,7 @@ export interface FinishedRun {
   finishedAt?: string;
   branch?: string;
   testSuiteName?: string;
-  testCases: TestCaseResult[];
+  testCases: readonly TestCaseResult[];
 }
 
 /** One poll: the run's status, and the finished run once that status is final. */

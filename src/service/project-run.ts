@@ -70,11 +70,7 @@ export class ProjectRunDriver implements RunDriver {
         startedAt: run.startedAt ?? undefined,
         finishedAt: run.finishedAt ?? undefined,
         branch: run.branchName ?? undefined,
-        testCases: (run.results?.testCases ?? []).map((testCase) => ({
-          title: testCase.title,
-          status: testCase.status,
-          durationMs: testCase.durationMs ?? undefined,
-        })),
+        testCases: run.results?.testCases ?? [],
       },
     };
   }

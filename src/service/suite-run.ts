@@ -74,10 +74,7 @@ export class SuiteRunDriver implements RunDriver {
       finished: {
         serviceStatus: status,
         testSuiteName: result.testSuiteName,
-        testCases: result.results.map((testCase) => ({
-          title: testCase.testName,
-          status: testCase.status ?? undefined,
-        })),
+        testCases: result.results.map((testCase) => ({ title: testCase.testName, status: testCase.status })),
       },
     };
   }
