@@ -108,11 +108,7 @@ function resetFiles(): void {
 let caseCount = 0;
 
 async function once(): Promise<RunTimes> {
-  const driver = new ProjectRunDriver(client, {
-    projectId: 'shop-web',
-    branch: 'main',
-    environment: 'staging',
-  });
+  const driver = new ProjectRunDriver(client, 'shop-web');
   const context = { deadline: Number.MAX_SAFE_INTEGER };
   muteStdout();
   try {

@@ -8,7 +8,7 @@ import { JobCancellation, onTermination } from './run/signals.js';
 import { STATE } from './run/state.js';
 import { type Clock, systemClock } from './service/clock.js';
 
-export interface RunDependencies {
+interface RunDependencies {
   clock?: Clock;
   input?: InputReader;
   env?: NodeJS.ProcessEnv;

@@ -1,11 +1,11 @@
 import * as core from '@actions/core';
 import { type InputReader, readSettings } from './inputs/settings.js';
 import { cancelRun } from './run/cancel.js';
-import { createDriver } from './run/driver.js';
+import { planRun } from './run/driver.js';
 import { STATE } from './run/state.js';
 import { type Clock, systemClock } from './service/clock.js';
 
-export interface CleanupDependencies {
+interface CleanupDependencies {
   clock?: Clock;
   input?: InputReader;
   env?: NodeJS.ProcessEnv;
@@ -27,7 +27,7 @@ export async function cleanup(dependencies: CleanupDependencies = {}): Promise<v
   }
   try {
     const settings = await readSettings(dependencies.input, dependencies.env);
-    const driver = createDriver(settings, clock);
+    const { driver } = planRun(settings, clock);
     core.info(`The main step did not see ${driver.kind} ${runId} to an end; cancelling it.`);
     const { line } = await cancelRun(driver, runId, clock, settings.requestTimeoutMs);
     core.info(line);

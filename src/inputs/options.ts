@@ -1,7 +1,7 @@
-import { isRecord } from '../service/is-record.js';
 import { type SuiteOptions, suiteOptionsSchema } from '../service/schemas.js';
 import { describeValue, explainIssues, issuePath, shown } from '../service/validation.js';
 import { InputError } from './input-error.js';
+import { isRecord } from './is-record.js';
 import { maskSensitiveOverrides } from './sensitive-overrides.js';
 
 export interface SuiteOptionInputs {

@@ -1,4 +1,4 @@
-import { isRecord } from '../service/is-record.js';
+import { isRecord } from './is-record.js';
 import { registerSecret } from './secrets.js';
 
 /**

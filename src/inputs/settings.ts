@@ -10,21 +10,13 @@ import { registerSecret } from './secrets.js';
 /** The two kinds of run: agent-based project runs and classic test suite runs. */
 export type Mode = 'project' | 'suite';
 
-/** Every input, parsed and validated once. Nothing else reads the inputs. */
-export interface Settings {
+/** Every input but what tells the modes apart, parsed and validated once. */
+interface CommonSettings {
   apiKey: string;
   /** Base URL without a trailing slash; may carry a path prefix. */
   baseUrl: string;
-  mode: Mode;
-  projectId?: string;
-  testSuiteId?: string;
-  /** Attach to this existing run instead of starting one. */
-  runId?: string;
   branch?: string;
   environment?: string;
-  playwrightProjectName?: string;
-  /** Suite runs: the start body, inputs and the default note already merged in. */
-  suiteOptions?: SuiteOptions;
   wait: boolean;
   pollIntervalMs: number;
   timeoutMs: number;
@@ -36,6 +28,33 @@ export interface Settings {
   /** Where the results file goes: RUNNER_TEMP, or the system's temporary folder outside a runner. */
   resultsDir?: string;
 }
+
+/** A project run: started, or attached to with `runId`. */
+interface ProjectTarget {
+  mode: 'project';
+  projectId: string;
+  runId?: string;
+  playwrightProjectName?: string;
+}
+
+/** A test suite run to start. */
+interface SuiteStartTarget {
+  mode: 'suite';
+  testSuiteId: string;
+  runId?: undefined;
+  /** The start body: the options input with the inputs and the default note merged in. */
+  suiteOptions: SuiteOptions;
+}
+
+/** A test suite run that `runId` attaches to; the suite's id, if given, only names it. */
+interface SuiteAttachTarget {
+  mode: 'suite';
+  testSuiteId?: string;
+  runId: string;
+}
+
+/** Every input, parsed and validated once. Nothing else reads the inputs. */
+export type Settings = CommonSettings & (ProjectTarget | SuiteStartTarget | SuiteAttachTarget);
 
 export type InputReader = (name: string) => string;
 
@@ -100,12 +119,10 @@ function resolveBranch(value: string, env: NodeJS.ProcessEnv): { branch?: string
   return { explicit: false };
 }
 
-function resolveMode(input: InputReader): {
-  mode: Mode;
-  projectId?: string;
-  testSuiteId?: string;
-  runId?: string;
-} {
+/** What the step runs, from the mode and id inputs (the options come later). */
+function resolveTarget(
+  input: InputReader,
+): ProjectTarget | Omit<SuiteStartTarget, 'suiteOptions'> | SuiteAttachTarget {
   const modeInput = input('mode').toLowerCase();
   const projectId = input('project-id') || undefined;
   const testSuiteId = input('test-suite-id') || undefined;
@@ -130,26 +147,26 @@ function resolveMode(input: InputReader): {
     );
   }
   const resolved: Mode | undefined = mode ?? (projectId ? 'project' : testSuiteId ? 'suite' : undefined);
-  if (resolved === 'project' && !projectId) {
+  if (resolved === 'project') {
+    if (projectId) return { mode: resolved, projectId, runId };
     throw new InputError(
       runId
         ? "Input 'run-id' needs 'project-id' for a project run (or 'mode: suite' for a test suite run)."
         : "Input 'project-id' is required for a project run.",
     );
   }
-  if (resolved === 'suite' && !testSuiteId && !runId) {
+  if (resolved === 'suite') {
+    if (runId) return { mode: resolved, testSuiteId, runId };
+    if (testSuiteId) return { mode: resolved, testSuiteId };
     throw new InputError(
       "Input 'test-suite-id' is required to start a test suite run (or 'run-id' to attach to one).",
     );
   }
-  if (!resolved) {
-    throw new InputError(
-      runId
-        ? "Input 'run-id' needs 'project-id' for a project run, or 'mode: suite' for a test suite run."
-        : "Neither 'project-id' nor 'test-suite-id' is set; give 'project-id' for a project run or 'test-suite-id' for a test suite run.",
-    );
-  }
-  return { mode: resolved, projectId, testSuiteId, runId };
+  throw new InputError(
+    runId
+      ? "Input 'run-id' needs 'project-id' for a project run, or 'mode: suite' for a test suite run."
+      : "Neither 'project-id' nor 'test-suite-id' is set; give 'project-id' for a project run or 'test-suite-id' for a test suite run.",
+  );
 }
 
 /**
@@ -169,7 +186,8 @@ export async function readSettings(
     );
   }
   const { baseUrl, loopback } = parseBaseUrl(input('base-url'));
-  const { mode, projectId, testSuiteId, runId } = resolveMode(input);
+  const target = resolveTarget(input);
+  const { mode, runId } = target;
   const wait = parseBoolean(input, 'wait', true);
   if (!wait && runId) {
     throw new InputError(
@@ -215,25 +233,14 @@ export async function readSettings(
 
   const { branch, explicit: branchExplicit } = resolveBranch(input('branch'), env);
 
-  let suiteOptions: SuiteOptions | undefined;
-  if (mode === 'suite' && !runId) {
-    suiteOptions = await buildSuiteOptions(optionsText, { environment, branch, branchExplicit, env });
-  }
-
   const workspace = env.GITHUB_WORKSPACE || process.cwd();
   const junitInput = input('junit-report');
 
-  return {
+  const common = (run: { branch?: string; environment?: string }): CommonSettings => ({
     apiKey,
     baseUrl,
-    mode,
-    projectId,
-    testSuiteId,
-    runId,
-    branch: suiteOptions ? suiteOptions.metadata?.git?.branch : branch,
-    environment: suiteOptions ? suiteOptions.environment : environment,
-    playwrightProjectName,
-    suiteOptions,
+    branch: run.branch,
+    environment: run.environment,
     wait,
     pollIntervalMs,
     timeoutMs,
@@ -243,5 +250,12 @@ export async function readSettings(
     summary: parseBoolean(input, 'summary', true),
     junitPath: junitInput ? path.resolve(workspace, junitInput) : undefined,
     resultsDir: env.RUNNER_TEMP || undefined,
-  };
+  });
+  if (target.mode === 'project')
+    return { ...common({ branch, environment }), ...target, playwrightProjectName };
+  if (target.runId !== undefined) return { ...common({ branch, environment }), ...target };
+  // The options have the last word on a suite run's branch and environment.
+  const suiteOptions = await buildSuiteOptions(optionsText, { environment, branch, branchExplicit, env });
+  const sent = { branch: suiteOptions.metadata?.git?.branch, environment: suiteOptions.environment };
+  return { ...common(sent), ...target, suiteOptions };
 }

@@ -7,7 +7,7 @@ import { setOutcomeOutputs } from './outputs.js';
 import { writeResultsFile } from './results-file.js';
 import { writeSummary } from './summary.js';
 
-export interface ReportSettings {
+interface ReportSettings {
   /** Write the job summary. */
   summary: boolean;
   /** Absolute path for the JUnit XML report, when requested. */
@@ -16,7 +16,7 @@ export interface ReportSettings {
   resultsDir?: string;
 }
 
-export interface ReportFiles {
+interface ReportFiles {
   resultsFile?: string;
   junitFile?: string;
   /**

@@ -26,7 +26,7 @@ const XML_ENTITIES: Record<string, string> = {
  * An attribute value: secrets redacted, whole but on one line (some JUnit consumers cut a name at
  * a newline or show `&#10;` literally), without what XML cannot carry, escaped.
  */
-export function xmlAttr(text: string): string {
+function xmlAttr(text: string): string {
   if (!NEEDS_WORK.test(text)) return redact(text);
   const oneLine = redactAround(text, (redacted) => redacted.replace(LINE_BREAKS, ' ').replace(NOT_XML, ''));
   // The regex is slow on long inputs; most titles are well-formed and skip it.

@@ -11,7 +11,7 @@ export const SUMMARY_BUDGET_BYTES = 1_000_000;
 const CLOSING_RESERVE_BYTES = 1_000;
 const APPLIED_OPTIONS_MAX_CHARS = 20_000;
 
-export interface SummaryContext {
+interface SummaryContext {
   junitWritten: boolean;
   /** Bytes the table and everything else may take; SUMMARY_BUDGET_BYTES when the summary file is empty. */
   budgetBytes?: number;

@@ -8,7 +8,7 @@ import { ServiceError } from '../service/errors.js';
 const CANCEL_BUDGET_MS = 5000;
 const CANCEL_REQUEST_TIMEOUT_MS = 3000;
 
-export interface CancelResult {
+interface CancelResult {
   /** What happened, for the log and the summary. */
   line: string;
   /** False when the run may still be running and a later try (the post step) could cancel it. */

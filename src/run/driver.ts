@@ -1,20 +1,30 @@
 import type { Settings } from '../inputs/settings.js';
-import { ServiceClient } from '../service/client.js';
+import { type CallContext, ServiceClient } from '../service/client.js';
 import type { Clock } from '../service/clock.js';
-import type { RunDriver } from '../service/driver.js';
+import type { RunDriver, StartedRun } from '../service/driver.js';
 import { ProjectRunDriver } from '../service/project-run.js';
 import { SuiteRunDriver } from '../service/suite-run.js';
 
-/** The only place where the two modes differ: the driver that talks to the service. */
-export function createDriver(settings: Settings, clock: Clock): RunDriver {
+/** How the step comes by its run: the driver for it, and how to start it or which run to attach to. */
+export type RunPlan = { driver: RunDriver } & (
+  | { start: (context: CallContext) => Promise<StartedRun> }
+  | { attachTo: string }
+);
+
+/** The only place where the two modes differ: which driver, and what starts a run. */
+export function planRun(settings: Settings, clock: Clock): RunPlan {
   const client = new ServiceClient(settings.baseUrl, settings.apiKey, settings.requestTimeoutMs, clock);
   if (settings.mode === 'project') {
-    return new ProjectRunDriver(client, {
-      projectId: settings.projectId ?? '',
-      branch: settings.branch,
-      environment: settings.environment,
-      playwrightProjectName: settings.playwrightProjectName,
-    });
+    const driver = new ProjectRunDriver(client, settings.projectId);
+    if (settings.runId !== undefined) return { driver, attachTo: settings.runId };
+    const { branch, environment, playwrightProjectName } = settings;
+    return {
+      driver,
+      start: (context) => driver.start({ branch, environment, playwrightProjectName }, context),
+    };
   }
-  return new SuiteRunDriver(client, settings.testSuiteId, settings.suiteOptions);
+  const driver = new SuiteRunDriver(client, settings.testSuiteId);
+  if (settings.runId !== undefined) return { driver, attachTo: settings.runId };
+  const { testSuiteId, suiteOptions } = settings;
+  return { driver, start: (context) => driver.start(testSuiteId, suiteOptions, context) };
 }

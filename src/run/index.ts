@@ -6,7 +6,7 @@ import type { Clock } from '../service/clock.js';
 import { ServiceError } from '../service/errors.js';
 import { cancelRun } from './cancel.js';
 import { finishedOutcome, type RunIdentity, startedOutcome, unfinishedOutcome } from './conclude.js';
-import { createDriver } from './driver.js';
+import { planRun } from './driver.js';
 import { waitForFinish } from './poll.js';
 import type { JobCancellation } from './signals.js';
 import { startOrAttach } from './start.js';
@@ -21,11 +21,12 @@ export async function runToOutcome(
   clock: Clock,
   job: JobCancellation,
 ): Promise<RunOutcome> {
-  const driver = createDriver(settings, clock);
+  const plan = planRun(settings, clock);
+  const { driver } = plan;
   const identity: RunIdentity = {
     mode: settings.mode,
-    projectId: settings.projectId,
-    testSuiteId: settings.testSuiteId,
+    projectId: settings.mode === 'project' ? settings.projectId : undefined,
+    testSuiteId: settings.mode === 'suite' ? settings.testSuiteId : undefined,
     branch: settings.branch,
     environment: settings.environment,
     failOnFlaky: settings.failOnFlaky,
@@ -33,7 +34,7 @@ export async function runToOutcome(
   const startedAt = clock.now();
   const deadline = startedAt + settings.timeoutMs;
 
-  const started = await startOrAttach(settings, driver, identity, deadline, job);
+  const started = await startOrAttach(settings, plan, identity, deadline, job);
   if ('outcome' in started) return started.outcome;
   const { runId } = started;
   identity.runId = runId;

@@ -3,12 +3,12 @@ import type { Clock } from '../service/clock.js';
 import type { FinishedRun, RunDriver } from '../service/driver.js';
 import { Aborted, DeadlineExceeded } from '../service/errors.js';
 
-export type WaitResult =
+type WaitResult =
   | { kind: 'finished'; run: FinishedRun }
   | { kind: 'timedout'; lastStatus?: string; serviceFailure?: string }
   | { kind: 'cancelled'; lastStatus?: string };
 
-export interface WaitOptions {
+interface WaitOptions {
   clock: Clock;
   signal: AbortSignal;
   /** When the start request was sent: elapsed times and the deadline count from here. */
@@ -21,7 +21,7 @@ export interface WaitOptions {
 
 const HEARTBEAT_MS = 60_000;
 /** The poll at the deadline may run this far past it (and no further than one request-timeout). */
-export const LAST_LOOK_MS = 5000;
+const LAST_LOOK_MS = 5000;
 
 /** The poll delay with about ±10 % jitter, so that jobs started together do not poll in lockstep. */
 export function jitteredInterval(pollIntervalMs: number, random: () => number): number {

@@ -5,13 +5,15 @@ import type { RunOutcome } from '../report/outcome.js';
 import type { RunDriver } from '../service/driver.js';
 import { Aborted, ServiceError } from '../service/errors.js';
 import { type RunIdentity, unfinishedOutcome } from './conclude.js';
+import type { RunPlan } from './driver.js';
 import { type JobCancellation, START_GRACE_MS } from './signals.js';
 
 function describeStart(driver: RunDriver, settings: Settings): string {
+  const playwright = settings.mode === 'project' ? settings.playwrightProjectName : undefined;
   const details = [
     settings.branch ? `branch '${settings.branch}'` : 'no branch',
     settings.environment ? `environment '${settings.environment}'` : undefined,
-    settings.playwrightProjectName ? `Playwright project '${settings.playwrightProjectName}'` : undefined,
+    playwright ? `Playwright project '${playwright}'` : undefined,
   ].filter(Boolean);
   return `Starting a ${driver.kind} for ${driver.target} (${details.join(', ')}).`;
 }
@@ -23,16 +25,16 @@ function describeStart(driver: RunDriver, settings: Settings): string {
  */
 export async function startOrAttach(
   settings: Settings,
-  driver: RunDriver,
+  plan: RunPlan,
   identity: RunIdentity,
   deadline: number,
   job: JobCancellation,
 ): Promise<{ runId: string } | { outcome: RunOutcome }> {
-  if (settings.runId) {
-    core.info(
-      `Attaching to ${driver.kind} ${settings.runId}${settings.projectId ? ` of ${driver.target}` : ''}.`,
-    );
-    return { runId: settings.runId };
+  const { driver } = plan;
+  if ('attachTo' in plan) {
+    const named = settings.mode === 'project' || settings.testSuiteId !== undefined;
+    core.info(`Attaching to ${driver.kind} ${plan.attachTo}${named ? ` of ${driver.target}` : ''}.`);
+    return { runId: plan.attachTo };
   }
   if (job.signal.aborted) {
     return {
@@ -43,12 +45,15 @@ export async function startOrAttach(
   try {
     // A signal stops the start's retries, but a start in flight is awaited for a while: its run id
     // is needed to cancel the run.
-    const started = await driver.start({ deadline, stopRetriesOn: job.signal, signal: job.startAbandoned });
+    const started = await plan.start({ deadline, stopRetriesOn: job.signal, signal: job.startAbandoned });
     identity.testSuiteName = started.testSuiteName;
     // Hidden whether or not the service echoes `sensitive`: the request said so.
     identity.appliedOptions =
       started.appliedOptions &&
-      hideSensitiveValues(started.appliedOptions, sensitiveOverrideNames(settings.suiteOptions));
+      hideSensitiveValues(
+        started.appliedOptions,
+        sensitiveOverrideNames('suiteOptions' in settings && settings.suiteOptions),
+      );
     core.info(
       `Started ${driver.kind} ${started.runId}${started.testSuiteName ? ` (${started.testSuiteName})` : ''}.`,
     );

@@ -31,13 +31,12 @@ export interface Poll {
   finished?: FinishedRun;
 }
 
-/** One run kind: the only place where project runs and suite runs differ. */
+/** What the step does with a run of either kind once it has its id. Each driver also starts one. */
 export interface RunDriver {
   /** "project run" or "test suite run". */
   readonly kind: string;
   /** "project 'p'" or "test suite 's'". */
   readonly target: string;
-  start(context: CallContext): Promise<StartedRun>;
   poll(runId: string, context: CallContext): Promise<Poll>;
   /** Absent where the interface has no cancel operation (suite runs). */
   cancel?(runId: string, context: CallContext): Promise<void>;

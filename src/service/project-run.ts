@@ -8,8 +8,8 @@ import {
   type RunStatus,
 } from './schemas.js';
 
-export interface ProjectRunRequest {
-  projectId: string;
+/** The start body of a project run. */
+interface ProjectRunRequest {
   branch?: string;
   environment?: string;
   playwrightProjectName?: string;
@@ -23,27 +23,26 @@ export class ProjectRunDriver implements RunDriver {
 
   constructor(
     private readonly client: ServiceClient,
-    private readonly request: ProjectRunRequest,
+    private readonly projectId: string,
   ) {
-    this.target = `project '${request.projectId}'`;
-    this.base = `/v1/projects/${encodeURIComponent(request.projectId)}/runs`;
+    this.target = `project '${projectId}'`;
+    this.base = `/v1/projects/${encodeURIComponent(projectId)}/runs`;
   }
 
   private notFound(runId: string): string {
-    return `Run '${runId}' was not found in project '${this.request.projectId}'`;
+    return `Run '${runId}' was not found in project '${this.projectId}'`;
   }
 
-  async start(context: CallContext): Promise<StartedRun> {
-    const { branch, environment, playwrightProjectName } = this.request;
+  async start(request: ProjectRunRequest, context: CallContext): Promise<StartedRun> {
     const { runId } = await this.client.call(
       {
         name: `start a project run for ${this.target}`,
         method: 'POST',
         path: this.base,
-        body: { branch, environment, playwrightProjectName },
+        body: request,
         rule: 'start',
         schema: projectRunStartSchema,
-        notFound: `Project '${this.request.projectId}' was not found: check the 'project-id' input`,
+        notFound: `Project '${this.projectId}' was not found: check the 'project-id' input`,
       },
       context,
     );

@@ -83,7 +83,7 @@ export function retryDelay(failure: Failure, attempt: number, random: () => numb
   return backoffDelay(attempt, random);
 }
 
-export interface RetryContext {
+interface RetryContext {
   clock: Clock;
   /** Absolute time (clock ms) after which no attempt starts. */
   deadline: number;
@@ -91,7 +91,7 @@ export interface RetryContext {
   onRetry?: (failure: Failure, delayMs: number, attempt: number) => void;
 }
 
-export type StopReason = 'not-retryable' | 'budget' | 'deadline' | 'aborted';
+type StopReason = 'not-retryable' | 'budget' | 'deadline' | 'aborted';
 
 /** Why the retry loop stopped: the last failure, and how many attempts it took. */
 export class RetriesExhausted extends Error {

@@ -16,7 +16,7 @@ function once<T>(build: () => T): () => T {
   };
 }
 
-export const RUN_STATUSES = [
+const RUN_STATUSES = [
   'QUEUED',
   'RUNNING',
   'PASSED',

@@ -12,10 +12,10 @@ export class SuiteRunDriver implements RunDriver {
   readonly kind = 'test suite run';
   readonly target: string;
 
+  /** `testSuiteId` names the suite in messages; a run attached by its id alone has none. */
   constructor(
     private readonly client: ServiceClient,
-    private readonly testSuiteId: string | undefined,
-    private readonly options: SuiteOptions = {},
+    testSuiteId?: string,
   ) {
     this.target = testSuiteId ? `test suite '${testSuiteId}'` : 'test suite';
   }
@@ -24,17 +24,16 @@ export class SuiteRunDriver implements RunDriver {
     return `Test suite run '${runId}' was not found`;
   }
 
-  async start(context: CallContext): Promise<StartedRun> {
-    const suiteId = this.testSuiteId ?? '';
+  async start(testSuiteId: string, options: SuiteOptions, context: CallContext): Promise<StartedRun> {
     const started = await this.client.call(
       {
         name: `start a test suite run for ${this.target}`,
         method: 'POST',
-        path: `/v1/testSuite/${encodeURIComponent(suiteId)}/run`,
-        body: this.options,
+        path: `/v1/testSuite/${encodeURIComponent(testSuiteId)}/run`,
+        body: options,
         rule: 'start',
         schema: suiteRunStartSchema,
-        notFound: `Test suite '${suiteId}' was not found: check the 'test-suite-id' input`,
+        notFound: `Test suite '${testSuiteId}' was not found: check the 'test-suite-id' input`,
       },
       context,
     );

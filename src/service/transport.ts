@@ -3,7 +3,7 @@ import { HttpClient } from '@actions/http-client';
 import type { RequestHandler } from '@actions/http-client/lib/interfaces';
 import { USER_AGENT } from './user-agent.js';
 
-export interface HttpAnswer {
+interface HttpAnswer {
   status: number;
   headers: IncomingHttpHeaders;
   body: string;

@@ -24,7 +24,7 @@ export function describeValue(value: unknown): string {
 }
 
 /** What kind of value was given, never the value itself: for places that may hold a secret. */
-export function describeType(value: unknown): string {
+function describeType(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
   const type = typeof value;
@@ -189,7 +189,7 @@ function flatten(issue: Issue): Issue[] {
   return shaped.flatMap((inner) => flatten({ ...inner, path: [...issue.path, ...inner.path] } as Issue));
 }
 
-export interface ExplainOptions {
+interface ExplainOptions {
   /** Names the value at a path: `options.testMatch`, `field 'results'`. */
   where: (path: Path) => string;
   /** Whether the value given at a path may be shown; else only its kind (it may be a secret). */
