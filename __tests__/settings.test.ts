@@ -1,8 +1,6 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseDuration } from '../src/inputs/durations.js';
 import { isLoopbackHost, readSettings } from '../src/inputs/settings.js';
-import { ACTION_VERSION, USER_AGENT } from '../src/service/user-agent.js';
 
 function reader(inputs: Record<string, string>) {
   const all: Record<string, string> = {
@@ -90,10 +88,4 @@ describe('settings', () => {
     const pr = await readSettings(reader({}), { GITHUB_HEAD_REF: 'fix', GITHUB_REF_NAME: '12/merge' });
     expect([pushed.branch, tagged.branch, pr.branch]).toEqual(['main', undefined, 'fix']);
   });
-});
-
-test('the User-Agent names the action and the version in package.json', () => {
-  const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8'));
-  expect(ACTION_VERSION).toBe(pkg.version);
-  expect(USER_AGENT).toBe(`test-run-action/${pkg.version}`);
 });

@@ -60,16 +60,29 @@ export type InputReader = (name: string) => string;
 
 const readInput: InputReader = (name) => core.getInput(name);
 
-function parseBoolean(input: InputReader, name: string, fallback: boolean): boolean {
+/**
+ * The defaults of the inputs that have one, used when an input is empty or, outside a runner,
+ * absent. A test holds them equal to action.yml's.
+ */
+export const INPUT_DEFAULTS: Readonly<Record<string, string>> = {
+  wait: 'true',
+  'poll-interval': '5s',
+  timeout: '1h',
+  'request-timeout': '30s',
+  'cancel-on-abort': 'true',
+  'fail-on-flaky': 'false',
+  summary: 'true',
+};
+
+function parseBoolean(input: InputReader, name: string): boolean {
   const value = input(name);
-  if (value === '') return fallback;
   if (/^true$/i.test(value)) return true;
   if (/^false$/i.test(value)) return false;
   throw new InputError(`Input '${name}' must be true or false; got ${shown(value)}.`);
 }
 
-function parseDurationInput(input: InputReader, name: string, fallback: string): number {
-  const value = input(name) || fallback;
+function parseDurationInput(input: InputReader, name: string): number {
+  const value = input(name);
   const ms = parseDuration(value);
   if (ms === undefined || ms <= 0) {
     throw new InputError(
@@ -174,9 +187,10 @@ function resolveTarget(
  * registered as a secret before anything else can print it.
  */
 export async function readSettings(
-  input: InputReader = readInput,
+  readRaw: InputReader = readInput,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<Settings> {
+  const input: InputReader = (name) => readRaw(name) || INPUT_DEFAULTS[name] || '';
   const apiKey = input('api-key');
   registerSecret(apiKey);
   if (apiKey === '') {
@@ -188,21 +202,21 @@ export async function readSettings(
   const { baseUrl, loopback } = parseBaseUrl(input('base-url'));
   const target = resolveTarget(input);
   const { mode, runId } = target;
-  const wait = parseBoolean(input, 'wait', true);
+  const wait = parseBoolean(input, 'wait');
   if (!wait && runId) {
     throw new InputError(
       "Input 'wait' is false but 'run-id' is set; attaching to an existing run only makes sense when waiting for it.",
     );
   }
 
-  const pollIntervalMs = parseDurationInput(input, 'poll-interval', '5s');
+  const pollIntervalMs = parseDurationInput(input, 'poll-interval');
   if (pollIntervalMs < 1000 && !loopback) {
     throw new InputError(
       `Input 'poll-interval' must be at least 1s against a remote service; got ${shown(input('poll-interval'))}.`,
     );
   }
-  const timeoutMs = parseDurationInput(input, 'timeout', '1h');
-  const requestTimeoutMs = parseDurationInput(input, 'request-timeout', '30s');
+  const timeoutMs = parseDurationInput(input, 'timeout');
+  const requestTimeoutMs = parseDurationInput(input, 'request-timeout');
 
   const playwrightProjectName = input('playwright-project-name') || undefined;
   const optionsText = input('options');
@@ -245,9 +259,9 @@ export async function readSettings(
     pollIntervalMs,
     timeoutMs,
     requestTimeoutMs,
-    cancelOnAbort: parseBoolean(input, 'cancel-on-abort', true),
-    failOnFlaky: parseBoolean(input, 'fail-on-flaky', false),
-    summary: parseBoolean(input, 'summary', true),
+    cancelOnAbort: parseBoolean(input, 'cancel-on-abort'),
+    failOnFlaky: parseBoolean(input, 'fail-on-flaky'),
+    summary: parseBoolean(input, 'summary'),
     junitPath: junitInput ? path.resolve(workspace, junitInput) : undefined,
     resultsDir: env.RUNNER_TEMP || undefined,
   });

@@ -1,4 +1,4 @@
-/** Kept equal to package.json's version by a test. */
-const ACTION_NAME = 'test-run-action';
-export const ACTION_VERSION = '1.0.0';
-export const USER_AGENT = `${ACTION_NAME}/${ACTION_VERSION}`;
+import packageJson from '../../package.json' with { type: 'json' };
+
+/** Every request names the action and its version, read from package.json when bundling. */
+export const USER_AGENT = `${packageJson.name}/${packageJson.version}`;

@@ -1,0 +1,80 @@
+import * as fs from 'node:fs';
+import { load } from 'js-yaml';
+import { INPUT_DEFAULTS, readSettings } from '../src/inputs/settings.js';
+import { suiteOptionsSchema } from '../src/service/schemas.js';
+import { runInProcess } from './helpers/in-process.js';
+import { DEFAULT_API_KEY, Simulator } from './simulator/simulator.js';
+
+/**
+ * action.yml is the list of inputs and outputs. Settings, the code that sets outputs, and the
+ * README must agree with it; each comparison is of the whole list.
+ */
+interface ActionYml {
+  inputs: Record<string, { default?: string }>;
+  outputs: Record<string, unknown>;
+}
+const action = load(fs.readFileSync('action.yml', 'utf8')) as ActionYml;
+const readme = fs.readFileSync('README.md', 'utf8');
+
+/** The names in the first column of the markdown table under a heading (`a`, `b` in one cell too). */
+function documentedNames(heading: string): string[] {
+  const start = readme.indexOf(`\n${heading}\n`);
+  if (start < 0) throw new Error(`README has no '${heading}'`);
+  const section = readme.slice(start + heading.length + 2);
+  const table = section.slice(section.indexOf('\n|') + 1).split('\n\n')[0] as string;
+  return table
+    .split('\n')
+    .slice(2)
+    .flatMap((row) =>
+      [...(row.split('|')[1] ?? '').matchAll(/`([^`]+)`/g)].map((match) => match[1] as string),
+    );
+}
+
+const sorted = (names: Iterable<string>) => [...new Set(names)].sort();
+
+test('the defaults in settings are the defaults in action.yml', () => {
+  const fromActionYml = Object.fromEntries(
+    Object.entries(action.inputs)
+      .filter(([, input]) => input.default !== undefined)
+      .map(([name, input]) => [name, String(input.default)]),
+  );
+  expect(INPUT_DEFAULTS).toEqual(fromActionYml);
+});
+
+test('settings read every input of action.yml, and no other', async () => {
+  const read = new Set<string>();
+  const reader = (given: Record<string, string>) => (name: string) => {
+    read.add(name);
+    return given[name] ?? '';
+  };
+  const common = { 'api-key': 'k', 'base-url': 'https://tests.example.com' };
+  await readSettings(reader({ ...common, 'project-id': 'p' }), {});
+  await readSettings(reader({ ...common, 'test-suite-id': 's', options: '{}' }), {});
+  expect(sorted(read)).toEqual(sorted(Object.keys(action.inputs)));
+});
+
+test('the README documents every input and output of action.yml, and no other', () => {
+  expect(sorted(documentedNames('## Inputs'))).toEqual(sorted(Object.keys(action.inputs)));
+  expect(sorted(documentedNames('## Outputs'))).toEqual(sorted(Object.keys(action.outputs)));
+});
+
+test('the README documents every field of the options schema, and no other', () => {
+  expect(sorted(documentedNames('## Suite options'))).toEqual(
+    sorted(Object.keys(suiteOptionsSchema().shape)),
+  );
+});
+
+test('a run sets every output of action.yml, and no other', async () => {
+  const sim = await Simulator.start({ project: { statuses: ['PASSED'] } });
+  try {
+    const result = await runInProcess({
+      'api-key': DEFAULT_API_KEY,
+      'base-url': sim.url,
+      'project-id': 'p',
+      'junit-report': 'junit.xml',
+    });
+    expect(sorted(Object.keys(result.outputs))).toEqual(sorted(Object.keys(action.outputs)));
+  } finally {
+    await sim.stop();
+  }
+});
