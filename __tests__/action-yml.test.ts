@@ -3,7 +3,8 @@ import { load } from 'js-yaml';
 import { INPUT_DEFAULTS, readSettings } from '../src/inputs/settings.js';
 import { suiteOptionsSchema } from '../src/service/schemas.js';
 import { runInProcess } from './helpers/in-process.js';
-import { DEFAULT_API_KEY, Simulator } from './simulator/simulator.js';
+import { projectInputs } from './helpers/inputs.js';
+import { Simulator } from './simulator/simulator.js';
 
 /**
  * action.yml is the list of inputs and outputs. Settings, the code that sets outputs, and the
@@ -67,12 +68,7 @@ test('the README documents every field of the options schema, and no other', () 
 test('a run sets every output of action.yml, and no other', async () => {
   const sim = await Simulator.start({ project: { statuses: ['PASSED'] } });
   try {
-    const result = await runInProcess({
-      'api-key': DEFAULT_API_KEY,
-      'base-url': sim.url,
-      'project-id': 'p',
-      'junit-report': 'junit.xml',
-    });
+    const result = await runInProcess(projectInputs(sim, { 'junit-report': 'junit.xml' }));
     expect(sorted(Object.keys(result.outputs))).toEqual(sorted(Object.keys(action.outputs)));
   } finally {
     await sim.stop();

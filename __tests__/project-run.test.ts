@@ -1,8 +1,10 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { firstTable } from './helpers/html.js';
 import { runInProcess } from './helpers/in-process.js';
-import { annotations, tableRows, visibleLog } from './helpers/runner-files.js';
+import { projectInputs } from './helpers/inputs.js';
+import { annotations, visibleLog } from './helpers/runner-files.js';
 import { DEFAULT_API_KEY, Simulator } from './simulator/simulator.js';
 
 const PUSH_ENV = { GITHUB_REF_TYPE: 'branch', GITHUB_REF_NAME: 'main' };
@@ -12,15 +14,7 @@ afterEach(async () => {
   await sim?.stop();
 });
 
-function projectInputs(extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    'api-key': DEFAULT_API_KEY,
-    'base-url': sim.url,
-    'project-id': 'proj-1',
-    'poll-interval': '20ms',
-    ...extra,
-  };
-}
+const inputs = (extra: Record<string, string> = {}) => projectInputs(sim, extra);
 
 describe('a project run end to end against the simulator', () => {
   test('a passing run sets the outputs and counts, writes a table row per test case, and sends the branch', async () => {
@@ -35,7 +29,7 @@ describe('a project run end to end against the simulator', () => {
         ],
       },
     });
-    const result = await runInProcess(projectInputs({ environment: 'staging' }), { env: PUSH_ENV });
+    const result = await runInProcess(inputs({ environment: 'staging' }), { env: PUSH_ENV });
 
     expect(result.exitCode).toBe(0);
     expect(result.outputs).toMatchObject({
@@ -53,7 +47,7 @@ describe('a project run end to end against the simulator', () => {
     expect(start?.body).toEqual({ branch: 'main', environment: 'staging' });
     expect(start?.headers['user-agent']).toMatch(/^test-run-action\/\d+\.\d+\.\d+/);
     expect(start?.headers.authorization).toBe(`Bearer ${DEFAULT_API_KEY}`);
-    expect(tableRows(result.summary)).toHaveLength(4);
+    expect(firstTable(result.summary).rows).toHaveLength(4);
     expect(result.summary).toContain('run-1');
     const resultsFile = JSON.parse(fs.readFileSync(result.outputs['results-file'], 'utf8'));
     expect(resultsFile.schemaVersion).toBe(1);
@@ -66,7 +60,7 @@ describe('a project run end to end against the simulator', () => {
     sim = await Simulator.start({
       project: { statuses: ['QUEUED', 'QUEUED', 'RUNNING', 'RUNNING', 'FAILED'] },
     });
-    const result = await runInProcess(projectInputs(), { env: PUSH_ENV });
+    const result = await runInProcess(inputs(), { env: PUSH_ENV });
     const elapsed = /^\[(\d+ ms|\d+\.\d s)\] /;
     const changes = result.log.split('\n').filter((line) => elapsed.test(line));
     expect(changes.map((line) => line.replace(elapsed, ''))).toEqual([
@@ -92,7 +86,7 @@ describe('a project run end to end against the simulator', () => {
         ],
       },
     });
-    const result = await runInProcess(projectInputs(), { env: PUSH_ENV });
+    const result = await runInProcess(inputs(), { env: PUSH_ENV });
 
     expect(result.exitCode).toBe(1);
     expect(result.outputs).toMatchObject({
@@ -102,8 +96,7 @@ describe('a project run end to end against the simulator', () => {
       passed: '2',
       failed: '3',
     });
-    const rows = tableRows(result.summary);
-    expect(rows.map((row) => /checkout total|refund|payment|home page|profile/.exec(row)?.[0])).toEqual([
+    expect(firstTable(result.summary).rows.map(([, title]) => title)).toEqual([
       'checkout total',
       'refund',
       'payment',
@@ -123,14 +116,14 @@ describe('a project run end to end against the simulator', () => {
     sim = await Simulator.start({
       project: { statuses: ['PASSED'], testCases: [{ title: 'a', status: 'FAILED' }] },
     });
-    const result = await runInProcess(projectInputs(), { env: PUSH_ENV });
+    const result = await runInProcess(inputs(), { env: PUSH_ENV });
     expect(result.outputs).toMatchObject({ status: 'PASSED', success: 'false', failed: '1' });
     expect(result.exitCode).toBe(1);
   });
 
   test('a PASSED run with no test case passes with a warning', async () => {
     sim = await Simulator.start({ project: { statuses: ['PASSED'], testCases: [] } });
-    const result = await runInProcess(projectInputs(), { env: PUSH_ENV });
+    const result = await runInProcess(inputs(), { env: PUSH_ENV });
     expect(result.exitCode).toBe(0);
     expect(result.outputs).toMatchObject({ status: 'PASSED', total: '0' });
     expect(annotations(result.log, 'warning')).toEqual([expect.stringContaining('reported no test case')]);
@@ -140,7 +133,7 @@ describe('a project run end to end against the simulator', () => {
     sim = await Simulator.start({ project: { statuses: ['PASSED'] } });
     const blocker = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'junit-')), 'a-file');
     fs.writeFileSync(blocker, '');
-    const result = await runInProcess(projectInputs({ 'junit-report': path.join(blocker, 'junit.xml') }), {
+    const result = await runInProcess(inputs({ 'junit-report': path.join(blocker, 'junit.xml') }), {
       env: PUSH_ENV,
     });
     expect(result.exitCode).toBe(1);
@@ -165,7 +158,7 @@ describe('a project run end to end against the simulator', () => {
       });
       const blocker = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'junit-')), 'a-file');
       fs.writeFileSync(blocker, '');
-      const result = await runInProcess(projectInputs({ 'junit-report': path.join(blocker, 'junit.xml') }), {
+      const result = await runInProcess(inputs({ 'junit-report': path.join(blocker, 'junit.xml') }), {
         env: PUSH_ENV,
       });
       const errors = annotations(result.log, 'error');
@@ -187,7 +180,7 @@ describe('a project run end to end against the simulator', () => {
     ['a trailing slash', '', (url: string) => `${url}/`],
   ])('a base URL with %s works', async (_name, prefix, baseUrl) => {
     sim = await Simulator.start({ prefix, project: { statuses: ['PASSED'] } });
-    const result = await runInProcess(projectInputs({ 'base-url': baseUrl(sim.url) }), { env: PUSH_ENV });
+    const result = await runInProcess(inputs({ 'base-url': baseUrl(sim.url) }), { env: PUSH_ENV });
     expect(result.outputs.status).toBe('PASSED');
     expect(sim.requests.map((request) => request.path)).toEqual([
       `${prefix}/v1/projects/proj-1/runs`,
@@ -198,7 +191,7 @@ describe('a project run end to end against the simulator', () => {
   test('an IPv6 base URL works: http://[::1]:port', async () => {
     sim = await Simulator.start({ project: { statuses: ['RUNNING', 'PASSED'] } }, { host: '::1' });
     expect(sim.url).toMatch(/^http:\/\/\[::1\]:\d+$/);
-    const result = await runInProcess(projectInputs(), { env: PUSH_ENV });
+    const result = await runInProcess(inputs(), { env: PUSH_ENV });
     expect(result.outputs).toMatchObject({ status: 'PASSED', success: 'true' });
     expect(sim.requests.map((request) => request.operation)).toEqual([
       'startProjectRun',
@@ -209,10 +202,10 @@ describe('a project run end to end against the simulator', () => {
 
   test('branch: the PR head branch wins, "none" sends no branch, an explicit one is sent as is', async () => {
     sim = await Simulator.start({ project: { statuses: ['PASSED'] } });
-    await runInProcess(projectInputs(), { env: { ...PUSH_ENV, GITHUB_HEAD_REF: 'feature/x' } });
-    await runInProcess(projectInputs({ branch: 'none' }), { env: { GITHUB_HEAD_REF: 'feature/x' } });
-    await runInProcess(projectInputs({ branch: 'release' }), { env: PUSH_ENV });
-    await runInProcess(projectInputs(), { env: { GITHUB_REF_TYPE: 'tag', GITHUB_REF_NAME: 'v1.0.0' } });
+    await runInProcess(inputs(), { env: { ...PUSH_ENV, GITHUB_HEAD_REF: 'feature/x' } });
+    await runInProcess(inputs({ branch: 'none' }), { env: { GITHUB_HEAD_REF: 'feature/x' } });
+    await runInProcess(inputs({ branch: 'release' }), { env: PUSH_ENV });
+    await runInProcess(inputs(), { env: { GITHUB_REF_TYPE: 'tag', GITHUB_REF_NAME: 'v1.0.0' } });
     const bodies = sim.requests
       .filter((request) => request.operation === 'startProjectRun')
       .map((r) => r.body);
@@ -270,7 +263,7 @@ describe('input errors name the input and send nothing', () => {
 
   test.each(cases)('%s', async (_name, override, message) => {
     sim = await Simulator.start();
-    const result = await runInProcess(projectInputs(override));
+    const result = await runInProcess(inputs(override));
     expect(result.exitCode).toBe(1);
     const errors = annotations(result.log, 'error');
     expect(errors).toHaveLength(1);

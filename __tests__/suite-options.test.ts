@@ -2,8 +2,9 @@ import { buildSuiteOptions, defaultNote, type SuiteOptionInputs } from '../src/i
 import { clearSecrets } from '../src/inputs/secrets.js';
 import { hideSensitiveValues } from '../src/inputs/sensitive-overrides.js';
 import { runInProcess } from './helpers/in-process.js';
+import { suiteInputs } from './helpers/inputs.js';
 import { annotations, visibleLog } from './helpers/runner-files.js';
-import { DEFAULT_API_KEY, Simulator } from './simulator/simulator.js';
+import { Simulator } from './simulator/simulator.js';
 
 /** A value that must never be echoed by a message about variableOverrides. */
 const HUSH = 'hush-hush-4711';
@@ -272,16 +273,9 @@ describe('bad options are input errors that name the path, the expectation and w
   });
 
   test.each(BAD_OPTIONS)('%s', async (_name, options, expected) => {
-    const result = await runInProcess(
-      {
-        'api-key': DEFAULT_API_KEY,
-        'base-url': sim.url,
-        'test-suite-id': 'suite-1',
-        'poll-interval': '20ms',
-        options,
-      },
-      { env: { GITHUB_REPOSITORY: 'octo/shop', GITHUB_REF_TYPE: 'branch', GITHUB_REF_NAME: 'main' } },
-    );
+    const result = await runInProcess(suiteInputs(sim, { options }), {
+      env: { GITHUB_REPOSITORY: 'octo/shop', GITHUB_REF_TYPE: 'branch', GITHUB_REF_NAME: 'main' },
+    });
     expect(result.exitCode).toBe(1);
     const message = errorMessage(result.log);
     if (typeof expected === 'string') expect(message).toBe(expected);
@@ -296,12 +290,7 @@ describe('bad options are input errors that name the path, the expectation and w
     const options = JSON.stringify({
       urlReplacements: Array.from({ length: 8 }, (_, index) => ({ original: `https://${index}.example` })),
     });
-    const result = await runInProcess({
-      'api-key': DEFAULT_API_KEY,
-      'base-url': sim.url,
-      'test-suite-id': 'suite-1',
-      options,
-    });
+    const result = await runInProcess(suiteInputs(sim, { options }));
     const message = errorMessage(result.log);
     expect(message.match(/is missing/g)).toHaveLength(5);
     expect(message).toMatch(
@@ -314,13 +303,7 @@ describe('bad options are input errors that name the path, the expectation and w
 test('valid options reach the simulator (so that zero requests above means something)', async () => {
   const sim = await Simulator.start({ suite: { statuses: ['FINISHED'] } });
   try {
-    const result = await runInProcess({
-      'api-key': DEFAULT_API_KEY,
-      'base-url': sim.url,
-      'test-suite-id': 'suite-1',
-      'poll-interval': '20ms',
-      options: 'numberOfWorkers: 0\nretries: 0',
-    });
+    const result = await runInProcess(suiteInputs(sim, { options: 'numberOfWorkers: 0\nretries: 0' }));
     expect(result.exitCode).toBe(0);
     expect(sim.requests[0]?.body).toEqual({ numberOfWorkers: 0, retries: 0 });
   } finally {

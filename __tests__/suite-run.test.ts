@@ -1,8 +1,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { firstTable } from './helpers/html.js';
 import { runInProcess } from './helpers/in-process.js';
-import { annotations, PUSH_TO_MAIN_ENV, tableRows, visibleLog } from './helpers/runner-files.js';
-import { DEFAULT_API_KEY, Simulator } from './simulator/simulator.js';
+import { projectInputs, suiteInputs } from './helpers/inputs.js';
+import { annotations, PUSH_TO_MAIN_ENV, visibleLog } from './helpers/runner-files.js';
+import { Simulator } from './simulator/simulator.js';
 
 const GITHUB_ENV = PUSH_TO_MAIN_ENV;
 const DEFAULT_NOTE = 'GitHub Actions: octo/shop@0123456789ab https://github.com/octo/shop/actions/runs/4242';
@@ -12,15 +14,7 @@ afterEach(async () => {
   await sim?.stop();
 });
 
-function suiteInputs(extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    'api-key': DEFAULT_API_KEY,
-    'base-url': sim.url,
-    'test-suite-id': 'suite-1',
-    'poll-interval': '20ms',
-    ...extra,
-  };
-}
+const inputs = (extra: Record<string, string> = {}) => suiteInputs(sim, extra);
 
 function startBodies(): unknown[] {
   return sim.requests.filter((request) => request.operation === 'startSuiteRun').map((r) => r.body);
@@ -56,7 +50,7 @@ describe('a test suite run end to end against the simulator', () => {
         ],
       },
     });
-    const result = await runInProcess(suiteInputs(), { env: GITHUB_ENV });
+    const result = await runInProcess(inputs(), { env: GITHUB_ENV });
 
     expect(result.exitCode).toBe(0);
     expect(result.outputs).toMatchObject({
@@ -81,7 +75,7 @@ describe('a test suite run end to end against the simulator', () => {
     expect(result.summary).toContain('✅ Test run passed');
     expect(result.summary).toContain('Suite <strong>Checkout regression</strong>');
     expect(result.summary).toContain('Run <code>suite-run-1</code>');
-    expect(tableRows(result.summary)).toHaveLength(3);
+    expect(firstTable(result.summary).rows).toHaveLength(3);
     expect(annotations(result.log, 'error')).toEqual([]);
 
     const resultsFile = result.outputs['results-file'];
@@ -117,7 +111,7 @@ describe('a test suite run end to end against the simulator', () => {
         ],
       },
     });
-    const result = await runInProcess(suiteInputs(), { env: GITHUB_ENV });
+    const result = await runInProcess(inputs(), { env: GITHUB_ENV });
 
     expect(result.exitCode).toBe(1);
     expect(result.outputs).toMatchObject({
@@ -135,7 +129,7 @@ describe('a test suite run end to end against the simulator', () => {
       '::error::Test suite run suite-run-1: 2 of 4 test cases failed.',
     ]);
     expect(result.summary).toContain('❌ Test run failed');
-    expect(tableRows(result.summary)[0]).toContain('pay by invoice');
+    expect(firstTable(result.summary).rows[0]?.[1]).toBe('pay by invoice');
     expect(readJson(result.outputs['results-file'])).toMatchObject({ status: 'FAILED', success: false });
   });
 
@@ -148,7 +142,7 @@ describe('a test suite run end to end against the simulator', () => {
         ],
       },
     });
-    const result = await runInProcess(suiteInputs({ 'junit-report': 'reports/suite.xml' }), {
+    const result = await runInProcess(inputs({ 'junit-report': 'reports/suite.xml' }), {
       env: GITHUB_ENV,
     });
 
@@ -176,14 +170,14 @@ describe('a test suite run end to end against the simulator', () => {
         ],
       },
     });
-    const lenient = await runInProcess(suiteInputs(), { env: GITHUB_ENV });
+    const lenient = await runInProcess(inputs(), { env: GITHUB_ENV });
     expect(lenient.exitCode).toBe(0);
     expect(lenient.outputs).toMatchObject({ status: 'PASSED', success: 'true', flaky: '1', failed: '0' });
     expect(annotations(lenient.log, 'warning')).toEqual([
       '::warning title=search::Test case is flaky in run suite-run-1',
     ]);
 
-    const strict = await runInProcess(suiteInputs({ 'fail-on-flaky': 'true' }), { env: GITHUB_ENV });
+    const strict = await runInProcess(inputs({ 'fail-on-flaky': 'true' }), { env: GITHUB_ENV });
     expect(strict.exitCode).toBe(1);
     expect(strict.outputs).toMatchObject({ status: 'FAILED', success: 'false', flaky: '1', failed: '0' });
     expect(annotations(strict.log, 'warning')).toEqual([]);
@@ -200,7 +194,7 @@ describe('a test suite run end to end against the simulator', () => {
         testCases: [{ title: 'pay by card', status: 'PASSED' }, { title: 'stuck one' }],
       },
     });
-    const result = await runInProcess(suiteInputs({ 'junit-report': 'suite.xml' }), { env: GITHUB_ENV });
+    const result = await runInProcess(inputs({ 'junit-report': 'suite.xml' }), { env: GITHUB_ENV });
 
     expect(result.exitCode).toBe(1);
     expect(result.outputs).toMatchObject({ status: 'FAILED', total: '2', passed: '1', failed: '1' });
@@ -279,7 +273,7 @@ urlReplacements:
   test('YAML options, the environment and branch inputs, and the default note make the exact body', async () => {
     sim = await Simulator.start({ suite: { statuses: ['FINISHED'] } });
     const result = await runInProcess(
-      suiteInputs({ options: YAML_OPTIONS, environment: 'staging', branch: 'release/2.0' }),
+      inputs({ options: YAML_OPTIONS, environment: 'staging', branch: 'release/2.0' }),
       { env: GITHUB_ENV },
     );
 
@@ -299,12 +293,12 @@ urlReplacements:
 
   test('the same options given as JSON send the same body', async () => {
     sim = await Simulator.start({ suite: { statuses: ['FINISHED'] } });
-    const inputs = { environment: 'staging', branch: 'release/2.0' };
-    await runInProcess(suiteInputs({ options: YAML_OPTIONS, ...inputs }), { env: GITHUB_ENV });
-    await runInProcess(suiteInputs({ options: JSON.stringify(OPTIONS_OBJECT), ...inputs }), {
+    const where = { environment: 'staging', branch: 'release/2.0' };
+    await runInProcess(inputs({ options: YAML_OPTIONS, ...where }), { env: GITHUB_ENV });
+    await runInProcess(inputs({ options: JSON.stringify(OPTIONS_OBJECT), ...where }), {
       env: GITHUB_ENV,
     });
-    await runInProcess(suiteInputs({ options: JSON.stringify(OPTIONS_OBJECT, null, 2), ...inputs }), {
+    await runInProcess(inputs({ options: JSON.stringify(OPTIONS_OBJECT, null, 2), ...where }), {
       env: GITHUB_ENV,
     });
     expect(startBodies()).toEqual([EXPECTED_BODY, EXPECTED_BODY, EXPECTED_BODY]);
@@ -312,9 +306,9 @@ urlReplacements:
 
   test('no options: the body holds the computed branch and the default note only', async () => {
     sim = await Simulator.start({ suite: { statuses: ['FINISHED'] } });
-    await runInProcess(suiteInputs(), { env: GITHUB_ENV });
-    await runInProcess(suiteInputs({ branch: 'none' }), { env: GITHUB_ENV });
-    await runInProcess(suiteInputs(), { env: {} });
+    await runInProcess(inputs(), { env: GITHUB_ENV });
+    await runInProcess(inputs({ branch: 'none' }), { env: GITHUB_ENV });
+    await runInProcess(inputs(), { env: {} });
     expect(startBodies()).toEqual([
       { metadata: { git: { branch: 'main' }, note: DEFAULT_NOTE } },
       { metadata: { note: DEFAULT_NOTE } },
@@ -327,7 +321,7 @@ describe('inputs and options together, as the README states', () => {
   test('the same environment and branch in both are fine and sent once', async () => {
     sim = await Simulator.start({ suite: { statuses: ['FINISHED'] } });
     const result = await runInProcess(
-      suiteInputs({
+      inputs({
         environment: 'Staging',
         branch: 'main',
         options: 'environment: STAGING\nmetadata:\n  git:\n    branch: main\n',
@@ -360,7 +354,7 @@ describe('inputs and options together, as the README states', () => {
     'a different explicit %s in each is an input error naming both, and nothing is sent',
     async (_name, extra, message) => {
       sim = await Simulator.start();
-      const result = await runInProcess(suiteInputs(extra), { env: GITHUB_ENV });
+      const result = await runInProcess(inputs(extra), { env: GITHUB_ENV });
       expect(result.exitCode).toBe(1);
       expect(annotations(result.log, 'error')).toEqual([`::error::${message}`]);
       expect(sim.requests).toHaveLength(0);
@@ -370,10 +364,9 @@ describe('inputs and options together, as the README states', () => {
 
   test('a branch computed from GITHUB_REF_NAME yields to options.metadata.git.branch', async () => {
     sim = await Simulator.start({ suite: { statuses: ['FINISHED'] } });
-    const result = await runInProcess(
-      suiteInputs({ options: 'metadata:\n  git:\n    branch: feature/x\n' }),
-      { env: GITHUB_ENV },
-    );
+    const result = await runInProcess(inputs({ options: 'metadata:\n  git:\n    branch: feature/x\n' }), {
+      env: GITHUB_ENV,
+    });
     expect(result.exitCode).toBe(0);
     expect(startBodies()).toEqual([{ metadata: { git: { branch: 'feature/x' }, note: DEFAULT_NOTE } }]);
     expect(result.log).toContain("(branch 'feature/x')");
@@ -382,10 +375,10 @@ describe('inputs and options together, as the README states', () => {
 
   test('options.metadata.note is sent as is, instead of the default note', async () => {
     sim = await Simulator.start({ suite: { statuses: ['FINISHED'] } });
-    await runInProcess(suiteInputs({ options: '{"metadata": {"note": "nightly: see #123"}}' }), {
+    await runInProcess(inputs({ options: '{"metadata": {"note": "nightly: see #123"}}' }), {
       env: GITHUB_ENV,
     });
-    await runInProcess(suiteInputs({ options: 'metadata: {note: ""}', branch: 'none' }), {
+    await runInProcess(inputs({ options: 'metadata: {note: ""}', branch: 'none' }), {
       env: GITHUB_ENV,
     });
     expect(startBodies()).toEqual([
@@ -421,7 +414,7 @@ variableOverrides:
         ],
       },
     });
-    const result = await runInProcess(suiteInputs({ options: OPTIONS, 'junit-report': 'suite.xml' }), {
+    const result = await runInProcess(inputs({ options: OPTIONS, 'junit-report': 'suite.xml' }), {
       env: GITHUB_ENV,
     });
 
@@ -460,7 +453,7 @@ variableOverrides:
   test('an invalid options input with a sensitive value fails without echoing it', async () => {
     sim = await Simulator.start();
     const result = await runInProcess(
-      suiteInputs({ options: `${OPTIONS}retries: "2"\n`, 'junit-report': 'suite.xml' }),
+      inputs({ options: `${OPTIONS}retries: "2"\n`, 'junit-report': 'suite.xml' }),
       { env: GITHUB_ENV },
     );
     expect(result.exitCode).toBe(1);
@@ -473,16 +466,7 @@ variableOverrides:
 describe('wait: false', () => {
   test('a project run: run-id, status STARTED, a one-line summary, one start request, not cancellable', async () => {
     sim = await Simulator.start({ project: { statuses: ['RUNNING', 'PASSED'] } });
-    const result = await runInProcess(
-      {
-        'api-key': DEFAULT_API_KEY,
-        'base-url': sim.url,
-        'project-id': 'proj-1',
-        'poll-interval': '20ms',
-        wait: 'false',
-      },
-      { env: GITHUB_ENV },
-    );
+    const result = await runInProcess(projectInputs(sim, { wait: 'false' }), { env: GITHUB_ENV });
     expect(result.exitCode).toBe(0);
     expect(result.outputs).toEqual({ 'run-id': 'run-1', status: 'STARTED', success: 'true' });
     expect(result.summary.trim()).toBe('<p>Started project run <code>run-1</code> (not waiting for it).</p>');
@@ -493,7 +477,7 @@ describe('wait: false', () => {
 
   test('a test suite run: run-id, status STARTED, a one-line summary, one start request, not cancellable', async () => {
     sim = await Simulator.start({ suite: { testSuiteName: 'Checkout regression' } });
-    const result = await runInProcess(suiteInputs({ wait: 'false' }), { env: GITHUB_ENV });
+    const result = await runInProcess(inputs({ wait: 'false' }), { env: GITHUB_ENV });
     expect(result.exitCode).toBe(0);
     expect(result.outputs).toEqual({ 'run-id': 'suite-run-1', status: 'STARTED', success: 'true' });
     expect(result.summary.trim()).toBe(
@@ -515,14 +499,10 @@ describe('run-id attaches to a run an earlier step started', () => {
         ],
       },
     });
-    const base = {
-      'api-key': DEFAULT_API_KEY,
-      'base-url': sim.url,
-      'project-id': 'proj-1',
-      'poll-interval': '20ms',
-    };
-    const first = await runInProcess({ ...base, wait: 'false' }, { env: GITHUB_ENV });
-    const second = await runInProcess({ ...base, 'run-id': first.outputs['run-id'] }, { env: GITHUB_ENV });
+    const first = await runInProcess(projectInputs(sim, { wait: 'false' }), { env: GITHUB_ENV });
+    const second = await runInProcess(projectInputs(sim, { 'run-id': first.outputs['run-id'] as string }), {
+      env: GITHUB_ENV,
+    });
 
     expect(second.exitCode).toBe(1);
     expect(second.outputs).toMatchObject({
@@ -549,15 +529,9 @@ describe('run-id attaches to a run an earlier step started', () => {
     sim = await Simulator.start({
       suite: { statuses: ['RUNNING', 'FINISHED'], testSuiteName: 'Checkout regression' },
     });
-    const first = await runInProcess(suiteInputs({ wait: 'false' }), { env: GITHUB_ENV });
+    const first = await runInProcess(inputs({ wait: 'false' }), { env: GITHUB_ENV });
     const second = await runInProcess(
-      {
-        'api-key': DEFAULT_API_KEY,
-        'base-url': sim.url,
-        mode: 'suite',
-        'run-id': first.outputs['run-id'],
-        'poll-interval': '20ms',
-      },
+      inputs({ 'test-suite-id': '', mode: 'suite', 'run-id': first.outputs['run-id'] as string }),
       { env: GITHUB_ENV },
     );
 
@@ -591,23 +565,22 @@ describe('inputs of the other mode are input errors, and nothing is sent', () =>
   test.each([
     [
       'playwright-project-name in a test suite run',
-      () => suiteInputs({ 'playwright-project-name': 'chromium' }),
+      () => inputs({ 'playwright-project-name': 'chromium' }),
       "Input 'playwright-project-name' applies to project runs only; this is a test suite run.",
     ],
     [
       'options in a project run',
-      () => ({ ...suiteInputs({ 'test-suite-id': '', 'project-id': 'proj-1' }), options: 'retries: 1' }),
+      () => ({ ...inputs({ 'test-suite-id': '', 'project-id': 'proj-1' }), options: 'retries: 1' }),
       "Input 'options' applies to test suite runs only; this is a project run.",
     ],
     [
       'options when attaching to a test suite run',
-      () =>
-        suiteInputs({ 'test-suite-id': '', mode: 'suite', 'run-id': 'suite-run-9', options: 'retries: 1' }),
+      () => inputs({ 'test-suite-id': '', mode: 'suite', 'run-id': 'suite-run-9', options: 'retries: 1' }),
       "Input 'options' has no effect when 'run-id' attaches to a run that is already started.",
     ],
     [
       'an environment a test suite run does not know',
-      () => suiteInputs({ environment: 'qa' }),
+      () => inputs({ environment: 'qa' }),
       "Input 'environment' must be one of PRODUCTION, STAGING, DEVELOPMENT for a test suite run; got 'qa'.",
     ],
   ])('%s', async (_name, inputs, message) => {

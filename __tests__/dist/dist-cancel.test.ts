@@ -1,11 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { nodeBinaries, postStepEnv, runDist } from '../helpers/dist-runner.js';
-import { DEFAULT_API_KEY, type Operation, Simulator } from '../simulator/simulator.js';
-
-/** Resolves when the simulator has seen `count` requests of an operation. */
-async function seen(sim: Simulator, operation: Operation, count = 1): Promise<void> {
-  while (sim.count(operation) < count) await new Promise((resolve) => setTimeout(resolve, 5));
-}
+import { projectInputs } from '../helpers/inputs.js';
+import { Simulator } from '../simulator/simulator.js';
 
 /** Cancellation as the runner does it: signals to dist/index.js, then the post step. */
 describe.each(nodeBinaries())('cancelling dist/index.js on $name', ({ name, bin }) => {
@@ -14,12 +10,7 @@ describe.each(nodeBinaries())('cancelling dist/index.js on $name', ({ name, bin 
     await sim?.stop();
   });
 
-  const inputs = () => ({
-    'api-key': DEFAULT_API_KEY,
-    'base-url': sim.url,
-    'project-id': 'proj-1',
-    'poll-interval': '100ms',
-  });
+  const inputs = () => projectInputs(sim, { 'poll-interval': '100ms' });
 
   test.each(['SIGINT', 'SIGTERM'] as const)(
     '%s: the run is cancelled within a second, outputs and summary written, exit well before 7.5 s',
@@ -29,7 +20,7 @@ describe.each(nodeBinaries())('cancelling dist/index.js on $name', ({ name, bin 
       const result = await runDist(inputs(), {
         node: bin,
         onSpawn: (child: ChildProcess) => {
-          seen(sim, 'getProjectRun', 2).then(() => {
+          sim.waitForRequests('getProjectRun', 2).then(() => {
             signalledAt = Date.now();
             child.kill(signal);
           });
@@ -63,7 +54,7 @@ describe.each(nodeBinaries())('cancelling dist/index.js on $name', ({ name, bin 
     const result = await runDist(inputs(), {
       node: bin,
       onSpawn: (child: ChildProcess) => {
-        seen(sim, 'startProjectRun').then(() => {
+        sim.waitForRequests('startProjectRun').then(() => {
           signalledAt = Date.now();
           child.kill('SIGINT');
         });
@@ -85,7 +76,7 @@ describe.each(nodeBinaries())('cancelling dist/index.js on $name', ({ name, bin 
     const main = await runDist(inputs(), {
       node: bin,
       onSpawn: (child) => {
-        seen(sim, 'getProjectRun').then(() => child.kill('SIGKILL'));
+        sim.waitForRequests('getProjectRun').then(() => child.kill('SIGKILL'));
       },
     });
     expect(main.signal).toBe('SIGKILL');

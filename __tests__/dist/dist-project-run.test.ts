@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import { nodeBinaries, runDist } from '../helpers/dist-runner.js';
+import { projectInputs } from '../helpers/inputs.js';
 import { annotations, visibleLog } from '../helpers/runner-files.js';
 import { DEFAULT_API_KEY, Simulator } from '../simulator/simulator.js';
 
@@ -10,12 +11,7 @@ describe.each(nodeBinaries())('dist/index.js on $name', ({ bin }) => {
     await sim?.stop();
   });
 
-  const inputs = () => ({
-    'api-key': DEFAULT_API_KEY,
-    'base-url': sim.url,
-    'project-id': 'shop-web',
-    'poll-interval': '50ms',
-  });
+  const inputs = () => projectInputs(sim, { 'project-id': 'shop-web', 'poll-interval': '50ms' });
 
   test('a passing run: exit 0, outputs, summary table, results file, branch from GITHUB_REF_NAME', async () => {
     sim = await Simulator.start({

@@ -12,11 +12,6 @@ export const PUSH_TO_MAIN_ENV = {
   GITHUB_REF_NAME: 'main',
 };
 
-/** The rows of the summary's table of test cases, without its header row. */
-export function tableRows(summary: string): string[] {
-  return summary.match(/<tr>.*?<\/tr>/gs)?.slice(1) ?? [];
-}
-
 /** The files the GitHub runner gives a step, in a fresh temp directory. */
 export interface RunnerFiles {
   dir: string;

@@ -1,11 +1,10 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { jest } from '@jest/globals';
 import type { RunOutcome } from '../../src/report/outcome.js';
 import { judge } from '../../src/report/test-case-status.js';
 import { finishedOutcome } from '../../src/run/conclude.js';
 import type { TestCaseResult } from '../../src/service/driver.js';
+import { makeRunnerFiles, readKeyValueFile, readSummary } from '../helpers/runner-files.js';
 
 /**
  * The outcome of a finished project run with the given test cases, concluded the way the action
@@ -43,29 +42,19 @@ export function cases(
  * path once used, so call this once per test file and `reset()` between tests.
  */
 export function runnerFiles() {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'report-test-'));
-  const summaryFile = path.join(dir, 'summary.md');
-  const outputFile = path.join(dir, 'output.txt');
-  process.env.GITHUB_STEP_SUMMARY = summaryFile;
-  process.env.GITHUB_OUTPUT = outputFile;
+  const files = makeRunnerFiles();
+  process.env.GITHUB_STEP_SUMMARY = files.summaryFile;
+  process.env.GITHUB_OUTPUT = files.outputFile;
   const reset = () => {
-    writeFileSync(summaryFile, '');
-    writeFileSync(outputFile, '');
+    writeFileSync(files.summaryFile, '');
+    writeFileSync(files.outputFile, '');
   };
-  reset();
   return {
-    dir,
-    summaryFile,
+    dir: files.dir,
+    summaryFile: files.summaryFile,
     reset,
-    readSummary: () => readFileSync(summaryFile, 'utf8'),
-    readOutputs: (): Record<string, string> => {
-      const outputs: Record<string, string> = {};
-      const text = readFileSync(outputFile, 'utf8');
-      for (const match of text.matchAll(/^([\w-]+)<<(ghadelimiter_[\w-]+)\r?\n([\s\S]*?)\r?\n\2$/gm)) {
-        outputs[match[1] as string] = match[3] as string;
-      }
-      return outputs;
-    },
+    readSummary: () => readSummary(files),
+    readOutputs: () => readKeyValueFile(files.outputFile),
   };
 }
 

@@ -3,7 +3,7 @@ import { writeReports } from '../../src/report/index.js';
 import { renderSummary, SUMMARY_BUDGET_BYTES } from '../../src/report/summary.js';
 import { judge } from '../../src/report/test-case-status.js';
 import type { TestCaseResult } from '../../src/service/driver.js';
-import { decodeEntities } from '../helpers/html.js';
+import { decodeEntities, firstTable } from '../helpers/html.js';
 import { captureStdout, cases, HOSTILE_TITLES, makeOutcome, runnerFiles } from './helpers.js';
 
 const files = runnerFiles();
@@ -14,15 +14,6 @@ beforeEach(() => {
   stdout = captureStdout();
 });
 afterEach(() => stdout.restore());
-
-/** The cells of each row of the first table, as raw HTML. */
-function tableRows(html: string): string[][] {
-  const table = /<table>([\s\S]*?)<\/table>/.exec(html)?.[1];
-  if (table === undefined) throw new Error('no table');
-  return [...table.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((row) =>
-    [...(row[1] as string).matchAll(/<(td|th)>([\s\S]*?)<\/\1>/g)].map((cell) => cell[2] as string),
-  );
-}
 
 async function summaryOf(...args: Parameters<typeof makeOutcome>): Promise<string> {
   await writeReports(makeOutcome(...args), { summary: true, resultsDir: files.dir });
@@ -68,15 +59,15 @@ describe('job summary', () => {
   it('renders hostile titles as plain text: three cells per row, no markup, no blank line', async () => {
     const testCases = HOSTILE_TITLES.map((title, i) => ({ title, status: i % 2 ? 'FAILED' : 'PASSED' }));
     const summary = await summaryOf(testCases);
-    const rows = tableRows(summary);
-    expect(rows).toHaveLength(HOSTILE_TITLES.length + 1);
+    const { header, rows } = firstTable(summary);
+    expect(rows).toHaveLength(HOSTILE_TITLES.length);
     for (const row of rows) expect(row).toHaveLength(3);
-    expect(rows[0]).toEqual(['Status', 'Test case', 'Duration']);
+    expect(header).toEqual(['Status', 'Test case', 'Duration']);
     expect(summary).not.toMatch(/<script|<img|<style|<details open|<!--|<b>|<\/?td><\/tr><tr>injected/i);
     expect(summary).not.toMatch(/\n\s*\n/);
     // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for control characters is the point
     const unsafe = /[<>"'|`*_[\]\\\n\r\t\u0000-\u0008\u007f-\u009f]/;
-    for (const [, title] of rows.slice(1)) {
+    for (const [, title] of rows) {
       expect(title).not.toBe('');
       expect(title).not.toMatch(unsafe);
     }
@@ -104,7 +95,7 @@ describe('job summary', () => {
       { title: 't2', status: 'TIMEDOUT' },
       { title: 'fl2', status: 'FLAKY' },
     ];
-    const rows = tableRows(await summaryOf(testCases)).slice(1);
+    const { rows } = firstTable(await summaryOf(testCases));
     expect(rows.map((row) => row[1])).toEqual([
       'f1',
       'e1',
@@ -128,7 +119,7 @@ describe('job summary', () => {
 
   it('marks flaky test cases as failed with fail-on-flaky', async () => {
     const summary = await summaryOf(cases(1, 'FLAKY'), { failOnFlaky: true, success: false });
-    expect(tableRows(summary)[1]?.[0]).toBe('❌ FLAKY (counts as failed)');
+    expect(firstTable(summary).rows[0]?.[0]).toBe('❌ FLAKY (counts as failed)');
     expect(summary).toContain('(flaky ones count as failed)');
   });
 
@@ -185,7 +176,7 @@ describe('job summary', () => {
       ),
     );
     expect(Buffer.byteLength(summary)).toBeLessThan(SUMMARY_BUDGET_BYTES);
-    const rows = tableRows(summary).slice(1);
+    const { rows } = firstTable(summary);
     for (const row of rows) expect(row).toHaveLength(3);
     const shownTitles = new Set(rows.map((row) => decodeEntities(row[1] as string)));
     const failing = testCases.filter((testCase) => judge(testCase.status ?? undefined, false).fails);
@@ -202,7 +193,7 @@ describe('job summary', () => {
     const testCases = [...cases(100, 'PASSED'), ...cases(20_000, 'FAILED', `failed ${'y'.repeat(150)}`)];
     const summary = renderSummary(makeOutcome(testCases), { junitWritten: false });
     expect(Buffer.byteLength(summary)).toBeLessThan(SUMMARY_BUDGET_BYTES);
-    const rows = tableRows(summary).slice(1);
+    const { rows } = firstTable(summary);
     expect(rows.length).toBeGreaterThan(1_000);
     expect(rows.every((row) => row[0] === '❌ FAILED')).toBe(true);
     const expected = testCases.slice(100, 100 + rows.length).map((testCase) => testCase.title);

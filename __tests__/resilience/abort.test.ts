@@ -1,33 +1,20 @@
 import { START_GRACE_MS } from '../../src/run/signals.js';
 import { runInProcess, virtualClock } from '../helpers/in-process.js';
+import { projectInputs, suiteInputs } from '../helpers/inputs.js';
 import { annotations } from '../helpers/runner-files.js';
-import { DEFAULT_API_KEY, type Operation, Simulator } from '../simulator/simulator.js';
+import { type Operation, Simulator } from '../simulator/simulator.js';
 
 let sim: Simulator;
 afterEach(async () => {
   await sim?.stop();
 });
 
-function inputs(extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    'api-key': DEFAULT_API_KEY,
-    'base-url': sim.url,
-    'project-id': 'proj-1',
-    'poll-interval': '20ms',
-    ...extra,
-  };
-}
+const inputs = (extra: Record<string, string> = {}) => projectInputs(sim, extra);
 
-/** Aborts once the simulator has seen `count` requests of an operation. */
+/** Cancels the job (aborts) once the simulator has received `count` requests of an operation. */
 function abortAfterRequests(operation: Operation, count: number): AbortController {
   const controller = new AbortController();
-  const timer = setInterval(() => {
-    if (sim.count(operation) >= count) {
-      clearInterval(timer);
-      controller.abort();
-    }
-  }, 2);
-  controller.signal.addEventListener('abort', () => clearInterval(timer));
+  void sim.waitForRequests(operation, count).then(() => controller.abort());
   return controller;
 }
 
@@ -89,16 +76,9 @@ describe('the timeout input', () => {
 
   test('a suite run that finished at the deadline is read and reported, not timed out', async () => {
     sim = await Simulator.start({ suite: { statuses: ['RUNNING', 'RUNNING', 'FINISHED'] } });
-    const result = await runInProcess(
-      {
-        'api-key': DEFAULT_API_KEY,
-        'base-url': sim.url,
-        'test-suite-id': 'suite-1',
-        'poll-interval': '3s',
-        timeout: '4s',
-      },
-      { clock: virtualClock() },
-    );
+    const result = await runInProcess(suiteInputs(sim, { 'poll-interval': '3s', timeout: '4s' }), {
+      clock: virtualClock(),
+    });
     expect(result.outputs).toMatchObject({ status: 'PASSED', success: 'true', total: '3' });
     expect(sim.count('getSuiteRunStatus')).toBe(3);
     expect(sim.count('getSuiteRunResult')).toBe(1);
@@ -155,15 +135,7 @@ describe('cancellation of the job', () => {
   test('a suite run cannot be cancelled: the log and summary say the remote run goes on', async () => {
     sim = await Simulator.start({ suite: { statuses: ['RUNNING'] } });
     const controller = abortAfterRequests('getSuiteRunStatus', 2);
-    const result = await runInProcess(
-      {
-        'api-key': DEFAULT_API_KEY,
-        'base-url': sim.url,
-        'test-suite-id': 'suite-1',
-        'poll-interval': '20ms',
-      },
-      { cancelSignal: controller.signal },
-    );
+    const result = await runInProcess(suiteInputs(sim), { cancelSignal: controller.signal });
     expect(result.outputs).toMatchObject({ status: 'CANCELLED', success: 'false' });
     expect(sim.count('cancelProjectRun')).toBe(0);
     const note =

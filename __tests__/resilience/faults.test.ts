@@ -1,4 +1,5 @@
 import { runInProcess, virtualClock } from '../helpers/in-process.js';
+import { projectInputs } from '../helpers/inputs.js';
 import { annotations, visibleLog } from '../helpers/runner-files.js';
 import { DEFAULT_API_KEY, type FaultRule, type Scenario, Simulator } from '../simulator/simulator.js';
 
@@ -20,16 +21,8 @@ async function start(faults: FaultRule[], scenario: Scenario = {}): Promise<void
   });
 }
 
-function inputs(extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    'api-key': DEFAULT_API_KEY,
-    'base-url': sim.url,
-    'project-id': 'proj-1',
-    'poll-interval': '20ms',
-    'request-timeout': '2s',
-    ...extra,
-  };
-}
+const inputs = (extra: Record<string, string> = {}) =>
+  projectInputs(sim, { 'request-timeout': '2s', ...extra });
 
 function failureMessage(log: string): string {
   return annotations(log, 'error').at(-1) ?? '';

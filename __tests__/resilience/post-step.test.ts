@@ -1,6 +1,7 @@
 import { runInProcess, runPostInProcess, virtualClock } from '../helpers/in-process.js';
+import { projectInputs } from '../helpers/inputs.js';
 import { annotations } from '../helpers/runner-files.js';
-import { DEFAULT_API_KEY, type FaultRule, Simulator } from '../simulator/simulator.js';
+import { type FaultRule, Simulator } from '../simulator/simulator.js';
 
 /** The post step (post-if: cancelled()), in process, given the state a main step left. */
 let sim: Simulator;
@@ -8,9 +9,7 @@ afterEach(async () => {
   await sim?.stop();
 });
 
-function inputs(extra: Record<string, string> = {}): Record<string, string> {
-  return { 'api-key': DEFAULT_API_KEY, 'base-url': sim.url, 'project-id': 'proj-1', ...extra };
-}
+const inputs = (extra: Record<string, string> = {}) => projectInputs(sim, extra);
 
 async function openRun(faults: FaultRule[] = []): Promise<Record<string, string>> {
   sim = await Simulator.start({ project: { statuses: ['RUNNING'] }, faults });

@@ -179,6 +179,7 @@ export class Simulator {
   private readonly counts = new Map<Operation | 'unknown', number>();
   private readonly projectRuns = new Map<string, ProjectRun>();
   private readonly suiteRuns = new Map<string, SuiteRun>();
+  private readonly waiters: { operation: Operation | 'unknown'; count: number; resolve: () => void }[] = [];
   private nextProjectRun = 1;
   private nextSuiteRun = 1;
   private stopped = false;
@@ -212,6 +213,12 @@ export class Simulator {
 
   count(operation: Operation): number {
     return this.counts.get(operation) ?? 0;
+  }
+
+  /** Resolves once `count` requests of `operation` have arrived (faulted ones count too). */
+  waitForRequests(operation: Operation, count = 1): Promise<void> {
+    if (this.count(operation) >= count) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ operation, count, resolve }));
   }
 
   /** Replaces the scenario. Runs already created keep their script; request counts are not reset. */
@@ -268,6 +275,10 @@ export class Simulator {
     const operation = route?.operation ?? 'unknown';
     const n = (this.counts.get(operation) ?? 0) + 1;
     this.counts.set(operation, n);
+    for (const waiter of this.waiters.filter((each) => each.operation === operation && each.count <= n)) {
+      this.waiters.splice(this.waiters.indexOf(waiter), 1);
+      waiter.resolve();
+    }
     const entry: LoggedRequest = {
       operation,
       n,
