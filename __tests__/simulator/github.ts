@@ -1,0 +1,791 @@
+/**
+ * A simulator of the GitHub REST API's issue-comment endpoints, for end-to-end tests of the sticky
+ * pull-request comment.
+ *
+ * It serves like https://api.github.com (or a GitHub Enterprise `/api/v3` with `prefix`) over real
+ * HTTP on 127.0.0.1, with repositories whose pull requests hold comments, scripted by a `Scenario`:
+ * which token is valid, whether it may write, which pull requests exist with which comments, and
+ * which requests fail and how. Every request is logged, so a test can check what the client sent.
+ *
+ * Choices where GitHub's behaviour is not copied exactly (see also the comments below):
+ * - Order of checks for a request: route (unknown -> 404, no auth needed), faults, auth (401),
+ *   repository / issue / comment lookup (404), read-only token (403), body (400 / 422), operation.
+ * - A faulted request changes no state, except 'delay' (answers normally, state changes when it
+ *   answers) and the '-after-effect' kinds (the operation is performed, then the answer is replaced).
+ * - Request numbers (`LoggedRequest.n`, `FaultRule.requests`) count every request of an operation
+ *   since the simulator started; `setScenario` does not reset them, nor the comments.
+ * - Link headers point at `/repositories/{id}/issues/{n}/comments` as GitHub's do, so pages after
+ *   the first are logged with that path; the simulator serves both forms for all three operations.
+ * - Timestamps have GitHub's one-second resolution, and each create / update gets a stamp at least
+ *   one second after the previous one, so `updated_at` always changes (it may run slightly ahead of
+ *   the clock when a test writes many comments within a second).
+ * - Owner and repository names are case-insensitive, as on GitHub.
+ */
+import {
+  createServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+  STATUS_CODES,
+} from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { components } from '@octokit/openapi-types';
+
+export type IssueComment = components['schemas']['issue-comment'];
+export type AuthorAssociation = components['schemas']['author-association'];
+
+export type Operation =
+  | 'listComments' // GET   {prefix}/repos/{owner}/{repo}/issues/{issue_number}/comments?per_page&page
+  | 'createComment' // POST  {prefix}/repos/{owner}/{repo}/issues/{issue_number}/comments  body {body}
+  | 'updateComment'; // PATCH {prefix}/repos/{owner}/{repo}/issues/comments/{comment_id}    body {body}
+
+export interface SimUser {
+  login: string;
+  id: number;
+  type: 'Bot' | 'User';
+}
+
+export interface SeedComment {
+  body: string;
+  /** Default GITHUB_ACTIONS_BOT. */
+  user?: SimUser;
+  /** Default 'NONE' for a bot, 'MEMBER' for a user. */
+  authorAssociation?: AuthorAssociation;
+  /** ISO time; default the time of seeding. `updatedAt` defaults to `createdAt`. */
+  createdAt?: string;
+  updatedAt?: string;
+}
+
+export interface PullRequestSeed {
+  owner: string;
+  repo: string;
+  number: number;
+  comments?: SeedComment[];
+}
+
+export type Fault =
+  /** Answer this status; body default {message: '<reason phrase>', documentation_url, status}. */
+  | {
+      kind: 'status';
+      status: number;
+      retryAfter?: string;
+      /** Epoch seconds: also send x-ratelimit-remaining: 0 and this x-ratelimit-reset (a rate-limit 403 / 429). */
+      rateLimitReset?: number;
+      body?: unknown;
+    }
+  | { kind: 'reset' } // destroy the socket without any answer (after reading the request)
+  | { kind: 'hang' } // read the request, never answer (socket stays open until stop())
+  | { kind: 'delay'; ms: number } // answer normally, after ms
+  | { kind: 'status-after-effect'; status: number; body?: unknown } // perform the operation, then answer status
+  | { kind: 'reset-after-effect' }; // perform the operation, then destroy the socket without an answer
+
+export interface FaultRule {
+  operation: Operation;
+  /** Which requests of that operation (1-based, counted per operation): a list, a range, or every one. */
+  requests: number[] | { from: number; to?: number } | 'all';
+  fault: Fault;
+}
+
+export interface Scenario {
+  /** The valid token (default DEFAULT_TOKEN), sent as `Authorization: token X` or `Bearer X`. */
+  token?: string;
+  /** The token may read but not write: creates and updates -> 403 'Resource not accessible by integration'. */
+  readOnly?: boolean;
+  /** Author of the comments created through the API; default GITHUB_ACTIONS_BOT. */
+  user?: SimUser;
+  /** Path prefix the API is mounted under, e.g. '/api/v3' as on GitHub Enterprise (default ''). */
+  prefix?: string;
+  /**
+   * Pull requests that exist, with their comments (seeded when the simulator starts). When set, other
+   * repositories and issue numbers -> 404; when absent, every owner/repo#number exists, empty at first.
+   */
+  pullRequests?: PullRequestSeed[];
+  faults?: FaultRule[];
+}
+
+export interface LoggedRequest {
+  operation: Operation | 'unknown';
+  /** 1-based count of this operation, counting faulted requests too. */
+  n: number;
+  method: string;
+  /** Full path as received (with prefix and query string). */
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  /** Parsed JSON body, raw text if not JSON, undefined when empty. */
+  body: unknown;
+  /** Date.now() when received. */
+  at: number;
+}
+
+export interface StartOptions {
+  /** Port to listen on; default 0 (a free port). */
+  port?: number;
+}
+
+export const DEFAULT_TOKEN = 'ghs_test-token';
+
+/** The user GITHUB_TOKEN acts as (its real id). */
+export const GITHUB_ACTIONS_BOT: SimUser = { login: 'github-actions[bot]', id: 41898282, type: 'Bot' };
+
+export const HUMAN_USER: SimUser = { login: 'octocat', id: 583231, type: 'User' };
+
+export const MAX_BODY_LENGTH = 65536;
+
+export const DOCS = {
+  rest: 'https://docs.github.com/rest',
+  listComments: 'https://docs.github.com/rest/issues/comments#list-issue-comments',
+  createComment: 'https://docs.github.com/rest/issues/comments#create-an-issue-comment',
+  updateComment: 'https://docs.github.com/rest/issues/comments#update-an-issue-comment',
+} as const;
+
+/** GitHub's error body: {message, documentation_url, status} (status as a string, as GitHub sends it). */
+export function githubError(status: number, message: string, documentationUrl: string = DOCS.rest) {
+  return { message, documentation_url: documentationUrl, status: String(status) };
+}
+
+// Above 2^31, as GitHub's comment ids are now: a client that stores them in an int32 breaks here too.
+const FIRST_COMMENT_ID = 2_400_000_001;
+const FIRST_REPOSITORY_ID = 700_000_001;
+
+interface StoredComment {
+  id: number;
+  issue: number;
+  body: string;
+  user: SimUser;
+  authorAssociation: AuthorAssociation;
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface Repository {
+  id: number;
+  owner: string;
+  repo: string;
+  /** Issue number -> comments in ascending id order. */
+  issues: Map<number, StoredComment[]>;
+}
+
+type RepoRef = { owner: string; repo: string } | { id: number };
+
+interface Route {
+  operation: Operation;
+  repo: RepoRef;
+  /** Issue number (list, create) or comment id (update). */
+  number: number;
+}
+
+interface Reply {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+interface ParsedBody {
+  value: unknown;
+  /** True when the body was not empty and not valid JSON. */
+  invalid: boolean;
+}
+
+export class GitHubSimulator {
+  /** Base URL to give Octokit (`baseUrl`) or the action (`GITHUB_API_URL`): origin + prefix. */
+  readonly url: string;
+  readonly origin: string;
+  readonly requests: LoggedRequest[] = [];
+
+  private scenario: Scenario;
+  private readonly server: Server;
+  private readonly sockets = new Set<Socket>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly counts = new Map<Operation | 'unknown', number>();
+  /** Keyed by lower-case 'owner/repo'. */
+  private readonly repositories = new Map<string, Repository>();
+  private nextCommentId = FIRST_COMMENT_ID;
+  private nextRepositoryId = FIRST_REPOSITORY_ID;
+  private nextRequestId = 1;
+  private lastStamp = 0;
+  private stopped = false;
+
+  private constructor(server: Server, scenario: Scenario) {
+    this.server = server;
+    this.scenario = scenario;
+    const { port } = server.address() as AddressInfo;
+    this.origin = `http://127.0.0.1:${port}`;
+    this.url = this.origin + normalisePrefix(scenario.prefix);
+    for (const pr of scenario.pullRequests ?? []) {
+      this.seedComments(pr.owner, pr.repo, pr.number, pr.comments ?? []);
+    }
+    server.on('connection', (socket: Socket) => {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+    });
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      this.handle(req, res).catch(() => req.socket.destroy());
+    });
+  }
+
+  static async start(scenario: Scenario = {}, options: StartOptions = {}): Promise<GitHubSimulator> {
+    const server = createServer();
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    return new GitHubSimulator(server, scenario);
+  }
+
+  count(operation: Operation): number {
+    return this.counts.get(operation) ?? 0;
+  }
+
+  /** Replaces the scenario. Comments and request counts stay; `pullRequests` is not seeded again. */
+  setScenario(scenario: Scenario): void {
+    this.scenario = scenario;
+  }
+
+  /** Adds comments to a pull request (creating it if needed) and returns them as the API shows them. */
+  seedComments(owner: string, repo: string, issue: number, seeds: SeedComment[]): IssueComment[] {
+    const repository = this.repository(owner, repo, true);
+    const list = issueComments(repository, issue, true);
+    const now = githubTime(Date.now());
+    const added = seeds.map((seed) => {
+      const user = seed.user ?? GITHUB_ACTIONS_BOT;
+      const createdAt = seed.createdAt ?? now;
+      const comment: StoredComment = {
+        id: this.nextCommentId++,
+        issue,
+        body: seed.body,
+        user,
+        authorAssociation: seed.authorAssociation ?? defaultAssociation(user),
+        createdAt,
+        updatedAt: seed.updatedAt ?? createdAt,
+      };
+      list.push(comment);
+      return comment;
+    });
+    this.lastStamp = Math.max(this.lastStamp, Date.parse(now));
+    return added.map((c) => this.render(repository, c));
+  }
+
+  /** The current comments of a pull request in ascending id order, as the API shows them ([] when none). */
+  comments(owner: string, repo: string, issue: number): IssueComment[] {
+    const repository = this.repository(owner, repo, false);
+    if (!repository) return [];
+    return (repository.issues.get(issue) ?? []).map((c) => this.render(repository, c));
+  }
+
+  /** The repository's numeric id, used in Link headers (`/repositories/{id}/...`); creates the repository. */
+  repositoryId(owner: string, repo: string): number {
+    return this.repository(owner, repo, true).id;
+  }
+
+  /** Closes the server, destroys every open connection (hung ones too) and clears pending timers. */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.server.closeAllConnections();
+    for (const socket of this.sockets) socket.destroy();
+    this.sockets.clear();
+    await closed;
+  }
+
+  // ---- request handling ----
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const at = Date.now();
+    const method = req.method ?? 'GET';
+    const path = req.url ?? '/';
+    const route = this.route(method, path);
+    const operation = route?.operation ?? 'unknown';
+    const n = (this.counts.get(operation) ?? 0) + 1;
+    this.counts.set(operation, n);
+    const entry: LoggedRequest = {
+      operation,
+      n,
+      method,
+      path,
+      headers: { ...req.headers },
+      body: undefined,
+      at,
+    };
+    this.requests.push(entry);
+
+    const body = parseBody(await readBody(req));
+    entry.body = body.value;
+    if (this.stopped) return;
+
+    if (!route) {
+      this.send(res, { status: 404, body: githubError(404, 'Not Found') });
+      return;
+    }
+
+    const fault = this.findFault(route.operation, n);
+    switch (fault?.kind) {
+      case undefined:
+        this.send(res, this.answer(route, req, path, body));
+        return;
+      case 'status':
+        this.send(res, faultReply(fault.status, fault.body, fault.retryAfter, fault.rateLimitReset));
+        return;
+      case 'reset':
+        req.socket.destroy();
+        return;
+      case 'hang':
+        return; // the socket stays open until the client gives up or stop() destroys it
+      case 'delay':
+        this.later(fault.ms, () => this.send(res, this.answer(route, req, path, body)));
+        return;
+      case 'status-after-effect':
+        this.answer(route, req, path, body);
+        this.send(res, faultReply(fault.status, fault.body));
+        return;
+      case 'reset-after-effect':
+        this.answer(route, req, path, body);
+        req.socket.destroy();
+        return;
+    }
+  }
+
+  private send(res: ServerResponse, reply: Reply): void {
+    send(res, {
+      ...reply,
+      headers: { 'x-github-request-id': `SIM:${this.nextRequestId++}`, ...reply.headers },
+    });
+  }
+
+  private later(ms: number, fn: () => void): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      if (!this.stopped) fn();
+    }, ms);
+    this.timers.add(timer);
+  }
+
+  private route(method: string, rawPath: string): Route | undefined {
+    const pathOnly = rawPath.split('?')[0] ?? '';
+    const prefix = normalisePrefix(this.scenario.prefix);
+    if (!pathOnly.startsWith(`${prefix}/`)) return undefined;
+    const segments = pathOnly.slice(prefix.length + 1).split('/');
+    if (segments.some((s) => s === '')) return undefined;
+    let params: string[];
+    try {
+      params = segments.map((s) => decodeURIComponent(s));
+    } catch {
+      return undefined;
+    }
+    // /repos/{owner}/{repo}/rest... or /repositories/{id}/rest...
+    let repo: RepoRef;
+    let rest: string[];
+    if (params[0] === 'repos' && params.length >= 3) {
+      repo = { owner: params[1] as string, repo: params[2] as string };
+      rest = params.slice(3);
+    } else if (params[0] === 'repositories' && params.length >= 2 && isId(params[1])) {
+      repo = { id: Number(params[1]) };
+      rest = params.slice(2);
+    } else {
+      return undefined;
+    }
+    const [issues, a, b, ...more] = rest;
+    if (issues !== 'issues' || more.length > 0) return undefined;
+    if (isId(a) && b === 'comments') {
+      if (method === 'GET') return { operation: 'listComments', repo, number: Number(a) };
+      if (method === 'POST') return { operation: 'createComment', repo, number: Number(a) };
+    }
+    if (a === 'comments' && isId(b) && method === 'PATCH') {
+      return { operation: 'updateComment', repo, number: Number(b) };
+    }
+    return undefined;
+  }
+
+  private findFault(operation: Operation, n: number): Fault | undefined {
+    for (const rule of this.scenario.faults ?? []) {
+      if (rule.operation !== operation) continue;
+      const { requests } = rule;
+      const matches =
+        requests === 'all' ||
+        (Array.isArray(requests)
+          ? requests.includes(n)
+          : n >= requests.from && (requests.to === undefined || n <= requests.to));
+      if (matches) return rule.fault;
+    }
+    return undefined;
+  }
+
+  /** undefined when the request carries the scenario's token, else the 401 to answer. */
+  private unauthorised(req: IncomingMessage): Reply | undefined {
+    const header = req.headers.authorization;
+    if (header === undefined) return { status: 401, body: githubError(401, 'Requires authentication') };
+    const match = /^(?:token|bearer)\s+(\S+)\s*$/i.exec(header);
+    if (match?.[1] === (this.scenario.token ?? DEFAULT_TOKEN)) return undefined;
+    return { status: 401, body: githubError(401, 'Bad credentials') };
+  }
+
+  private answer(route: Route, req: IncomingMessage, path: string, body: ParsedBody): Reply {
+    const denied = this.unauthorised(req);
+    if (denied) return denied;
+    const docs = DOCS[route.operation];
+    const notFound: Reply = { status: 404, body: githubError(404, 'Not Found', docs) };
+    const strict = this.scenario.pullRequests !== undefined;
+    const ref = route.repo;
+    const repository =
+      'id' in ref
+        ? [...this.repositories.values()].find((r) => r.id === ref.id)
+        : this.repository(ref.owner, ref.repo, !strict);
+    if (!repository) return notFound;
+
+    if (route.operation === 'updateComment') {
+      const comment = findComment(repository, route.number);
+      if (!comment) return notFound;
+      const text = this.validBody(body, docs);
+      if (typeof text !== 'string') return text;
+      comment.body = text;
+      comment.updatedAt = this.stamp();
+      return { status: 200, body: this.render(repository, comment) };
+    }
+
+    const list = issueComments(repository, route.number, !strict);
+    if (!list) return notFound;
+
+    if (route.operation === 'listComments') return this.listPage(repository, route.number, list, path);
+
+    const text = this.validBody(body, docs);
+    if (typeof text !== 'string') return text;
+    const user = this.scenario.user ?? GITHUB_ACTIONS_BOT;
+    const createdAt = this.stamp();
+    const comment: StoredComment = {
+      id: this.nextCommentId++,
+      issue: route.number,
+      body: text,
+      user,
+      authorAssociation: defaultAssociation(user),
+      createdAt,
+      updatedAt: createdAt,
+    };
+    list.push(comment);
+    return {
+      status: 201,
+      body: this.render(repository, comment),
+      headers: { location: commentUrl(this.url, repository, comment.id) },
+    };
+  }
+
+  /** The comment text of a create / update, or the reply refusing it (403 read-only, 400, 422). */
+  private validBody(body: ParsedBody, docs: string): string | Reply {
+    if (this.scenario.readOnly) {
+      return { status: 403, body: githubError(403, 'Resource not accessible by integration', docs) };
+    }
+    if (body.invalid) return { status: 400, body: githubError(400, 'Problems parsing JSON', docs) };
+    const value = isObject(body.value) ? body.value.body : undefined;
+    if (value === undefined) {
+      return { status: 422, body: githubError(422, 'Invalid request.\n\n"body" wasn\'t supplied.', docs) };
+    }
+    if (typeof value !== 'string') {
+      const shown = value === null ? 'nil' : JSON.stringify(value);
+      const message = `Invalid request.\n\nFor 'properties/body', ${shown} is not a string.`;
+      return { status: 422, body: githubError(422, message, docs) };
+    }
+    // GitHub counts characters (code points), not UTF-16 units.
+    if ([...value].length > MAX_BODY_LENGTH) {
+      return {
+        status: 422,
+        body: {
+          message: 'Validation Failed',
+          errors: [
+            {
+              resource: 'IssueComment',
+              code: 'unprocessable',
+              field: 'data',
+              message: `Body is too long (maximum is ${MAX_BODY_LENGTH} characters)`,
+            },
+          ],
+          documentation_url: docs,
+          status: '422',
+        },
+      };
+    }
+    return value;
+  }
+
+  private listPage(repository: Repository, issue: number, list: StoredComment[], path: string): Reply {
+    const query = new URLSearchParams(path.split('?')[1] ?? '');
+    const perPage = Math.min(positiveInt(query.get('per_page')) ?? 30, 100);
+    const page = positiveInt(query.get('page')) ?? 1;
+    const last = Math.max(1, Math.ceil(list.length / perPage));
+    const items = list.slice((page - 1) * perPage, page * perPage).map((c) => this.render(repository, c));
+
+    // GitHub's order: prev, next, last, first; other query parameters are kept, page is set in place.
+    const base = `${this.url}/repositories/${repository.id}/issues/${issue}/comments`;
+    const link = (p: number, rel: string) => {
+      const q = new URLSearchParams(query);
+      q.set('page', String(p));
+      return `<${base}?${q}>; rel="${rel}"`;
+    };
+    const links: string[] = [];
+    if (page > 1) links.push(link(page - 1, 'prev'));
+    if (page < last) links.push(link(page + 1, 'next'), link(last, 'last'));
+    if (page > 1) links.push(link(1, 'first'));
+    return { status: 200, body: items, headers: links.length > 0 ? { link: links.join(', ') } : {} };
+  }
+
+  /** Now at GitHub's one-second resolution, and at least a second after the previous stamp. */
+  private stamp(): string {
+    const now = Math.floor(Date.now() / 1000) * 1000;
+    this.lastStamp = Math.max(now, this.lastStamp + 1000);
+    return githubTime(this.lastStamp);
+  }
+
+  private repository(owner: string, repo: string, create: true): Repository;
+  private repository(owner: string, repo: string, create: boolean): Repository | undefined;
+  private repository(owner: string, repo: string, create: boolean): Repository | undefined {
+    const key = `${owner}/${repo}`.toLowerCase();
+    let repository = this.repositories.get(key);
+    if (!repository && create) {
+      repository = { id: this.nextRepositoryId++, owner, repo, issues: new Map() };
+      this.repositories.set(key, repository);
+    }
+    return repository;
+  }
+
+  private render(repository: Repository, comment: StoredComment): IssueComment {
+    const { owner, repo } = repository;
+    const api = `${this.url}/repos/${owner}/${repo}`;
+    return {
+      url: commentUrl(this.url, repository, comment.id),
+      html_url: `https://github.com/${owner}/${repo}/pull/${comment.issue}#issuecomment-${comment.id}`,
+      issue_url: `${api}/issues/${comment.issue}`,
+      id: comment.id,
+      node_id: `IC_kwDO${Buffer.from(`${repository.id}:${comment.id}`).toString('base64url')}`,
+      user: renderUser(comment.user),
+      created_at: comment.createdAt,
+      updated_at: comment.updatedAt,
+      author_association: comment.authorAssociation,
+      body: comment.body,
+      reactions: {
+        url: `${api}/issues/comments/${comment.id}/reactions`,
+        total_count: 0,
+        '+1': 0,
+        '-1': 0,
+        laugh: 0,
+        hooray: 0,
+        confused: 0,
+        heart: 0,
+        rocket: 0,
+        eyes: 0,
+      },
+      performed_via_github_app: null,
+    };
+  }
+}
+
+// ---- pull_request event ----
+
+export interface PullRequestEventOptions {
+  owner: string;
+  repo: string;
+  number: number;
+  /** Default 'opened'. */
+  action?: string;
+  /** Default 40 hex digits derived from the number. */
+  headSha?: string;
+  /** Default 'feature-{number}'. */
+  headRef?: string;
+  /** Default 'main'. */
+  baseRef?: string;
+  baseSha?: string;
+  /** Author of the pull request and sender of the event; default HUMAN_USER. */
+  user?: SimUser;
+}
+
+/**
+ * A minimal but realistic `pull_request` webhook payload, to write to the file named by
+ * GITHUB_EVENT_PATH (with GITHUB_EVENT_NAME=pull_request). The head is in the same repository.
+ */
+export function pullRequestEvent(options: PullRequestEventOptions) {
+  const { owner, repo, number } = options;
+  const user = renderUser(options.user ?? HUMAN_USER);
+  const ownerUser = renderUser({ login: owner, id: 9919, type: 'User' });
+  const fullName = `${owner}/${repo}`;
+  const repository = {
+    id: FIRST_REPOSITORY_ID,
+    node_id: 'R_kgDOSimRepo',
+    name: repo,
+    full_name: fullName,
+    private: false,
+    owner: ownerUser,
+    html_url: `https://github.com/${fullName}`,
+    url: `https://api.github.com/repos/${fullName}`,
+    default_branch: options.baseRef ?? 'main',
+  };
+  const sha = (seed: string) => seed.padEnd(40, '0').slice(0, 40);
+  const head = {
+    label: `${owner}:${options.headRef ?? `feature-${number}`}`,
+    ref: options.headRef ?? `feature-${number}`,
+    sha: options.headSha ?? sha(`a${number}`),
+    user: ownerUser,
+    repo: repository,
+  };
+  const base = {
+    label: `${owner}:${options.baseRef ?? 'main'}`,
+    ref: options.baseRef ?? 'main',
+    sha: options.baseSha ?? sha(`b${number}`),
+    user: ownerUser,
+    repo: repository,
+  };
+  return {
+    action: options.action ?? 'opened',
+    number,
+    pull_request: {
+      url: `https://api.github.com/repos/${fullName}/pulls/${number}`,
+      id: 1_000_000 + number,
+      node_id: `PR_kwDOSim${number}`,
+      html_url: `https://github.com/${fullName}/pull/${number}`,
+      issue_url: `https://api.github.com/repos/${fullName}/issues/${number}`,
+      comments_url: `https://api.github.com/repos/${fullName}/issues/${number}/comments`,
+      number,
+      state: 'open',
+      locked: false,
+      title: `Pull request ${number}`,
+      user,
+      body: null,
+      draft: false,
+      merged: false,
+      head,
+      base,
+    },
+    repository,
+    sender: user,
+  };
+}
+
+// ---- helpers ----
+
+function commentUrl(apiUrl: string, repository: Repository, id: number): string {
+  return `${apiUrl}/repos/${repository.owner}/${repository.repo}/issues/comments/${id}`;
+}
+
+function renderUser(user: SimUser): components['schemas']['simple-user'] {
+  const bot = user.type === 'Bot';
+  const profile = `https://api.github.com/users/${encodeURIComponent(user.login)}`;
+  return {
+    login: user.login,
+    id: user.id,
+    node_id: Buffer.from(`04:${user.type}${user.id}`).toString('base64'),
+    avatar_url: bot
+      ? 'https://avatars.githubusercontent.com/in/15368?v=4'
+      : `https://avatars.githubusercontent.com/u/${user.id}?v=4`,
+    gravatar_id: '',
+    url: profile,
+    html_url: bot
+      ? `https://github.com/apps/${user.login.replace(/\[bot\]$/, '')}`
+      : `https://github.com/${user.login}`,
+    followers_url: `${profile}/followers`,
+    following_url: `${profile}/following{/other_user}`,
+    gists_url: `${profile}/gists{/gist_id}`,
+    starred_url: `${profile}/starred{/owner}{/repo}`,
+    subscriptions_url: `${profile}/subscriptions`,
+    organizations_url: `${profile}/orgs`,
+    repos_url: `${profile}/repos`,
+    events_url: `${profile}/events{/privacy}`,
+    received_events_url: `${profile}/received_events`,
+    type: user.type,
+    user_view_type: 'public',
+    site_admin: false,
+  };
+}
+
+function defaultAssociation(user: SimUser): AuthorAssociation {
+  return user.type === 'Bot' ? 'NONE' : 'MEMBER';
+}
+
+function issueComments(repository: Repository, issue: number, create: true): StoredComment[];
+function issueComments(repository: Repository, issue: number, create: boolean): StoredComment[] | undefined;
+function issueComments(repository: Repository, issue: number, create: boolean): StoredComment[] | undefined {
+  let list = repository.issues.get(issue);
+  if (!list && create) {
+    list = [];
+    repository.issues.set(issue, list);
+  }
+  return list;
+}
+
+function findComment(repository: Repository, id: number): StoredComment | undefined {
+  for (const list of repository.issues.values()) {
+    const found = list.find((c) => c.id === id);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function faultReply(status: number, body?: unknown, retryAfter?: string, rateLimitReset?: number): Reply {
+  const headers: Record<string, string> = {};
+  if (retryAfter !== undefined) headers['retry-after'] = retryAfter;
+  if (rateLimitReset !== undefined) {
+    Object.assign(headers, {
+      'x-ratelimit-limit': '5000',
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-used': '5000',
+      'x-ratelimit-reset': String(rateLimitReset),
+      'x-ratelimit-resource': 'core',
+    });
+  }
+  return { status, body: body ?? githubError(status, STATUS_CODES[status] ?? 'Error'), headers };
+}
+
+/** ISO time without milliseconds, as GitHub writes it. */
+function githubTime(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+function isId(segment: string | undefined): segment is string {
+  return segment !== undefined && /^[1-9]\d{0,15}$/.test(segment);
+}
+
+function positiveInt(text: string | null): number | undefined {
+  if (text === null || !/^\d+$/.test(text)) return undefined;
+  const value = Number(text);
+  return value >= 1 ? value : undefined;
+}
+
+function normalisePrefix(prefix: string | undefined): string {
+  if (!prefix) return '';
+  const trimmed = prefix.replace(/\/+$/, '');
+  if (trimmed === '') return '';
+  return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function parseBody(text: string): ParsedBody {
+  if (text.trim() === '') return { value: undefined, invalid: false };
+  try {
+    return { value: JSON.parse(text) as unknown, invalid: false };
+  } catch {
+    return { value: text, invalid: true };
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function send(res: ServerResponse, reply: Reply): void {
+  if (res.destroyed || res.headersSent) return;
+  const text = JSON.stringify(reply.body) ?? '';
+  res.writeHead(reply.status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    ...reply.headers,
+  });
+  res.end(text);
+}
