@@ -38,6 +38,8 @@ export interface RunOutcome {
   projectId?: string;
   testSuiteId?: string;
   testSuiteName?: string;
+  /** Project runs: the Playwright project run, when one was named. */
+  playwrightProjectName?: string;
   runId?: string;
   /** The `status` output. */
   status: OutputStatus;

@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import * as core from '@actions/core';
 import { cellText, preText } from './escape.js';
 import { countsLine, formatDuration, plural } from './format.js';
+import { headingOf, runLine } from './headline.js';
 import type { RunOutcome, TestCase } from './outcome.js';
 import { inReportOrder, type Verdict } from './test-case-status.js';
 
@@ -15,44 +16,6 @@ interface SummaryContext {
   junitWritten: boolean;
   /** Bytes the table and everything else may take; SUMMARY_BUDGET_BYTES when the summary file is empty. */
   budgetBytes?: number;
-}
-
-function headingOf(outcome: RunOutcome): string {
-  switch (outcome.status) {
-    case 'PASSED':
-      return outcome.success ? '✅ Test run passed' : '❌ Test run failed';
-    case 'FAILED':
-      return '❌ Test run failed';
-    case 'INTERRUPTED':
-      return '❌ Test run interrupted';
-    case 'TIMEDOUT':
-      return '⏱️ Test run timed out';
-    case 'CANCELLED':
-      return '🚫 Test run cancelled';
-    case 'ERROR':
-      return '⚠️ Could not learn the outcome of the test run';
-    case 'STARTED':
-      return '▶️ Test run started';
-  }
-}
-
-function code(text: string): string {
-  return `<code>${cellText(text)}</code>`;
-}
-
-function runLine(outcome: RunOutcome): string {
-  const parts: string[] = [];
-  if (outcome.mode === 'suite') {
-    if (outcome.testSuiteName) parts.push(`Suite <strong>${cellText(outcome.testSuiteName)}</strong>`);
-    else if (outcome.testSuiteId) parts.push(`Suite ${code(outcome.testSuiteId)}`);
-  } else if (outcome.projectId) {
-    parts.push(`Project ${code(outcome.projectId)}`);
-  }
-  if (outcome.runId) parts.push(`Run ${code(outcome.runId)}`);
-  if (outcome.branch) parts.push(`Branch ${code(outcome.branch)}`);
-  if (outcome.environment) parts.push(`Environment ${code(outcome.environment)}`);
-  if (outcome.durationMs !== undefined) parts.push(`Duration ${formatDuration(outcome.durationMs)}`);
-  return parts.join(' · ');
 }
 
 function statusCell(verdict: Verdict): string {
@@ -103,7 +66,7 @@ function appliedOptionsDetails(options: Record<string, unknown> | undefined): st
 export function renderSummary(outcome: RunOutcome, context: SummaryContext): string {
   const budget = context.budgetBytes ?? SUMMARY_BUDGET_BYTES;
   const head: string[] = [`<h2>${headingOf(outcome)}</h2>`];
-  const line = runLine(outcome);
+  const line = runLine(outcome, cellText);
   if (line) head.push(`<p>${line}</p>`);
   if (outcome.message) head.push(`<p>${cellText(outcome.message, 2_000)}</p>`);
   if (outcome.notes.length > 0) {
@@ -147,7 +110,7 @@ function renderStartedSummary(outcome: RunOutcome): string {
     outcome.mode === 'suite' && outcome.testSuiteName
       ? ` of <strong>${cellText(outcome.testSuiteName)}</strong>`
       : '';
-  const id = outcome.runId ? ` ${code(outcome.runId)}` : '';
+  const id = outcome.runId ? ` <code>${cellText(outcome.runId)}</code>` : '';
   return `<p>Started ${kind}${id}${suite} (not waiting for it).</p>\n`;
 }
 

@@ -10,6 +10,7 @@ export type RunIdentity = Pick<
   | 'projectId'
   | 'testSuiteId'
   | 'testSuiteName'
+  | 'playwrightProjectName'
   | 'runId'
   | 'branch'
   | 'environment'

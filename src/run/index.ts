@@ -27,6 +27,7 @@ export async function runToOutcome(
     mode: settings.mode,
     projectId: settings.mode === 'project' ? settings.projectId : undefined,
     testSuiteId: settings.mode === 'suite' ? settings.testSuiteId : undefined,
+    playwrightProjectName: settings.mode === 'project' ? settings.playwrightProjectName : undefined,
     branch: settings.branch,
     environment: settings.environment,
     failOnFlaky: settings.failOnFlaky,
