@@ -468,7 +468,12 @@ describe('wait: false', () => {
     sim = await Simulator.start({ project: { statuses: ['RUNNING', 'PASSED'] } });
     const result = await runInProcess(projectInputs(sim, { wait: 'false' }), { env: GITHUB_ENV });
     expect(result.exitCode).toBe(0);
-    expect(result.outputs).toEqual({ 'run-id': 'run-1', status: 'STARTED', success: 'true' });
+    expect(result.outputs).toEqual({
+      'run-id': 'run-1',
+      status: 'STARTED',
+      success: 'true',
+      'comment-url': '',
+    });
     expect(result.summary.trim()).toBe('<p>Started project run <code>run-1</code> (not waiting for it).</p>');
     expect(sim.requests.map((request) => request.operation)).toEqual(['startProjectRun']);
     expect(sim.cancelledRunIds).toEqual([]);
@@ -479,7 +484,12 @@ describe('wait: false', () => {
     sim = await Simulator.start({ suite: { testSuiteName: 'Checkout regression' } });
     const result = await runInProcess(inputs({ wait: 'false' }), { env: GITHUB_ENV });
     expect(result.exitCode).toBe(0);
-    expect(result.outputs).toEqual({ 'run-id': 'suite-run-1', status: 'STARTED', success: 'true' });
+    expect(result.outputs).toEqual({
+      'run-id': 'suite-run-1',
+      status: 'STARTED',
+      success: 'true',
+      'comment-url': '',
+    });
     expect(result.summary.trim()).toBe(
       '<p>Started test suite run <code>suite-run-1</code> of <strong>Checkout regression</strong> (not waiting for it).</p>',
     );

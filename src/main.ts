@@ -2,8 +2,10 @@ import * as core from '@actions/core';
 import { InputError } from './inputs/input-error.js';
 import { redact } from './inputs/secrets.js';
 import { type InputReader, readSettings } from './inputs/settings.js';
+import { annotate } from './report/annotations.js';
 import { writeReports } from './report/index.js';
 import { runToOutcome } from './run/index.js';
+import { keepPullRequestComment } from './run/pr-comment.js';
 import { JobCancellation, onTermination } from './run/signals.js';
 import { STATE } from './run/state.js';
 import { type Clock, systemClock } from './service/clock.js';
@@ -36,6 +38,11 @@ export async function run(dependencies: RunDependencies = {}): Promise<void> {
       resultsDir: settings.resultsDir,
     });
     failures.push(...reports.failures);
+    const comment = await keepPullRequestComment(outcome, settings, failures.length > 0, clock, job.signal);
+    core.setOutput('comment-url', comment.url ?? '');
+    // Last, so that the step's other warnings and failures count against GitHub's ten of each.
+    const warnings = reports.warnings + (comment.warned ? 1 : 0);
+    annotate(outcome, settings.summary, { errors: failures.length, warnings });
   } catch (error) {
     // No outcome was learned: the inputs are wrong, or something unexpected broke.
     core.setOutput('status', 'ERROR');

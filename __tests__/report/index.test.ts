@@ -23,6 +23,7 @@ describe('writeReports', () => {
       resultsFile: path.join(files.dir, 'test-run-run-1.json'),
       junitFile: junitPath,
       failures: ['Project run run-1 ended FAILED: 2 of 12 test cases failed.'],
+      warnings: 0,
     });
     expect(files.readOutputs()).toEqual({
       status: 'FAILED',
@@ -76,7 +77,7 @@ describe('writeReports', () => {
         junitPath: path.join(dir, 'junit.xml'),
       },
     );
-    expect(written).toEqual({ failures: [] });
+    expect(written).toEqual({ failures: [], warnings: 0 });
     expect(files.readOutputs()).toEqual({ status: 'STARTED' });
     expect(files.readSummary()).toBe(
       '<p>Started test suite run <code>run-1</code> of <strong>S</strong> (not waiting for it).</p>\n',

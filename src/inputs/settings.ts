@@ -27,6 +27,27 @@ interface CommonSettings {
   junitPath?: string;
   /** Where the results file goes: RUNNER_TEMP, or the system's temporary folder outside a runner. */
   resultsDir?: string;
+  prComment: PrComment;
+  /** For the pull request comment; registered as a secret. */
+  githubToken?: string;
+  workflow: WorkflowRun;
+}
+
+/** When the pull request comment is written: never, after every run, or when the step fails. */
+export const PR_COMMENT = ['off', 'always', 'on-failure'] as const;
+export type PrComment = (typeof PR_COMMENT)[number];
+const isPrComment = (value: string): value is PrComment => (PR_COMMENT as readonly string[]).includes(value);
+
+/** What the runner tells of the workflow run, for the pull request comment. */
+export interface WorkflowRun {
+  eventName?: string;
+  /** The event's payload, a JSON file. */
+  eventPath?: string;
+  apiUrl: string;
+  serverUrl: string;
+  repository?: string;
+  runId?: string;
+  runAttempt?: string;
 }
 
 /** A project run: started, or attached to with `runId`. */
@@ -72,6 +93,7 @@ export const INPUT_DEFAULTS: Readonly<Record<string, string>> = {
   'cancel-on-abort': 'true',
   'fail-on-flaky': 'false',
   summary: 'true',
+  'pr-comment': 'off',
 };
 
 function parseBoolean(input: InputReader, name: string): boolean {
@@ -199,6 +221,8 @@ export async function readSettings(
       "Input 'api-key' is empty. Secrets are not passed to workflows triggered from forks or by Dependabot; if this run came from one, that is why. Otherwise set it, e.g. api-key: ${{ secrets.TEST_RUN_API_KEY }}.",
     );
   }
+  const githubToken = input('github-token') || undefined;
+  if (githubToken) registerSecret(githubToken);
   const { baseUrl, loopback } = parseBaseUrl(input('base-url'));
   const target = resolveTarget(input);
   const { mode, runId } = target;
@@ -249,6 +273,12 @@ export async function readSettings(
 
   const workspace = env.GITHUB_WORKSPACE || process.cwd();
   const junitInput = input('junit-report');
+  const prComment = input('pr-comment').toLowerCase();
+  if (!isPrComment(prComment)) {
+    throw new InputError(
+      `Input 'pr-comment' must be one of ${PR_COMMENT.join(', ')}; got ${shown(input('pr-comment'))}.`,
+    );
+  }
 
   const common = (run: { branch?: string; environment?: string }): CommonSettings => ({
     apiKey,
@@ -264,6 +294,17 @@ export async function readSettings(
     summary: parseBoolean(input, 'summary'),
     junitPath: junitInput ? path.resolve(workspace, junitInput) : undefined,
     resultsDir: env.RUNNER_TEMP || undefined,
+    prComment,
+    githubToken,
+    workflow: {
+      eventName: env.GITHUB_EVENT_NAME || undefined,
+      eventPath: env.GITHUB_EVENT_PATH || undefined,
+      apiUrl: env.GITHUB_API_URL || 'https://api.github.com',
+      serverUrl: env.GITHUB_SERVER_URL || 'https://github.com',
+      repository: env.GITHUB_REPOSITORY || undefined,
+      runId: env.GITHUB_RUN_ID || undefined,
+      runAttempt: env.GITHUB_RUN_ATTEMPT || undefined,
+    },
   });
   if (target.mode === 'project')
     return { ...common({ branch, environment }), ...target, playwrightProjectName };

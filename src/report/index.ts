@@ -1,5 +1,4 @@
 import * as core from '@actions/core';
-import { annotate } from './annotations.js';
 import { oneLine } from './escape.js';
 import { logOutcome } from './log.js';
 import type { RunOutcome } from './outcome.js';
@@ -19,6 +18,8 @@ interface ReportSettings {
 interface ReportFiles {
   resultsFile?: string;
   junitFile?: string;
+  /** How many warnings writing them took (they count against GitHub's ten per step). */
+  warnings: number;
   /**
    * Why the step fails, one message each (the run's result, a JUnit report that was asked for
    * and could not be written); empty when it passes. The caller reports each with core.setFailed.
@@ -33,15 +34,15 @@ function reason(error: unknown): string {
 /**
  * Sets the outputs (except run-id, which the caller sets as soon as the run starts, and
  * success), logs the counts and each failed test case, writes the results file, the JUnit report
- * (if junitPath) and the summary (if enabled), then annotates the test cases with what is left of
- * GitHub's annotation limits once the step's own warnings and failures are counted.
+ * (if junitPath) and the summary (if enabled). The caller annotates the test cases last, once every
+ * other warning and failure of the step is known (annotations.ts).
  *
  * A results file or summary that cannot be written only warns; a JUnit report that was asked for
  * and cannot be written fails the step.
  */
 export async function writeReports(outcome: RunOutcome, settings: ReportSettings): Promise<ReportFiles> {
   setOutcomeOutputs(outcome);
-  const files: ReportFiles = { failures: [] };
+  const files: ReportFiles = { failures: [], warnings: 0 };
   if (!outcome.success) files.failures.push(outcome.message ?? `The ${outcome.mode} run failed.`);
   if (outcome.status === 'STARTED') {
     if (settings.summary) await writeSummaryOrWarn(outcome, false);
@@ -49,13 +50,12 @@ export async function writeReports(outcome: RunOutcome, settings: ReportSettings
   }
 
   logOutcome(outcome);
-  let warnings = 0;
   try {
     files.resultsFile = await writeResultsFile(outcome, settings.resultsDir);
     core.setOutput('results-file', files.resultsFile);
   } catch (error) {
     core.warning(`Could not write the results file: ${reason(error)}`);
-    warnings++;
+    files.warnings++;
   }
 
   if (settings.junitPath !== undefined) {
@@ -71,9 +71,8 @@ export async function writeReports(outcome: RunOutcome, settings: ReportSettings
     }
   }
 
-  if (settings.summary && !(await writeSummaryOrWarn(outcome, files.junitFile !== undefined))) warnings++;
-
-  annotate(outcome, settings.summary, { errors: files.failures.length, warnings });
+  if (settings.summary && !(await writeSummaryOrWarn(outcome, files.junitFile !== undefined)))
+    files.warnings++;
   return files;
 }
 

@@ -1,14 +1,6 @@
 import type { Clock } from './clock.js';
 import { TransportError } from './transport.js';
 
-/**
- * What is safe to retry, per kind of operation.
- * - read: polls and results; retried through outages.
- * - start: not idempotent; retried only when the service cannot have acted on the request.
- * - cancel: idempotent, but sent while the job is ending, so only briefly retried.
- */
-export type RetryRule = 'read' | 'start' | 'cancel';
-
 /** An attempt that failed: a transport error, or an HTTP answer with an error status. */
 export type Failure = TransportError | HttpFailure;
 
@@ -18,25 +10,51 @@ export interface HttpFailure {
   body?: string;
 }
 
-const RETRYABLE_READ_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
-/** Read as "refused, not acted on": the README states this assumption. */
-const RETRYABLE_START_STATUSES = new Set([429, 503]);
-
 const BACKOFF_BASE_MS = 1000;
 export const BACKOFF_CAP_MS = 30_000;
 export const RETRY_AFTER_CAP_MS = 120_000;
 /** How long polls keep retrying through an outage before giving up. */
 export const OUTAGE_BUDGET_MS = 10 * 60_000;
 
-const LIMITS: Record<RetryRule, { maxAttempts: number; maxElapsedMs: number }> = {
-  read: { maxAttempts: Number.POSITIVE_INFINITY, maxElapsedMs: OUTAGE_BUDGET_MS },
-  start: { maxAttempts: 5, maxElapsedMs: 2 * 60_000 },
-  cancel: { maxAttempts: 3, maxElapsedMs: 5_000 },
-};
+const TRANSIENT = new Set([408, 429, 500, 502, 503, 504]);
+
+interface RuleSpec {
+  /** Answers worth another attempt. */
+  statuses: ReadonlySet<number>;
+  /** Whether a request that may have reached the server may be sent again (it is idempotent). */
+  idempotent: boolean;
+  maxAttempts: number;
+  maxElapsedMs: number;
+}
 
 /**
- * Whether the service may have acted on a request that failed this way: it may have reached the
- * service and the answer says nothing else. 4xx, and 503 on the usual reading that the service
+ * What is safe to retry, per kind of operation. A request that is not idempotent is sent again
+ * only when the server cannot have acted on it: it never reached it, or the answer refused it
+ * (429, and for the service 503, on the usual reading of HTTP that the README states).
+ */
+const RULES = {
+  /** Polls and results: ridden through outages. */
+  read: {
+    statuses: TRANSIENT,
+    idempotent: true,
+    maxAttempts: Number.POSITIVE_INFINITY,
+    maxElapsedMs: OUTAGE_BUDGET_MS,
+  },
+  /** Starting a run. */
+  start: { statuses: new Set([429, 503]), idempotent: false, maxAttempts: 5, maxElapsedMs: 2 * 60_000 },
+  /** Cancelling a run: idempotent, but sent while the job is ending, so only briefly retried. */
+  cancel: { statuses: TRANSIENT, idempotent: true, maxAttempts: 3, maxElapsedMs: 5_000 },
+  /** Listing or updating pull request comments; the comment's own deadline bounds it. */
+  github: { statuses: TRANSIENT, idempotent: true, maxAttempts: 6, maxElapsedMs: 30_000 },
+  /** Creating a comment: sent again only when GitHub refused it, so that no retry leaves two. */
+  'github-create': { statuses: new Set([429]), idempotent: false, maxAttempts: 4, maxElapsedMs: 30_000 },
+} satisfies Record<string, RuleSpec>;
+
+export type RetryRule = keyof typeof RULES;
+
+/**
+ * Whether the server may have acted on a request that failed this way: it may have reached the
+ * server and the answer says nothing else. 4xx, and 503 on the usual reading that the server
  * refused the request, say it did not.
  */
 export function mayHaveActed(failure: Failure): boolean {
@@ -45,13 +63,12 @@ export function mayHaveActed(failure: Failure): boolean {
 }
 
 export function isRetryable(rule: RetryRule, failure: Failure): boolean {
+  const spec: RuleSpec = RULES[rule];
   if (failure instanceof TransportError) {
     if (failure.kind === 'aborted' || failure.kind === 'tls') return false;
-    return rule === 'start' ? !mayHaveActed(failure) : true;
+    return spec.idempotent || !mayHaveActed(failure);
   }
-  return rule === 'start'
-    ? RETRYABLE_START_STATUSES.has(failure.status)
-    : RETRYABLE_READ_STATUSES.has(failure.status);
+  return spec.statuses.has(failure.status);
 }
 
 /** Exponential backoff with full jitter: a random delay up to min(cap, base * 2^attempt). */
@@ -116,7 +133,7 @@ export async function withRetry<T>(
   attempt: (attemptNumber: number) => Promise<{ ok: true; value: T } | { ok: false; failure: Failure }>,
 ): Promise<T> {
   const { clock, deadline, signal } = context;
-  const limits = LIMITS[rule];
+  const limits: RuleSpec = RULES[rule];
   const started = clock.now();
   for (let attemptNumber = 1; ; attemptNumber++) {
     const result = await attempt(attemptNumber);

@@ -10,7 +10,13 @@ interface HttpAnswer {
 }
 
 /** Network error codes raised before the connection exists, so the service cannot have seen the request. */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+export const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
 
 /** A request that got no HTTP answer. */
 export class TransportError extends Error {

@@ -1,0 +1,150 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { runInProcess, virtualClock } from '../helpers/in-process.js';
+import { projectInputs } from '../helpers/inputs.js';
+import { annotations } from '../helpers/runner-files.js';
+import { DEFAULT_TOKEN, type FaultRule, GitHubSimulator, pullRequestEvent } from '../simulator/github.js';
+import { Simulator } from '../simulator/simulator.js';
+
+/** The comment's requests go through the one retry mechanism, with GitHub's own rules. */
+const PR = { owner: 'octo', repo: 'shop', number: 7 };
+let sim: Simulator;
+let gh: GitHubSimulator;
+afterEach(async () => {
+  await sim?.stop();
+  await gh?.stop();
+});
+
+async function comment(faults: FaultRule[], seed?: string) {
+  sim = await Simulator.start({
+    project: { statuses: ['FAILED'], testCases: [{ title: 'a', status: 'FAILED' }] },
+  });
+  gh = await GitHubSimulator.start({ faults });
+  if (seed) gh.seedComments(PR.owner, PR.repo, PR.number, [{ body: seed }]);
+  const eventFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'event-')), 'event.json');
+  fs.writeFileSync(eventFile, JSON.stringify(pullRequestEvent(PR)));
+  const clock = virtualClock();
+  const result = await runInProcess(
+    projectInputs(sim, { 'pr-comment': 'always', 'github-token': DEFAULT_TOKEN, 'request-timeout': '300ms' }),
+    {
+      clock,
+      env: {
+        GITHUB_EVENT_NAME: 'pull_request',
+        GITHUB_EVENT_PATH: eventFile,
+        GITHUB_API_URL: gh.url,
+        GITHUB_REPOSITORY: 'octo/shop',
+      },
+    },
+  );
+  return { result, clock, comments: gh.comments(PR.owner, PR.repo, PR.number) };
+}
+
+const MARKER = '<!-- test-run-action mode=project project=proj-1 -->';
+
+describe('listing and updating are retried on network errors, 429 and 5xx', () => {
+  test('502, then a reset, then the list: the comment is written', async () => {
+    const { result, comments } = await comment([
+      { operation: 'listComments', requests: [1], fault: { kind: 'status', status: 502 } },
+      { operation: 'listComments', requests: [2], fault: { kind: 'reset' } },
+    ]);
+    expect(gh.count('listComments')).toBe(3);
+    expect(comments).toHaveLength(1);
+    expect(result.log).toMatch(
+      /Could not list the comments of pull request #7 \(page 1\) \(HTTP 502\); trying again in/,
+    );
+    expect(annotations(result.log, 'warning')).toEqual([]);
+  });
+
+  test('Retry-After is honoured', async () => {
+    const { clock, comments } = await comment([
+      { operation: 'listComments', requests: [1], fault: { kind: 'status', status: 429, retryAfter: '7' } },
+    ]);
+    expect(clock.slept).toContain(7000);
+    expect(comments).toHaveLength(1);
+  });
+
+  test('a list that never answers is cut by request-timeout and tried again', async () => {
+    const { comments } = await comment([
+      { operation: 'listComments', requests: [1], fault: { kind: 'hang' } },
+    ]);
+    expect(gh.count('listComments')).toBe(2);
+    expect(comments).toHaveLength(1);
+  });
+
+  test('an update answered 500 is sent again: it is idempotent', async () => {
+    const { result, comments } = await comment(
+      [{ operation: 'updateComment', requests: [1], fault: { kind: 'status', status: 500 } }],
+      MARKER,
+    );
+    expect(gh.count('updateComment')).toBe(2);
+    expect(comments).toHaveLength(1);
+    expect(result.outputs['comment-url']).toBe(comments[0]?.html_url);
+  });
+
+  test('an outage longer than the comment’s budget ends in one warning, the step’s result untouched', async () => {
+    const { result, clock } = await comment([
+      { operation: 'listComments', requests: 'all', fault: { kind: 'status', status: 503 } },
+    ]);
+    expect(clock.slept.reduce((sum, ms) => sum + ms, 0)).toBeLessThanOrEqual(30_000);
+    expect(annotations(result.log, 'warning')).toEqual([
+      expect.stringMatching(/Could not list the comments of pull request #7 \(page 1\): HTTP 503/),
+    ]);
+    expect(result.outputs).toMatchObject({ status: 'FAILED', 'comment-url': '' });
+  });
+});
+
+describe('creating is retried only when GitHub cannot have created the comment', () => {
+  test('429, and a secondary rate limit (403 with no quota left): refused, so sent again', async () => {
+    const reset = Math.floor(Date.now() / 1000) + 3;
+    const { comments } = await comment([
+      { operation: 'createComment', requests: [1], fault: { kind: 'status', status: 429, retryAfter: '1' } },
+      {
+        operation: 'createComment',
+        requests: [2],
+        fault: {
+          kind: 'status',
+          status: 403,
+          rateLimitReset: reset,
+          body: { message: 'You have exceeded a secondary rate limit.' },
+        },
+      },
+    ]);
+    expect(gh.count('createComment')).toBe(3);
+    expect(comments).toHaveLength(1);
+  });
+
+  test.each([
+    ['a reset', { kind: 'reset' } as const, /network error/],
+    ['a 502', { kind: 'status', status: 502 } as const, /HTTP 502/],
+    ['a 503', { kind: 'status', status: 503 } as const, /HTTP 503/],
+  ])('%s: GitHub may have created it, so it is not sent again; one warning', async (_name, fault, reason) => {
+    const { result } = await comment([{ operation: 'createComment', requests: [1], fault }]);
+    expect(gh.count('createComment')).toBe(1);
+    const warnings = annotations(result.log, 'warning');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(reason);
+  });
+
+  test('a wrong token: 401 said once, no retry', async () => {
+    sim = await Simulator.start({ project: { statuses: ['PASSED'] } });
+    gh = await GitHubSimulator.start({ token: 'another-token' });
+    const eventFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'event-')), 'event.json');
+    fs.writeFileSync(eventFile, JSON.stringify(pullRequestEvent(PR)));
+    const result = await runInProcess(
+      projectInputs(sim, { 'pr-comment': 'always', 'github-token': DEFAULT_TOKEN }),
+      {
+        clock: virtualClock(),
+        env: {
+          GITHUB_EVENT_NAME: 'pull_request',
+          GITHUB_EVENT_PATH: eventFile,
+          GITHUB_API_URL: gh.url,
+          GITHUB_REPOSITORY: 'octo/shop',
+        },
+      },
+    );
+    expect(gh.count('listComments')).toBe(1);
+    expect(result.exitCode).toBe(0);
+    expect(annotations(result.log, 'warning')).toEqual([expect.stringMatching(/HTTP 401: Bad credentials/)]);
+  });
+});

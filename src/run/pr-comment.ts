@@ -1,0 +1,131 @@
+import { readFile } from 'node:fs/promises';
+import * as core from '@actions/core';
+import type { Settings, WorkflowRun } from '../inputs/settings.js';
+import { formatDuration } from '../report/format.js';
+import type { RunOutcome } from '../report/outcome.js';
+import { commentMarker, renderComment } from '../report/pr-comment.js';
+import type { Clock } from '../service/clock.js';
+import { GitHubError, type PullRequest, PullRequestComments } from '../service/github.js';
+import { USER_AGENT } from '../service/user-agent.js';
+
+/** The whole comment, every page of the list included, gets this long; each request, at most 10 s. */
+const COMMENT_BUDGET_MS = 30_000;
+const COMMENT_REQUEST_TIMEOUT_MS = 10_000;
+const PULL_REQUEST_EVENTS = new Set(['pull_request', 'pull_request_target']);
+
+export interface CommentResult {
+  /** The comment written (`comment-url`), if one was. */
+  url?: string;
+  /** Whether a warning was emitted (it counts against GitHub's ten per step). */
+  warned: boolean;
+}
+
+/** Why no comment is written for this outcome, if none is. */
+function reasonToSkip(outcome: RunOutcome, workflow: WorkflowRun): string | undefined {
+  if (!PULL_REQUEST_EVENTS.has(workflow.eventName ?? '')) {
+    return `the workflow runs on ${workflow.eventName ?? 'an unknown event'}, not on a pull request`;
+  }
+  if (outcome.status === 'STARTED') return 'the run was started with wait: false';
+  // A newer push usually cancels this run; its comment must not be overwritten by the old one.
+  if (outcome.status === 'CANCELLED') return 'the job was cancelled';
+  return undefined;
+}
+
+interface PullRequestEvent extends PullRequest {
+  headSha?: string;
+}
+
+/** The pull request of the event payload, in the base repository, where its comments live. */
+async function pullRequestOf(workflow: WorkflowRun): Promise<PullRequestEvent | undefined> {
+  if (!workflow.eventPath) return undefined;
+  const payload = JSON.parse(await readFile(workflow.eventPath, 'utf8')) as {
+    pull_request?: { number?: number; head?: { sha?: string } };
+    repository?: { full_name?: string };
+  };
+  const [owner, repo] = (workflow.repository ?? payload.repository?.full_name ?? '').split('/');
+  const number = payload.pull_request?.number;
+  if (!owner || !repo || typeof number !== 'number') return undefined;
+  return { owner, repo, number, headSha: payload.pull_request?.head?.sha };
+}
+
+function runUrl(workflow: WorkflowRun): string | undefined {
+  if (!workflow.repository || !workflow.runId) return undefined;
+  const attempt = workflow.runAttempt ? `/attempts/${workflow.runAttempt}` : '';
+  return `${workflow.serverUrl}/${workflow.repository}/actions/runs/${workflow.runId}${attempt}`;
+}
+
+/** The warning for a comment that could not be written. */
+function explain(error: unknown, pullRequest: PullRequest): string {
+  const reason = error instanceof Error ? error.message : String(error);
+  if (error instanceof GitHubError && (error.status === 403 || error.status === 404)) {
+    return `${reason} The github-token cannot write to pull request #${pullRequest.number}: the workflow needs 'permissions: pull-requests: write', and a pull request from a fork gets a read-only token on pull_request events, which no permission can change.`;
+  }
+  return `Could not keep the pull request comment up to date. ${reason}`;
+}
+
+/**
+ * Keeps this target's comment on the pull request up to date, as `pr-comment` says: the most
+ * recent comment with the target's marker is updated, one is created only where none exists
+ * (with on-failure, only when the step fails). It never fails the step: a comment that cannot be
+ * written is one warning.
+ */
+export async function keepPullRequestComment(
+  outcome: RunOutcome,
+  settings: Settings,
+  stepFails: boolean,
+  clock: Clock,
+  signal: AbortSignal,
+): Promise<CommentResult> {
+  if (settings.prComment === 'off') return { warned: false };
+  const skip = reasonToSkip(outcome, settings.workflow);
+  if (skip) {
+    core.info(`No pull request comment: ${skip}.`);
+    return { warned: false };
+  }
+  let pullRequest: PullRequestEvent | undefined;
+  try {
+    pullRequest = await pullRequestOf(settings.workflow);
+    if (!pullRequest) {
+      core.info('No pull request comment: the event payload names no pull request.');
+      return { warned: false };
+    }
+    if (!settings.githubToken) {
+      core.warning(
+        "Could not comment on the pull request: input 'github-token' is empty (it defaults to the workflow's token).",
+      );
+      return { warned: true };
+    }
+    // Octokit comes only with the comment: the start of every other run stays as it is.
+    const { getOctokit } = await import('@actions/github');
+    const octokit = getOctokit(settings.githubToken, {
+      baseUrl: settings.workflow.apiUrl,
+      userAgent: USER_AGENT,
+    });
+    const comments = new PullRequestComments(octokit, pullRequest);
+    const context = {
+      clock,
+      deadline: clock.now() + COMMENT_BUDGET_MS,
+      requestTimeoutMs: Math.min(settings.requestTimeoutMs, COMMENT_REQUEST_TIMEOUT_MS),
+      signal,
+      onRetry: (what: string, failure: string, delayMs: number) =>
+        core.info(`Could not ${what} (${failure}); trying again in ${formatDuration(delayMs)}.`),
+    };
+    const body = renderComment(outcome, { headSha: pullRequest.headSha, runUrl: runUrl(settings.workflow) });
+    const existing = await comments.find(commentMarker(outcome), context);
+    if (existing) {
+      const updated = await comments.update(existing, body, context);
+      core.info(`Updated the comment on pull request #${pullRequest.number}: ${updated.url}`);
+      return { url: updated.url, warned: false };
+    }
+    if (settings.prComment === 'on-failure' && !stepFails) {
+      core.info('No pull request comment: the step passed and there is no earlier comment to update.');
+      return { warned: false };
+    }
+    const created = await comments.create(body, context);
+    core.info(`Commented on pull request #${pullRequest.number}: ${created.url}`);
+    return { url: created.url, warned: false };
+  } catch (error) {
+    core.warning(pullRequest ? explain(error, pullRequest) : `Could not read the event payload: ${error}`);
+    return { warned: true };
+  }
+}

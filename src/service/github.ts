@@ -1,0 +1,207 @@
+import type { getOctokit } from '@actions/github';
+import type { Clock } from './clock.js';
+import { type Failure, parseRetryAfter, RetriesExhausted, type RetryRule, withRetry } from './retry.js';
+import { NOT_SENT_CODES, TransportError } from './transport.js';
+
+/** Octokit as @actions/github makes it; the caller imports @actions/github only when commenting. */
+export type Octokit = ReturnType<typeof getOctokit>;
+
+export interface PullRequest {
+  owner: string;
+  repo: string;
+  number: number;
+}
+
+export interface CommentContext {
+  clock: Clock;
+  /** No request starts or runs past it: the comment's whole budget. */
+  deadline: number;
+  /** Per request. */
+  requestTimeoutMs: number;
+  /** The job's cancellation: stops the requests at once. */
+  signal?: AbortSignal;
+  /** Told of each retry, for the log. */
+  onRetry: (what: string, failure: string, delayMs: number) => void;
+}
+
+export interface Comment {
+  id: number;
+  url: string;
+}
+
+/** A request to GitHub that failed: what was being done, and how it ended. */
+export class GitHubError extends Error {
+  override name = 'GitHubError';
+  constructor(
+    message: string,
+    /** The HTTP status, when GitHub answered. */
+    readonly status: number | undefined,
+  ) {
+    super(message);
+  }
+}
+
+/** The `code` of a network error, wherever undici put it in Octokit's chain of causes. */
+function networkCode(error: unknown): string | undefined {
+  for (let current = error; current instanceof Error; current = current.cause) {
+    const code = (current as NodeJS.ErrnoException).code;
+    if (typeof code === 'string') return code;
+  }
+  return undefined;
+}
+
+interface OctokitError {
+  status?: number;
+  message?: string;
+  response?: { headers: Record<string, string | number | undefined>; data?: unknown };
+}
+
+/** Octokit's error as the retry rules see it: GitHub's answer, or a request without one. */
+function failureOf(error: unknown, timedOut: boolean, aborted: boolean): Failure {
+  const { response, status } = (error ?? {}) as OctokitError;
+  if (response && status !== undefined) {
+    const header = (name: string) => {
+      const value = response.headers[name];
+      return value === undefined ? undefined : String(value);
+    };
+    const body = response.data === undefined ? undefined : JSON.stringify(response.data);
+    // GitHub's secondary rate limit answers 403 with no quota left: a refusal, like 429.
+    if (status === 403 && header('x-ratelimit-remaining') === '0') {
+      const reset = Number(header('x-ratelimit-reset')) * 1000;
+      const retryAfterMs = Number.isFinite(reset) ? Math.max(0, reset - Date.now()) : undefined;
+      return { status: 429, retryAfterMs, body };
+    }
+    return { status, retryAfterMs: parseRetryAfter(header('retry-after'), Date.now()), body };
+  }
+  if (aborted) return new TransportError('aborted', 'aborted', true);
+  if (timedOut) return new TransportError('no answer in time', 'timeout', true);
+  const code = networkCode(error);
+  const message = code ?? (error instanceof Error ? error.message : String(error));
+  return new TransportError(message, 'network', !(code !== undefined && NOT_SENT_CODES.has(code)));
+}
+
+/** GitHub's `message`, when its answer has one. */
+function githubMessage(body: string | undefined): string {
+  try {
+    const message = (JSON.parse(body ?? '') as { message?: unknown }).message;
+    return typeof message === 'string' ? `: ${message.split('\n')[0]}` : '';
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * The comments of one pull request, through the project's one retry mechanism: listing and
+ * updating are retried like reads, creating only when GitHub cannot have created the comment.
+ */
+export class PullRequestComments {
+  constructor(
+    private readonly octokit: Octokit,
+    private readonly pullRequest: PullRequest,
+  ) {}
+
+  private async call<T>(
+    what: string,
+    rule: RetryRule,
+    context: CommentContext,
+    send: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    const { clock, deadline } = context;
+    try {
+      return await withRetry(
+        rule,
+        {
+          clock,
+          deadline,
+          signal: context.signal,
+          onRetry: (failure, delayMs) =>
+            context.onRetry(
+              what,
+              failure instanceof TransportError ? failure.message : `HTTP ${failure.status}`,
+              delayMs,
+            ),
+        },
+        async () => {
+          const timeoutMs = Math.max(1, Math.min(context.requestTimeoutMs, deadline - clock.now()));
+          const timeout = AbortSignal.timeout(timeoutMs);
+          const signal = context.signal ? AbortSignal.any([timeout, context.signal]) : timeout;
+          try {
+            return { ok: true, value: await send(signal) };
+          } catch (error) {
+            return {
+              ok: false,
+              failure: failureOf(error, timeout.aborted, context.signal?.aborted === true),
+            };
+          }
+        },
+      );
+    } catch (error) {
+      if (!(error instanceof RetriesExhausted)) throw error;
+      const { failure } = error;
+      if (failure instanceof TransportError) {
+        const reason =
+          failure.kind === 'timeout' ? 'GitHub did not answer in time' : `network error ${failure.message}`;
+        throw new GitHubError(`Could not ${what}: ${reason}.`, undefined);
+      }
+      throw new GitHubError(
+        `Could not ${what}: HTTP ${failure.status}${githubMessage(failure.body)}.`,
+        failure.status,
+      );
+    }
+  }
+
+  /** The most recent comment whose body holds `marker`, looking through every page. */
+  async find(marker: string, context: CommentContext): Promise<Comment | undefined> {
+    const { owner, repo, number } = this.pullRequest;
+    let found: Comment | undefined;
+    let url: string | undefined = `GET /repos/${owner}/${repo}/issues/${number}/comments?per_page=100`;
+    for (let page = 1; url !== undefined; page++) {
+      const request: string = url;
+      const response: { data: unknown; headers: { link?: string } } = await this.call(
+        `list the comments of pull request #${number} (page ${page})`,
+        'github',
+        context,
+        (signal) => this.octokit.request(request, { request: { signal } }),
+      );
+      for (const comment of response.data as { id: number; html_url: string; body?: string }[]) {
+        if (comment.body?.includes(marker)) found = { id: comment.id, url: comment.html_url };
+      }
+      // GitHub's Link header names the next page; Octokit requests an absolute URL as it is.
+      const next = /<([^>]+)>;\s*rel="next"/.exec(response.headers.link ?? '')?.[1];
+      url = next === undefined ? undefined : `GET ${next}`;
+    }
+    return found;
+  }
+
+  async update(comment: Comment, body: string, context: CommentContext): Promise<Comment> {
+    const { owner, repo } = this.pullRequest;
+    const { data } = await this.call(`update the pull request comment`, 'github', context, (signal) =>
+      this.octokit.rest.issues.updateComment({
+        owner,
+        repo,
+        comment_id: comment.id,
+        body,
+        request: { signal },
+      }),
+    );
+    return { id: data.id, url: data.html_url };
+  }
+
+  async create(body: string, context: CommentContext): Promise<Comment> {
+    const { owner, repo, number } = this.pullRequest;
+    const { data } = await this.call(
+      `comment on pull request #${number}`,
+      'github-create',
+      context,
+      (signal) =>
+        this.octokit.rest.issues.createComment({
+          owner,
+          repo,
+          issue_number: number,
+          body,
+          request: { signal },
+        }),
+    );
+    return { id: data.id, url: data.html_url };
+  }
+}
