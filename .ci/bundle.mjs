@@ -45,3 +45,9 @@ for (const file of readdirSync(out).filter((name) => name.endsWith('.js'))) {
   writeFileSync(path.join(out, file), result.code);
   writeFileSync(path.join(out, `${file}.map`), result.map);
 }
+
+// The notice of every package bundled, read from the source maps (ncc's --license misses most).
+execFileSync(process.execPath, ['.ci/licenses.mjs', 'write', out], {
+  cwd: root,
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
