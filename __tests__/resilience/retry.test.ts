@@ -74,13 +74,21 @@ describe('backoff', () => {
       'ERR_TLS_CERT_ALTNAME_INVALID',
       'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
     ]) {
-      const failure = describeNetworkError(Object.assign(new Error('tls'), { code }));
+      const failure = describeNetworkError(
+        Object.assign(new Error('tls'), { code }),
+        'https://tests.example.com',
+      );
       expect(failure).toMatchObject({ kind: 'tls', mayHaveReached: false });
       expect(failure.message).toContain(code);
       expect(isRetryable('read', failure)).toBe(false);
       expect(isRetryable('start', failure)).toBe(false);
     }
-    expect(describeNetworkError(Object.assign(new Error('x'), { code: 'ECONNRESET' }))).toMatchObject({
+    expect(
+      describeNetworkError(
+        Object.assign(new Error('x'), { code: 'ECONNRESET' }),
+        'https://tests.example.com',
+      ),
+    ).toMatchObject({
       kind: 'network',
       mayHaveReached: true,
     });

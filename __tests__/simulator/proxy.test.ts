@@ -274,6 +274,36 @@ describe('@actions/http-client through ConnectProxy and TlsFront (child processe
     expect(sim.requests).toEqual([]);
   });
 
+  it('refuseFirst: only that many CONNECTs are refused, then tunnels open', async () => {
+    const { sim, routes } = await startStack();
+    const proxy = await startProxy({ routes, refuse: 502, refuseFirst: 1 });
+
+    const results = await runClient({ ...trusted, https_proxy: proxy.url }, [TEST_URL, TEST_URL]);
+
+    expect(results[0]).toEqual(tunnelRefused(502));
+    expectRunStarted(results[1]);
+    expect(proxy.connects.map((entry) => entry.status)).toEqual([502, 200]);
+    expect(sim.requests).toHaveLength(1);
+  });
+
+  it('refuseTargets: only CONNECTs to those targets are refused', async () => {
+    const { sim, routes } = await startStack();
+    const proxy = await startProxy({ routes, refuseTargets: { 'other.example.test:443': 403 } });
+
+    const results = await runClient({ ...trusted, https_proxy: proxy.url }, [
+      `https://other.example.test${RUNS_PATH}`,
+      TEST_URL,
+    ]);
+
+    expect(results[0]).toEqual(tunnelRefused(403));
+    expectRunStarted(results[1]);
+    expect(proxy.connects.map((entry) => [entry.target, entry.status])).toEqual([
+      ['other.example.test:443', 403],
+      [`${TEST_HOST}:443`, 200],
+    ]);
+    expect(sim.requests).toHaveLength(1);
+  });
+
   it('a proxy that refuses the TCP connection: the tunnelling error names the cause', async () => {
     const { routes } = await startStack();
     const proxy = await ConnectProxy.start({ routes });

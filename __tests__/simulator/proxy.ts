@@ -7,8 +7,9 @@
  * tell whether the client went through the proxy, to which target, and with which credentials.
  *
  * Choices:
- * - Order of checks for a CONNECT: `refuse`, credentials (407), route (502 for an unknown target),
- *   then the upstream connection (502 when it fails). 200 is sent only once upstream is connected.
+ * - Order of checks for a CONNECT: `refuse`, `refuseTargets`, credentials (407), route (502 for an
+ *   unknown target), then the upstream connection (502 when it fails). 200 is sent only once
+ *   upstream is connected.
  * - Every answer other than 200 closes the connection.
  * - Plain proxy requests (absolute-form `GET http://...`) get 501 and are logged, not forwarded:
  *   http-client tunnels http:// targets with CONNECT too, so the action never sends them.
@@ -41,6 +42,10 @@ export interface ProxyOptions {
   credentials?: ProxyCredentials;
   /** When set, every CONNECT is answered with this status (and closed), whatever else it carries. */
   refuse?: number;
+  /** With `refuse`: only the first this many CONNECTs are refused, as a proxy that recovers. */
+  refuseFirst?: number;
+  /** CONNECT targets ('host:port') answered with this status, as a proxy whose policy forbids them. */
+  refuseTargets?: Record<string, number>;
 }
 
 /**
@@ -75,6 +80,7 @@ export class ConnectProxy {
   private readonly server: Server;
   private readonly sockets = new Set<Socket>();
   private stopped = false;
+  private refused = 0;
 
   private constructor(server: Server, options: ProxyOptions) {
     this.server = server;
@@ -138,7 +144,7 @@ export class ConnectProxy {
     socket.on('error', () => socket.destroy());
 
     const route = this.options.routes[target.toLowerCase()];
-    const refusal = this.refusal(auth.auth, route);
+    const refusal = this.refusal(target.toLowerCase(), auth.auth, route);
     if (refusal !== undefined || !route) {
       refuse(refusal ?? 502);
       return;
@@ -181,8 +187,14 @@ export class ConnectProxy {
   }
 
   /** The status to refuse a CONNECT with, checks in the documented order; undefined to open the tunnel. */
-  private refusal(auth: ProxyAuth, route: Upstream | undefined): number | undefined {
-    if (this.options.refuse !== undefined) return this.options.refuse;
+  private refusal(target: string, auth: ProxyAuth, route: Upstream | undefined): number | undefined {
+    const { refuse, refuseFirst } = this.options;
+    if (refuse !== undefined && (refuseFirst === undefined || this.refused < refuseFirst)) {
+      this.refused++;
+      return refuse;
+    }
+    const forTarget = this.options.refuseTargets?.[target];
+    if (forTarget !== undefined) return forTarget;
     if (this.options.credentials !== undefined && auth !== 'valid') return 407;
     if (!route) return 502;
     return undefined;

@@ -101,7 +101,7 @@ export async function keepPullRequestComment(
       baseUrl: settings.workflow.apiUrl,
       userAgent: USER_AGENT,
     });
-    const comments = new PullRequestComments(octokit, pullRequest);
+    const comments = new PullRequestComments(octokit, pullRequest, settings.workflow.apiUrl);
     const context = {
       clock,
       deadline: clock.now() + COMMENT_BUDGET_MS,

@@ -83,9 +83,9 @@ function describeFailure<T>(operation: Operation<T>, stop: RetriesExhausted): st
     const what =
       failure.kind === 'timeout'
         ? `the service did not answer (${failure.message})`
-        : failure.kind === 'tls'
-          ? failure.message
-          : `network error ${failure.message}`;
+        : failure.kind === 'network'
+          ? `network error ${failure.message}`
+          : failure.message;
     if (mayHaveStarted) return `${start}: ${what}. ${MAY_HAVE_STARTED}`;
     return `${start}: ${what}${tries}.`;
   }

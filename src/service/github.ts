@@ -1,5 +1,6 @@
 import type { getOctokit } from '@actions/github';
 import type { Clock } from './clock.js';
+import { tunnelFailure } from './proxy.js';
 import { type Failure, parseRetryAfter, RetriesExhausted, type RetryRule, withRetry } from './retry.js';
 import { NOT_SENT_CODES, TransportError } from './transport.js';
 
@@ -57,7 +58,7 @@ interface OctokitError {
 }
 
 /** Octokit's error as the retry rules see it: GitHub's answer, or a request without one. */
-function failureOf(error: unknown, timedOut: boolean, aborted: boolean): Failure {
+function failureOf(error: unknown, timedOut: boolean, aborted: boolean, apiUrl: string): Failure {
   const { response, status } = (error ?? {}) as OctokitError;
   if (response && status !== undefined) {
     const header = (name: string) => {
@@ -75,6 +76,8 @@ function failureOf(error: unknown, timedOut: boolean, aborted: boolean): Failure
   }
   if (aborted) return new TransportError('aborted', 'aborted', true);
   if (timedOut) return new TransportError('no answer in time', 'timeout', true);
+  const tunnel = tunnelFailure(error, apiUrl);
+  if (tunnel) return new TransportError(tunnel.message, 'proxy', false, tunnel.permanent);
   const code = networkCode(error);
   const message = code ?? (error instanceof Error ? error.message : String(error));
   return new TransportError(message, 'network', !(code !== undefined && NOT_SENT_CODES.has(code)));
@@ -98,6 +101,8 @@ export class PullRequestComments {
   constructor(
     private readonly octokit: Octokit,
     private readonly pullRequest: PullRequest,
+    /** GitHub's REST API, for the messages about a proxy in the way. */
+    private readonly apiUrl: string,
   ) {}
 
   private async call<T>(
@@ -130,7 +135,7 @@ export class PullRequestComments {
           } catch (error) {
             return {
               ok: false,
-              failure: failureOf(error, timeout.aborted, context.signal?.aborted === true),
+              failure: failureOf(error, timeout.aborted, context.signal?.aborted === true, this.apiUrl),
             };
           }
         },
@@ -140,7 +145,11 @@ export class PullRequestComments {
       const { failure } = error;
       if (failure instanceof TransportError) {
         const reason =
-          failure.kind === 'timeout' ? 'GitHub did not answer in time' : `network error ${failure.message}`;
+          failure.kind === 'timeout'
+            ? 'GitHub did not answer in time'
+            : failure.kind === 'network'
+              ? `network error ${failure.message}`
+              : failure.message;
         throw new GitHubError(`Could not ${what}: ${reason}.`, undefined);
       }
       throw new GitHubError(

@@ -65,7 +65,7 @@ export function mayHaveActed(failure: Failure): boolean {
 export function isRetryable(rule: RetryRule, failure: Failure): boolean {
   const spec: RuleSpec = RULES[rule];
   if (failure instanceof TransportError) {
-    if (failure.kind === 'aborted' || failure.kind === 'tls') return false;
+    if (failure.kind === 'aborted' || failure.permanent) return false;
     return spec.idempotent || !mayHaveActed(failure);
   }
   return spec.statuses.has(failure.status);

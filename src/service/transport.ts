@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { HttpClient } from '@actions/http-client';
 import type { RequestHandler } from '@actions/http-client/lib/interfaces';
+import { tunnelFailure } from './proxy.js';
 import { USER_AGENT } from './user-agent.js';
 
 interface HttpAnswer {
@@ -25,11 +26,14 @@ export class TransportError extends Error {
     message: string,
     /**
      * timeout: no answer within the request's deadline; aborted: the job is being cancelled;
-     * tls: the service's certificate was refused, which no retry can fix.
+     * tls: the service's certificate was refused; proxy: the proxy refused the tunnel, or could
+     * not be reached.
      */
-    readonly kind: 'network' | 'timeout' | 'aborted' | 'tls',
+    readonly kind: 'network' | 'timeout' | 'aborted' | 'tls' | 'proxy',
     /** False only when the request certainly never reached the service. */
     readonly mayHaveReached: boolean,
+    /** No retry can fix it: a refused certificate, a proxy's refusal. */
+    readonly permanent = false,
   ) {
     super(message);
   }
@@ -39,11 +43,19 @@ export class TransportError extends Error {
 const TLS_CODE =
   /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|HOSTNAME_MISMATCH$)/;
 
-export function describeNetworkError(error: unknown): TransportError {
+/** A request to `url` that got no answer, as the retry rules and the messages see it. */
+export function describeNetworkError(error: unknown, url: string): TransportError {
+  const tunnel = tunnelFailure(error, url);
+  if (tunnel) return new TransportError(tunnel.message, 'proxy', false, tunnel.permanent);
   const code = (error as NodeJS.ErrnoException)?.code;
   const text = code ?? (error instanceof Error ? error.message : String(error));
   if (code !== undefined && TLS_CODE.test(code)) {
-    return new TransportError(`TLS error ${code}: the service's certificate was not accepted`, 'tls', false);
+    return new TransportError(
+      `TLS error ${code}: the service's certificate was not accepted`,
+      'tls',
+      false,
+      true,
+    );
   }
   return new TransportError(text, 'network', !(code !== undefined && NOT_SENT_CODES.has(code)));
 }
@@ -110,7 +122,7 @@ export async function send(
     return await Promise.race([exchange, interrupted]);
   } catch (error) {
     if (error instanceof TransportError) throw error;
-    throw describeNetworkError(error);
+    throw describeNetworkError(error, url);
   } finally {
     clearTimeout(timer);
     if (onAbort) signal?.removeEventListener('abort', onAbort);
