@@ -1,10 +1,11 @@
 /**
  * `npm start`: runs the bundled action (dist/index.js) against the service simulator the way the
- * GitHub runner does, for a passing and a failing project run, and prints what a user would see.
+ * GitHub runner does, for a passing and a failing project run and a test suite run with YAML
+ * options, and prints what a user would see.
  */
 import { runDist } from '../helpers/dist-runner.js';
 import { renderSummary } from '../helpers/render-summary.js';
-import { DEFAULT_API_KEY, type ProjectScript, Simulator } from '../simulator/simulator.js';
+import { DEFAULT_API_KEY, type ProjectScript, type Scenario, Simulator } from '../simulator/simulator.js';
 
 const passing: ProjectScript = {
   statuses: ['QUEUED', 'RUNNING', 'RUNNING', 'PASSED'],
@@ -27,21 +28,52 @@ const failing: ProjectScript = {
   ],
 };
 
+const suite: Scenario['suite'] = {
+  statuses: ['RUNNING', 'RUNNING', 'FINISHED'],
+  testSuiteName: 'Checkout regression',
+  projectId: 'shop-web',
+  testCases: [
+    { title: 'Pay with a saved card', status: 'PASSED' },
+    { title: 'Pay with a voucher', status: 'PASSED' },
+    { title: 'Pay with a gift card', status: 'FLAKY' },
+    { title: 'Pay by bank transfer', status: 'SKIPPED' },
+  ],
+};
+
+/** The suite's options as a workflow would write them: YAML, checked before anything is sent. */
+const suiteOptions = `numberOfWorkers: 4
+retries: 1
+testMatch:
+  glob: "checkout/**"
+variableOverrides:
+  BASE_URL: https://staging.example.com
+  ADMIN_PASSWORD:
+    value: demo-only-password
+    sensitive: true
+urlReplacements:
+  - original: https://www.example.com
+    replacement: https://staging.example.com
+`;
+
 function banner(text: string): void {
   const line = '='.repeat(78);
   console.log(`\n${line}\n${text}\n${line}`);
 }
 
-async function demo(title: string, script: ProjectScript): Promise<void> {
-  const sim = await Simulator.start({ project: script });
+async function demo(title: string, scenario: Scenario, inputs: Record<string, string>): Promise<void> {
+  const sim = await Simulator.start(scenario);
   try {
     banner(`${title}: node dist/index.js, as the runner runs it, against the simulator at ${sim.url}`);
+    for (const [name, value] of Object.entries(inputs)) {
+      console.log(
+        value.includes('\n') ? `${name}: |\n${value.replace(/^/gm, '  ').trimEnd()}` : `${name}: ${value}`,
+      );
+    }
     const result = await runDist({
       'api-key': DEFAULT_API_KEY,
       'base-url': sim.url,
-      'project-id': 'shop-web',
-      environment: 'staging',
       'poll-interval': '300ms',
+      ...inputs,
     });
     console.log('--- log ---');
     process.stdout.write(result.stdout);
@@ -49,6 +81,11 @@ async function demo(title: string, script: ProjectScript): Promise<void> {
     console.log(`--- exit code: ${result.code} (${result.code === 0 ? 'step passed' : 'step failed'}) ---`);
     console.log('--- outputs ---');
     for (const [name, value] of Object.entries(result.outputs)) console.log(`${name}=${value}`);
+    const start = sim.requests.find((request) => request.operation === 'startSuiteRun');
+    if (start) {
+      console.log('--- the start request the service received (the sensitive value shown as *** here) ---');
+      console.log(JSON.stringify(start.body, null, 2).replaceAll('demo-only-password', '***'));
+    }
     console.log('--- job summary ---');
     console.log(renderSummary(result.summary));
   } finally {
@@ -56,5 +93,15 @@ async function demo(title: string, script: ProjectScript): Promise<void> {
   }
 }
 
-await demo('A passing project run', passing);
-await demo('A failing project run', failing);
+const project = { 'project-id': 'shop-web', environment: 'staging' };
+await demo('A passing project run', { project: passing }, project);
+await demo('A failing project run', { project: failing }, project);
+await demo(
+  'A test suite run with YAML options',
+  { suite },
+  {
+    'test-suite-id': 'checkout-regression',
+    environment: 'STAGING',
+    options: suiteOptions,
+  },
+);
