@@ -1,6 +1,3 @@
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { nodeBinaries, runDist } from '../helpers/dist-runner.js';
 import { projectInputs, suiteInputs } from '../helpers/inputs.js';
 import { annotations, visibleLog } from '../helpers/runner-files.js';
@@ -9,7 +6,7 @@ import {
   type Scenario as GitHubScenario,
   GitHubSimulator,
   HUMAN_USER,
-  pullRequestEvent,
+  pullRequestEventFile,
 } from '../simulator/github.js';
 import { DEFAULT_API_KEY, type ProjectScript, Simulator } from '../simulator/simulator.js';
 
@@ -45,8 +42,7 @@ describe.each(nodeBinaries())('the pull request comment, dist/index.js on $name'
 
   /** The runner's environment on a pull_request event (or `eventName`), with the API at the simulator. */
   function pullRequestEnv(eventName = 'pull_request'): Record<string, string> {
-    const eventFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'event-')), 'event.json');
-    fs.writeFileSync(eventFile, JSON.stringify(pullRequestEvent(PR)));
+    const eventFile = pullRequestEventFile(PR);
     return {
       GITHUB_EVENT_NAME: eventName,
       GITHUB_EVENT_PATH: eventFile,

@@ -1,10 +1,7 @@
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { nodeBinaries, runDist } from '../helpers/dist-runner.js';
 import { projectInputs } from '../helpers/inputs.js';
 import { annotations, visibleLog } from '../helpers/runner-files.js';
-import { DEFAULT_TOKEN, GitHubSimulator, pullRequestEvent } from '../simulator/github.js';
+import { DEFAULT_TOKEN, GitHubSimulator, pullRequestEventFile } from '../simulator/github.js';
 import { ConnectProxy } from '../simulator/proxy.js';
 import { DEFAULT_API_KEY, type ProjectScript, Simulator } from '../simulator/simulator.js';
 import { CA_CERT_PATH, CERT_HOSTS, TEST_HOST, TlsFront } from '../simulator/tls-front.js';
@@ -218,8 +215,7 @@ describe.each(nodeBinaries())(
         refuseTargets,
       });
       stopped.push(sim, gh, simFront, ghFront, proxy);
-      const eventFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'event-')), 'event.json');
-      fs.writeFileSync(eventFile, JSON.stringify(pullRequestEvent(PR)));
+      const eventFile = pullRequestEventFile(PR);
       const result = await runDist(
         projectInputs(sim, {
           'base-url': BASE_URL,

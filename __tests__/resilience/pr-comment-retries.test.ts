@@ -1,10 +1,7 @@
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { runInProcess, virtualClock } from '../helpers/in-process.js';
 import { projectInputs } from '../helpers/inputs.js';
 import { annotations } from '../helpers/runner-files.js';
-import { DEFAULT_TOKEN, type FaultRule, GitHubSimulator, pullRequestEvent } from '../simulator/github.js';
+import { DEFAULT_TOKEN, type FaultRule, GitHubSimulator, pullRequestEventFile } from '../simulator/github.js';
 import { Simulator } from '../simulator/simulator.js';
 
 /** The comment's requests go through the one retry mechanism, with GitHub's own rules. */
@@ -22,8 +19,7 @@ async function comment(faults: FaultRule[], seed?: string) {
   });
   gh = await GitHubSimulator.start({ faults });
   if (seed) gh.seedComments(PR.owner, PR.repo, PR.number, [{ body: seed }]);
-  const eventFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'event-')), 'event.json');
-  fs.writeFileSync(eventFile, JSON.stringify(pullRequestEvent(PR)));
+  const eventFile = pullRequestEventFile(PR);
   const clock = virtualClock();
   const result = await runInProcess(
     projectInputs(sim, { 'pr-comment': 'always', 'github-token': DEFAULT_TOKEN, 'request-timeout': '300ms' }),
@@ -129,8 +125,7 @@ describe('creating is retried only when GitHub cannot have created the comment',
   test('a wrong token: 401 said once, no retry', async () => {
     sim = await Simulator.start({ project: { statuses: ['PASSED'] } });
     gh = await GitHubSimulator.start({ token: 'another-token' });
-    const eventFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'event-')), 'event.json');
-    fs.writeFileSync(eventFile, JSON.stringify(pullRequestEvent(PR)));
+    const eventFile = pullRequestEventFile(PR);
     const result = await runInProcess(
       projectInputs(sim, { 'pr-comment': 'always', 'github-token': DEFAULT_TOKEN }),
       {

@@ -21,6 +21,8 @@
  *   the clock when a test writes many comments within a second).
  * - Owner and repository names are case-insensitive, as on GitHub.
  */
+
+import * as fs from 'node:fs';
 import {
   createServer,
   type IncomingMessage,
@@ -29,7 +31,10 @@ import {
   STATUS_CODES,
 } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import type { components } from '@octokit/openapi-types';
+import { Connections, listen } from './loopback.js';
 
 export type IssueComment = components['schemas']['issue-comment'];
 export type AuthorAssociation = components['schemas']['author-association'];
@@ -194,7 +199,7 @@ export class GitHubSimulator {
 
   private scenario: Scenario;
   private readonly server: Server;
-  private readonly sockets = new Set<Socket>();
+  private readonly connections = new Connections();
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly counts = new Map<Operation | 'unknown', number>();
   /** Keyed by lower-case 'owner/repo'. */
@@ -214,10 +219,7 @@ export class GitHubSimulator {
     for (const pr of scenario.pullRequests ?? []) {
       this.seedComments(pr.owner, pr.repo, pr.number, pr.comments ?? []);
     }
-    server.on('connection', (socket: Socket) => {
-      this.sockets.add(socket);
-      socket.on('close', () => this.sockets.delete(socket));
-    });
+    server.on('connection', (socket: Socket) => this.connections.track(socket));
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
       this.handle(req, res).catch(() => req.socket.destroy());
     });
@@ -225,13 +227,7 @@ export class GitHubSimulator {
 
   static async start(scenario: Scenario = {}, options: StartOptions = {}): Promise<GitHubSimulator> {
     const server = createServer();
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port ?? 0, '127.0.0.1', () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    await listen(server, options.port);
     return new GitHubSimulator(server, scenario);
   }
 
@@ -286,11 +282,7 @@ export class GitHubSimulator {
     this.stopped = true;
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
-    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    this.server.closeAllConnections();
-    for (const socket of this.sockets) socket.destroy();
-    this.sockets.clear();
-    await closed;
+    await this.connections.close(this.server);
   }
 
   // ---- request handling ----
@@ -788,4 +780,11 @@ function send(res: ServerResponse, reply: Reply): void {
     ...reply.headers,
   });
   res.end(text);
+}
+
+/** Writes pullRequestEvent(options) to a new temporary file and returns its path, for GITHUB_EVENT_PATH. */
+export function pullRequestEventFile(options: PullRequestEventOptions): string {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'event-')), 'event.json');
+  fs.writeFileSync(file, JSON.stringify(pullRequestEvent(options)));
+  return file;
 }

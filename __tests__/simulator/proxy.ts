@@ -16,6 +16,7 @@
  * - Credentials are compared exactly as received: base64-decoded (UTF-8) and split at the first
  *   colon, with no percent-decoding, so a test sees what the client really sent.
  */
+
 import {
   createServer,
   type IncomingMessage,
@@ -24,6 +25,7 @@ import {
   STATUS_CODES,
 } from 'node:http';
 import { type AddressInfo, connect, type Socket } from 'node:net';
+import { Connections, listen } from './loopback.js';
 
 export interface Upstream {
   host: string;
@@ -78,7 +80,7 @@ export class ConnectProxy {
 
   private readonly options: ProxyOptions;
   private readonly server: Server;
-  private readonly sockets = new Set<Socket>();
+  private readonly connections = new Connections();
   private stopped = false;
   private refused = 0;
 
@@ -87,7 +89,7 @@ export class ConnectProxy {
     this.options = options;
     this.port = (server.address() as AddressInfo).port;
     this.url = `http://127.0.0.1:${this.port}`;
-    server.on('connection', (socket: Socket) => this.track(socket));
+    server.on('connection', (socket: Socket) => this.connections.track(socket));
     server.on('connect', (req: IncomingMessage, socket: Socket, head: Buffer) =>
       this.tunnel(req, socket, head),
     );
@@ -96,13 +98,7 @@ export class ConnectProxy {
 
   static async start(options: ProxyOptions): Promise<ConnectProxy> {
     const server = createServer();
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    await listen(server);
     return new ConnectProxy(server, options);
   }
 
@@ -120,15 +116,7 @@ export class ConnectProxy {
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
-    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    for (const socket of this.sockets) socket.destroy();
-    this.sockets.clear();
-    await closed;
-  }
-
-  private track(socket: Socket): void {
-    this.sockets.add(socket);
-    socket.on('close', () => this.sockets.delete(socket));
+    await this.connections.close(this.server);
   }
 
   private tunnel(req: IncomingMessage, socket: Socket, head: Buffer): void {
@@ -151,7 +139,7 @@ export class ConnectProxy {
     }
 
     const upstream = connect(route.port, route.host);
-    this.track(upstream);
+    this.connections.track(upstream);
     const abandon = () => upstream.destroy();
     socket.once('close', abandon);
     upstream.once('error', () => {

@@ -16,6 +16,7 @@
  * - A run's script is fixed when the run is created (from the scenario current at that moment).
  * - `statuses` progress by successful (not faulted, authorised) GETs of that run.
  */
+
 import {
   createServer,
   type IncomingMessage,
@@ -24,6 +25,7 @@ import {
   STATUS_CODES,
 } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { Connections, listen } from './loopback.js';
 
 export type Operation =
   | 'startProjectRun' // POST {prefix}/v1/projects/{projectId}/runs
@@ -174,7 +176,7 @@ export class Simulator {
 
   private scenario: Scenario;
   private readonly server: Server;
-  private readonly sockets = new Set<Socket>();
+  private readonly connections = new Connections();
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly counts = new Map<Operation | 'unknown', number>();
   private readonly projectRuns = new Map<string, ProjectRun>();
@@ -190,10 +192,7 @@ export class Simulator {
     const { address, port } = server.address() as AddressInfo;
     this.origin = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
     this.url = this.origin + normalisePrefix(scenario.prefix);
-    server.on('connection', (socket: Socket) => {
-      this.sockets.add(socket);
-      socket.on('close', () => this.sockets.delete(socket));
-    });
+    server.on('connection', (socket: Socket) => this.connections.track(socket));
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
       this.handle(req, res).catch(() => req.socket.destroy());
     });
@@ -201,13 +200,7 @@ export class Simulator {
 
   static async start(scenario: Scenario = {}, options: StartOptions = {}): Promise<Simulator> {
     const server = createServer();
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    await listen(server, options.port, options.host);
     return new Simulator(server, scenario);
   }
 
@@ -258,11 +251,7 @@ export class Simulator {
     this.stopped = true;
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
-    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    this.server.closeAllConnections();
-    for (const socket of this.sockets) socket.destroy();
-    this.sockets.clear();
-    await closed;
+    await this.connections.close(this.server);
   }
 
   // ---- request handling ----

@@ -6,11 +6,13 @@
  * target sees plain HTTP. A ConnectProxy route sends a test host name's tunnel here; a child
  * process trusts the CA through NODE_EXTRA_CA_CERTS.
  */
+
 import * as fs from 'node:fs';
 import { type AddressInfo, connect, type Socket } from 'node:net';
 import * as path from 'node:path';
 import { createServer, type Server, type TLSSocket } from 'node:tls';
 import { fileURLToPath } from 'node:url';
+import { Connections, listen } from './loopback.js';
 import { pipeBothWays, type Upstream } from './proxy.js';
 
 export const TLS_DIR = fileURLToPath(new URL('./tls/', import.meta.url));
@@ -42,14 +44,14 @@ export class TlsFront {
 
   private readonly server: Server;
   private readonly target: Upstream;
-  private readonly sockets = new Set<Socket>();
+  private readonly open = new Connections();
   private stopped = false;
 
   private constructor(server: Server, options: TlsFrontOptions) {
     this.server = server;
     this.target = options.target;
     this.port = (server.address() as AddressInfo).port;
-    server.on('connection', (socket: Socket) => this.track(socket));
+    server.on('connection', (socket: Socket) => this.open.track(socket));
     server.on('secureConnection', (socket: TLSSocket) => this.forward(socket));
     server.on('tlsClientError', (error: Error, socket: TLSSocket) => {
       this.connections.push({ servername: servername(socket), error: error.message, at: Date.now() });
@@ -62,13 +64,7 @@ export class TlsFront {
       key: fs.readFileSync(SERVER_KEY_PATH),
       cert: fs.readFileSync(SERVER_CERT_PATH),
     });
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    await listen(server);
     return new TlsFront(server, options);
   }
 
@@ -76,22 +72,14 @@ export class TlsFront {
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
-    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-    for (const socket of this.sockets) socket.destroy();
-    this.sockets.clear();
-    await closed;
-  }
-
-  private track(socket: Socket): void {
-    this.sockets.add(socket);
-    socket.on('close', () => this.sockets.delete(socket));
+    await this.open.close(this.server);
   }
 
   private forward(socket: TLSSocket): void {
     this.connections.push({ servername: servername(socket), at: Date.now() });
-    this.track(socket);
+    this.open.track(socket);
     const upstream = connect(this.target.port, this.target.host);
-    this.track(upstream);
+    this.open.track(upstream);
     pipeBothWays(socket, upstream);
   }
 }
