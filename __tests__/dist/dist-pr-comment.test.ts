@@ -7,17 +7,12 @@ import {
   GitHubSimulator,
   HUMAN_USER,
   pullRequestEventFile,
+  SAMPLE_PULL_REQUEST,
 } from '../simulator/github.js';
 import { DEFAULT_API_KEY, type ProjectScript, Simulator } from '../simulator/simulator.js';
 
 /** The sticky pull request comment, dist/index.js run as the runner runs it on a pull_request event. */
-const PR = {
-  owner: 'octo',
-  repo: 'shop',
-  number: 7,
-  headSha: 'feedface'.padEnd(40, '0'),
-  headRef: 'feature-7',
-};
+const PR = SAMPLE_PULL_REQUEST;
 const FAILING: ProjectScript = {
   statuses: ['FAILED'],
   testCases: [

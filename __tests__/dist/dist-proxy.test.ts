@@ -1,7 +1,12 @@
 import { nodeBinaries, runDist } from '../helpers/dist-runner.js';
 import { projectInputs } from '../helpers/inputs.js';
 import { annotations, visibleLog } from '../helpers/runner-files.js';
-import { DEFAULT_TOKEN, GitHubSimulator, pullRequestEventFile } from '../simulator/github.js';
+import {
+  DEFAULT_TOKEN,
+  GitHubSimulator,
+  pullRequestEventFile,
+  SAMPLE_PULL_REQUEST,
+} from '../simulator/github.js';
 import { ConnectProxy } from '../simulator/proxy.js';
 import { DEFAULT_API_KEY, type ProjectScript, Simulator } from '../simulator/simulator.js';
 import { CA_CERT_PATH, CERT_HOSTS, TEST_HOST, TlsFront } from '../simulator/tls-front.js';
@@ -188,13 +193,7 @@ describe.each(nodeBinaries())(
     // GitHub's API at the other name of the test certificate, also known only to the proxy.
     const GITHUB_HOST = CERT_HOSTS[1];
     const GITHUB_TARGET = `${GITHUB_HOST}:443`;
-    const PR = {
-      owner: 'octo',
-      repo: 'shop',
-      number: 7,
-      headSha: 'feedface'.padEnd(40, '0'),
-      headRef: 'feature-7',
-    };
+    const PR = SAMPLE_PULL_REQUEST;
     const stopped: { stop(): Promise<void> }[] = [];
     afterEach(async () => {
       for (const server of stopped.splice(0).reverse()) await server.stop();

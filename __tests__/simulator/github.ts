@@ -592,6 +592,15 @@ export interface PullRequestEventOptions {
   user?: SimUser;
 }
 
+/** The pull request the end-to-end tests comment on: octo/shop#7, head feature-7 at feedface…. */
+export const SAMPLE_PULL_REQUEST = {
+  owner: 'octo',
+  repo: 'shop',
+  number: 7,
+  headSha: 'feedface'.padEnd(40, '0'),
+  headRef: 'feature-7',
+} as const satisfies PullRequestEventOptions;
+
 /**
  * A minimal but realistic `pull_request` webhook payload, to write to the file named by
  * GITHUB_EVENT_PATH (with GITHUB_EVENT_NAME=pull_request). The head is in the same repository.
