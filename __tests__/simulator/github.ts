@@ -23,18 +23,25 @@
  */
 
 import * as fs from 'node:fs';
-import {
-  createServer,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-  STATUS_CODES,
-} from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { components } from '@octokit/openapi-types';
-import { Connections, listen } from './loopback.js';
+import {
+  faultFor,
+  isObject,
+  JsonServer,
+  type FaultRule as JsonServerFaultRule,
+  type LoggedRequest as JsonServerRequest,
+  listeningServer,
+  normalisePrefix,
+  type ParsedBody,
+  type Reply,
+  type StartOptions,
+  send,
+} from './json-server.js';
+
+export type { StartOptions };
 
 export type IssueComment = components['schemas']['issue-comment'];
 export type AuthorAssociation = components['schemas']['author-association'];
@@ -84,12 +91,8 @@ export type Fault =
   | { kind: 'status-after-effect'; status: number; body?: unknown } // perform the operation, then answer status
   | { kind: 'reset-after-effect' }; // perform the operation, then destroy the socket without an answer
 
-export interface FaultRule {
-  operation: Operation;
-  /** Which requests of that operation (1-based, counted per operation): a list, a range, or every one. */
-  requests: number[] | { from: number; to?: number } | 'all';
-  fault: Fault;
-}
+export type FaultRule = JsonServerFaultRule<Operation, Fault>;
+export type LoggedRequest = JsonServerRequest<Operation>;
 
 export interface Scenario {
   /** The valid token (default DEFAULT_TOKEN), sent as `Authorization: token X` or `Bearer X`. */
@@ -106,25 +109,6 @@ export interface Scenario {
    */
   pullRequests?: PullRequestSeed[];
   faults?: FaultRule[];
-}
-
-export interface LoggedRequest {
-  operation: Operation | 'unknown';
-  /** 1-based count of this operation, counting faulted requests too. */
-  n: number;
-  method: string;
-  /** Full path as received (with prefix and query string). */
-  path: string;
-  headers: Record<string, string | string[] | undefined>;
-  /** Parsed JSON body, raw text if not JSON, undefined when empty. */
-  body: unknown;
-  /** Date.now() when received. */
-  at: number;
-}
-
-export interface StartOptions {
-  /** Port to listen on; default 0 (a free port). */
-  port?: number;
 }
 
 export const DEFAULT_TOKEN = 'ghs_test-token';
@@ -179,60 +163,29 @@ interface Route {
   number: number;
 }
 
-interface Reply {
-  status: number;
-  body: unknown;
-  headers?: Record<string, string>;
-}
-
-interface ParsedBody {
-  value: unknown;
-  /** True when the body was not empty and not valid JSON. */
-  invalid: boolean;
-}
-
-export class GitHubSimulator {
+export class GitHubSimulator extends JsonServer<Operation> {
   /** Base URL to give Octokit (`baseUrl`) or the action (`GITHUB_API_URL`): origin + prefix. */
   readonly url: string;
-  readonly origin: string;
-  readonly requests: LoggedRequest[] = [];
 
   private scenario: Scenario;
-  private readonly server: Server;
-  private readonly connections = new Connections();
-  private readonly timers = new Set<NodeJS.Timeout>();
-  private readonly counts = new Map<Operation | 'unknown', number>();
   /** Keyed by lower-case 'owner/repo'. */
   private readonly repositories = new Map<string, Repository>();
   private nextCommentId = FIRST_COMMENT_ID;
   private nextRepositoryId = FIRST_REPOSITORY_ID;
   private nextRequestId = 1;
   private lastStamp = 0;
-  private stopped = false;
 
   private constructor(server: Server, scenario: Scenario) {
-    this.server = server;
+    super(server);
     this.scenario = scenario;
-    const { port } = server.address() as AddressInfo;
-    this.origin = `http://127.0.0.1:${port}`;
     this.url = this.origin + normalisePrefix(scenario.prefix);
     for (const pr of scenario.pullRequests ?? []) {
       this.seedComments(pr.owner, pr.repo, pr.number, pr.comments ?? []);
     }
-    server.on('connection', (socket: Socket) => this.connections.track(socket));
-    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-      this.handle(req, res).catch(() => req.socket.destroy());
-    });
   }
 
   static async start(scenario: Scenario = {}, options: StartOptions = {}): Promise<GitHubSimulator> {
-    const server = createServer();
-    await listen(server, options.port);
-    return new GitHubSimulator(server, scenario);
-  }
-
-  count(operation: Operation): number {
-    return this.counts.get(operation) ?? 0;
+    return new GitHubSimulator(await listeningServer(options), scenario);
   }
 
   /** Replaces the scenario. Comments and request counts stay; `pullRequests` is not seeded again. */
@@ -276,38 +229,12 @@ export class GitHubSimulator {
     return this.repository(owner, repo, true).id;
   }
 
-  /** Closes the server, destroys every open connection (hung ones too) and clears pending timers. */
-  async stop(): Promise<void> {
-    if (this.stopped) return;
-    this.stopped = true;
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
-    await this.connections.close(this.server);
-  }
-
   // ---- request handling ----
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const at = Date.now();
-    const method = req.method ?? 'GET';
+  protected async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = req.url ?? '/';
-    const route = this.route(method, path);
-    const operation = route?.operation ?? 'unknown';
-    const n = (this.counts.get(operation) ?? 0) + 1;
-    this.counts.set(operation, n);
-    const entry: LoggedRequest = {
-      operation,
-      n,
-      method,
-      path,
-      headers: { ...req.headers },
-      body: undefined,
-      at,
-    };
-    this.requests.push(entry);
-
-    const body = parseBody(await readBody(req));
-    entry.body = body.value;
+    const route = this.route(req.method ?? 'GET', path);
+    const { n, body } = await this.receive(req, route?.operation ?? 'unknown');
     if (this.stopped) return;
 
     if (!route) {
@@ -315,7 +242,7 @@ export class GitHubSimulator {
       return;
     }
 
-    const fault = this.findFault(route.operation, n);
+    const fault = faultFor(this.scenario.faults, route.operation, n);
     switch (fault?.kind) {
       case undefined:
         this.send(res, this.answer(route, req, path, body));
@@ -347,14 +274,6 @@ export class GitHubSimulator {
       ...reply,
       headers: { 'x-github-request-id': `SIM:${this.nextRequestId++}`, ...reply.headers },
     });
-  }
-
-  private later(ms: number, fn: () => void): void {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      if (!this.stopped) fn();
-    }, ms);
-    this.timers.add(timer);
   }
 
   private route(method: string, rawPath: string): Route | undefined {
@@ -389,20 +308,6 @@ export class GitHubSimulator {
     }
     if (a === 'comments' && isId(b) && method === 'PATCH') {
       return { operation: 'updateComment', repo, number: Number(b) };
-    }
-    return undefined;
-  }
-
-  private findFault(operation: Operation, n: number): Fault | undefined {
-    for (const rule of this.scenario.faults ?? []) {
-      if (rule.operation !== operation) continue;
-      const { requests } = rule;
-      const matches =
-        requests === 'all' ||
-        (Array.isArray(requests)
-          ? requests.includes(n)
-          : n >= requests.from && (requests.to === undefined || n <= requests.to));
-      if (matches) return rule.fault;
     }
     return undefined;
   }
@@ -749,46 +654,6 @@ function positiveInt(text: string | null): number | undefined {
   if (text === null || !/^\d+$/.test(text)) return undefined;
   const value = Number(text);
   return value >= 1 ? value : undefined;
-}
-
-function normalisePrefix(prefix: string | undefined): string {
-  if (!prefix) return '';
-  const trimmed = prefix.replace(/\/+$/, '');
-  if (trimmed === '') return '';
-  return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-function parseBody(text: string): ParsedBody {
-  if (text.trim() === '') return { value: undefined, invalid: false };
-  try {
-    return { value: JSON.parse(text) as unknown, invalid: false };
-  } catch {
-    return { value: text, invalid: true };
-  }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function send(res: ServerResponse, reply: Reply): void {
-  if (res.destroyed || res.headersSent) return;
-  const text = JSON.stringify(reply.body) ?? '';
-  res.writeHead(reply.status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
-    ...reply.headers,
-  });
-  res.end(text);
 }
 
 /** Writes pullRequestEvent(options) to a new temporary file and returns its path, for GITHUB_EVENT_PATH. */

@@ -17,15 +17,22 @@
  * - `statuses` progress by successful (not faulted, authorised) GETs of that run.
  */
 
+import { type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import {
-  createServer,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-  STATUS_CODES,
-} from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
-import { Connections, listen } from './loopback.js';
+  faultFor,
+  isObject,
+  JsonServer,
+  type FaultRule as JsonServerFaultRule,
+  type LoggedRequest as JsonServerRequest,
+  listeningServer,
+  normalisePrefix,
+  type ParsedBody,
+  type Reply,
+  type StartOptions,
+  send,
+} from './json-server.js';
+
+export type { StartOptions };
 
 export type Operation =
   | 'startProjectRun' // POST {prefix}/v1/projects/{projectId}/runs
@@ -75,12 +82,8 @@ export type Fault =
   | { kind: 'not-json' } // 200 with an HTML body, content-type text/html
   | { kind: 'body'; body: unknown }; // 200 with exactly this JSON body
 
-export interface FaultRule {
-  operation: Operation;
-  /** Which requests of that operation (1-based, counted per operation): a list, a range, or every one. */
-  requests: number[] | { from: number; to?: number } | 'all';
-  fault: Fault;
-}
+export type FaultRule = JsonServerFaultRule<Operation, Fault>;
+export type LoggedRequest = JsonServerRequest<Operation>;
 
 export interface Scenario {
   /** Default 'test-api-key'; anything else in `Authorization: Bearer <key>` -> 401 {error:'Invalid API key'}. */
@@ -94,27 +97,6 @@ export interface Scenario {
   /** When set, other test suite ids -> 404 {error:'Test suite <id> not found'}. */
   knownSuiteIds?: string[];
   faults?: FaultRule[];
-}
-
-export interface LoggedRequest {
-  operation: Operation | 'unknown';
-  /** 1-based count of this operation, counting faulted requests too. */
-  n: number;
-  method: string;
-  /** Full path as received (with prefix and query string). */
-  path: string;
-  headers: Record<string, string | string[] | undefined>;
-  /** Parsed JSON body, raw text if not JSON, undefined when empty. */
-  body: unknown;
-  /** Date.now() when received. */
-  at: number;
-}
-
-export interface StartOptions {
-  /** Port to listen on; default 0 (a free port). */
-  port?: number;
-  /** Loopback address to listen on: '127.0.0.1' (default) or '::1'. */
-  host?: '127.0.0.1' | '::1';
 }
 
 export const DEFAULT_API_KEY = 'test-api-key';
@@ -150,68 +132,30 @@ interface SuiteRun {
   options: Record<string, unknown>;
 }
 
-interface Reply {
-  status: number;
-  body: unknown;
-  headers?: Record<string, string>;
-}
-
 interface Route {
   operation: Operation;
   /** Path parameters in order: projectId [, runId] | testSuiteId | testSuiteRunId. */
   params: string[];
 }
 
-interface ParsedBody {
-  value: unknown;
-  /** True when the body was not empty and not valid JSON. */
-  invalid: boolean;
-}
-
-export class Simulator {
+export class Simulator extends JsonServer<Operation> {
   readonly url: string;
-  readonly origin: string;
-  readonly requests: LoggedRequest[] = [];
   readonly cancelledRunIds: string[] = [];
 
   private scenario: Scenario;
-  private readonly server: Server;
-  private readonly connections = new Connections();
-  private readonly timers = new Set<NodeJS.Timeout>();
-  private readonly counts = new Map<Operation | 'unknown', number>();
   private readonly projectRuns = new Map<string, ProjectRun>();
   private readonly suiteRuns = new Map<string, SuiteRun>();
-  private readonly waiters: { operation: Operation | 'unknown'; count: number; resolve: () => void }[] = [];
   private nextProjectRun = 1;
   private nextSuiteRun = 1;
-  private stopped = false;
 
   private constructor(server: Server, scenario: Scenario) {
-    this.server = server;
+    super(server);
     this.scenario = scenario;
-    const { address, port } = server.address() as AddressInfo;
-    this.origin = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
     this.url = this.origin + normalisePrefix(scenario.prefix);
-    server.on('connection', (socket: Socket) => this.connections.track(socket));
-    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-      this.handle(req, res).catch(() => req.socket.destroy());
-    });
   }
 
   static async start(scenario: Scenario = {}, options: StartOptions = {}): Promise<Simulator> {
-    const server = createServer();
-    await listen(server, options.port, options.host);
-    return new Simulator(server, scenario);
-  }
-
-  count(operation: Operation): number {
-    return this.counts.get(operation) ?? 0;
-  }
-
-  /** Resolves once `count` requests of `operation` have arrived (faulted ones count too). */
-  waitForRequests(operation: Operation, count = 1): Promise<void> {
-    if (this.count(operation) >= count) return Promise.resolve();
-    return new Promise((resolve) => this.waiters.push({ operation, count, resolve }));
+    return new Simulator(await listeningServer(options), scenario);
   }
 
   /** Replaces the scenario. Runs already created keep their script; request counts are not reset. */
@@ -245,42 +189,11 @@ export class Simulator {
     return id;
   }
 
-  /** Closes the server, destroys every open connection (hung ones too) and clears pending timers. */
-  async stop(): Promise<void> {
-    if (this.stopped) return;
-    this.stopped = true;
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
-    await this.connections.close(this.server);
-  }
-
   // ---- request handling ----
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const at = Date.now();
-    const method = req.method ?? 'GET';
-    const path = req.url ?? '/';
-    const route = this.route(method, path);
-    const operation = route?.operation ?? 'unknown';
-    const n = (this.counts.get(operation) ?? 0) + 1;
-    this.counts.set(operation, n);
-    for (const waiter of this.waiters.filter((each) => each.operation === operation && each.count <= n)) {
-      this.waiters.splice(this.waiters.indexOf(waiter), 1);
-      waiter.resolve();
-    }
-    const entry: LoggedRequest = {
-      operation,
-      n,
-      method,
-      path,
-      headers: { ...req.headers },
-      body: undefined,
-      at,
-    };
-    this.requests.push(entry);
-
-    const body = parseBody(await readBody(req));
-    entry.body = body.value;
+  protected async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const route = this.route(req.method ?? 'GET', req.url ?? '/');
+    const { n, body } = await this.receive(req, route?.operation ?? 'unknown');
     if (this.stopped) return;
 
     if (!route) {
@@ -288,7 +201,7 @@ export class Simulator {
       return;
     }
 
-    const fault = this.findFault(route.operation, n);
+    const fault = faultFor(this.scenario.faults, route.operation, n);
     switch (fault?.kind) {
       case undefined:
         send(res, this.answer(route, req, body));
@@ -333,14 +246,6 @@ export class Simulator {
     }
   }
 
-  private later(ms: number, fn: () => void): void {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      if (!this.stopped) fn();
-    }, ms);
-    this.timers.add(timer);
-  }
-
   private route(method: string, rawPath: string): Route | undefined {
     const pathOnly = rawPath.split('?')[0] ?? '';
     const prefix = normalisePrefix(this.scenario.prefix);
@@ -369,20 +274,6 @@ export class Simulator {
     if (collection === 'testSuiteRun' && method === 'GET' && len === 4) {
       if (a === 'status') return { operation: 'getSuiteRunStatus', params: [id] };
       if (a === 'result') return { operation: 'getSuiteRunResult', params: [id] };
-    }
-    return undefined;
-  }
-
-  private findFault(operation: Operation, n: number): Fault | undefined {
-    for (const rule of this.scenario.faults ?? []) {
-      if (rule.operation !== operation) continue;
-      const { requests } = rule;
-      const matches =
-        requests === 'all' ||
-        (Array.isArray(requests)
-          ? requests.includes(n)
-          : n >= requests.from && (requests.to === undefined || n <= requests.to));
-      if (matches) return rule.fault;
     }
     return undefined;
   }
@@ -589,35 +480,6 @@ function readForm(run: ProjectRun, now: number): Record<string, unknown> {
 
 // ---- HTTP helpers ----
 
-function normalisePrefix(prefix: string | undefined): string {
-  if (!prefix) return '';
-  const trimmed = prefix.replace(/\/+$/, '');
-  if (trimmed === '') return '';
-  return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-function parseBody(text: string): ParsedBody {
-  if (text.trim() === '') return { value: undefined, invalid: false };
-  try {
-    return { value: JSON.parse(text) as unknown, invalid: false };
-  } catch {
-    return { value: text, invalid: true };
-  }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** The request body as an object: an empty body counts as {}; invalid JSON or a non-object is a 400. */
 function bodyObject(
   body: ParsedBody,
@@ -628,15 +490,4 @@ function bodyObject(
     return { ok: false, reply: { status: 400, body: { error: 'Request body must be a JSON object' } } };
   }
   return { ok: true, value: body.value };
-}
-
-function send(res: ServerResponse, reply: Reply): void {
-  if (res.destroyed || res.headersSent) return;
-  const text = JSON.stringify(reply.body) ?? '';
-  res.writeHead(reply.status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
-    ...reply.headers,
-  });
-  res.end(text);
 }

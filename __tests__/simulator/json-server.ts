@@ -1,0 +1,202 @@
+/**
+ * What the two JSON test servers (the service simulator and the GitHub simulator) share: the
+ * loopback server and its connections, a log and a count of requests by operation, faults chosen
+ * by request number, timers that stop with the server, and reading and answering JSON.
+ */
+
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { Connections, listen } from './loopback.js';
+
+/** An answer: a status, a JSON body and extra headers. */
+export interface Reply {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface ParsedBody {
+  value: unknown;
+  /** True when the body was not empty and not valid JSON. */
+  invalid: boolean;
+}
+
+export interface LoggedRequest<Operation extends string> {
+  operation: Operation | 'unknown';
+  /** 1-based count of this operation, counting faulted requests too. */
+  n: number;
+  method: string;
+  /** Full path as received (with prefix and query string). */
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  /** Parsed JSON body, raw text if not JSON, undefined when empty. */
+  body: unknown;
+  /** Date.now() when received. */
+  at: number;
+}
+
+export interface FaultRule<Operation extends string, Fault> {
+  operation: Operation;
+  /** Which requests of that operation (1-based, counted per operation): a list, a range, or every one. */
+  requests: number[] | { from: number; to?: number } | 'all';
+  fault: Fault;
+}
+
+export interface StartOptions {
+  /** Port to listen on; default 0 (a free port). */
+  port?: number;
+  /** Loopback address to listen on: '127.0.0.1' (default) or '::1'. */
+  host?: '127.0.0.1' | '::1';
+}
+
+/** A new HTTP server listening on loopback, to hand to a JsonServer's constructor. */
+export async function listeningServer(options: StartOptions = {}): Promise<Server> {
+  const server = createServer();
+  await listen(server, options.port, options.host);
+  return server;
+}
+
+export abstract class JsonServer<Operation extends string> {
+  /** http://address:port of the server (an IPv6 address in brackets). */
+  readonly origin: string;
+  readonly requests: LoggedRequest<Operation>[] = [];
+  /** True once stop() was called: nothing is answered any more. */
+  protected stopped = false;
+
+  private readonly server: Server;
+  private readonly connections = new Connections();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly counts = new Map<Operation | 'unknown', number>();
+  private readonly waiters: { operation: Operation; count: number; resolve: () => void }[] = [];
+
+  protected constructor(server: Server) {
+    this.server = server;
+    const { address, port } = server.address() as AddressInfo;
+    this.origin = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
+    server.on('connection', (socket: Socket) => this.connections.track(socket));
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      this.handle(req, res).catch(() => req.socket.destroy());
+    });
+  }
+
+  /** How many requests of `operation` have arrived (faulted ones count too). */
+  count(operation: Operation): number {
+    return this.counts.get(operation) ?? 0;
+  }
+
+  /** Resolves once `count` requests of `operation` have arrived (faulted ones count too). */
+  waitForRequests(operation: Operation, count = 1): Promise<void> {
+    if (this.count(operation) >= count) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ operation, count, resolve }));
+  }
+
+  /** Closes the server, destroys every open connection (hung ones too) and clears pending timers. */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    await this.connections.close(this.server);
+  }
+
+  protected abstract handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+
+  /**
+   * Counts and logs a request of `operation` (when it arrives, before its body), then reads its body.
+   * Returns the request's number among those of its operation and the parsed body.
+   */
+  protected async receive(
+    req: IncomingMessage,
+    operation: Operation | 'unknown',
+  ): Promise<{ n: number; body: ParsedBody }> {
+    const entry: LoggedRequest<Operation> = {
+      operation,
+      n: (this.counts.get(operation) ?? 0) + 1,
+      method: req.method ?? 'GET',
+      path: req.url ?? '/',
+      headers: { ...req.headers },
+      body: undefined,
+      at: Date.now(),
+    };
+    this.counts.set(operation, entry.n);
+    this.requests.push(entry);
+    for (const waiter of this.waiters.filter(
+      (each) => each.operation === operation && each.count <= entry.n,
+    )) {
+      this.waiters.splice(this.waiters.indexOf(waiter), 1);
+      waiter.resolve();
+    }
+    const body = parseBody(await readBody(req));
+    entry.body = body.value;
+    return { n: entry.n, body };
+  }
+
+  /** Runs `fn` after `ms`, unless the server has stopped by then. */
+  protected later(ms: number, fn: () => void): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      if (!this.stopped) fn();
+    }, ms);
+    this.timers.add(timer);
+  }
+}
+
+/** The fault of the first rule that matches request `n` of `operation`, if any. */
+export function faultFor<Operation extends string, Fault>(
+  rules: readonly FaultRule<Operation, Fault>[] | undefined,
+  operation: Operation,
+  n: number,
+): Fault | undefined {
+  for (const rule of rules ?? []) {
+    if (rule.operation !== operation) continue;
+    const { requests } = rule;
+    const matches =
+      requests === 'all' ||
+      (Array.isArray(requests)
+        ? requests.includes(n)
+        : n >= requests.from && (requests.to === undefined || n <= requests.to));
+    if (matches) return rule.fault;
+  }
+  return undefined;
+}
+
+/** A path prefix as the servers serve it: '/api' (one leading slash, no trailing one), or '' for none. */
+export function normalisePrefix(prefix: string | undefined): string {
+  if (!prefix) return '';
+  const trimmed = prefix.replace(/\/+$/, '');
+  if (trimmed === '') return '';
+  return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function parseBody(text: string): ParsedBody {
+  if (text.trim() === '') return { value: undefined, invalid: false };
+  try {
+    return { value: JSON.parse(text) as unknown, invalid: false };
+  } catch {
+    return { value: text, invalid: true };
+  }
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function send(res: ServerResponse, reply: Reply): void {
+  if (res.destroyed || res.headersSent) return;
+  const text = JSON.stringify(reply.body) ?? '';
+  res.writeHead(reply.status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    ...reply.headers,
+  });
+  res.end(text);
+}
