@@ -80,12 +80,7 @@ function describeFailure<T>(operation: Operation<T>, stop: RetriesExhausted): st
   const start = `Could not ${operation.name}`;
   const mayHaveStarted = operation.rule === 'start' && mayHaveActed(failure);
   if (failure instanceof TransportError) {
-    const what =
-      failure.kind === 'timeout'
-        ? `the service did not answer (${failure.message})`
-        : failure.kind === 'network'
-          ? `network error ${failure.message}`
-          : failure.message;
+    const what = failure.describe(`the service did not answer (${failure.message})`);
     if (mayHaveStarted) return `${start}: ${what}. ${MAY_HAVE_STARTED}`;
     return `${start}: ${what}${tries}.`;
   }

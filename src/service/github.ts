@@ -144,12 +144,7 @@ export class PullRequestComments {
       if (!(error instanceof RetriesExhausted)) throw error;
       const { failure } = error;
       if (failure instanceof TransportError) {
-        const reason =
-          failure.kind === 'timeout'
-            ? 'GitHub did not answer in time'
-            : failure.kind === 'network'
-              ? `network error ${failure.message}`
-              : failure.message;
+        const reason = failure.describe('GitHub did not answer in time');
         throw new GitHubError(`Could not ${what}: ${reason}.`, undefined);
       }
       throw new GitHubError(

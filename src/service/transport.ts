@@ -37,6 +37,12 @@ export class TransportError extends Error {
   ) {
     super(message);
   }
+
+  /** The failure as a clause of a message; `silence` stands for a request that went unanswered. */
+  describe(silence: string): string {
+    if (this.kind === 'timeout') return silence;
+    return this.kind === 'network' ? `network error ${this.message}` : this.message;
+  }
 }
 
 /** OpenSSL's certificate errors, and Node's own TLS errors: raised before the request is sent. */
