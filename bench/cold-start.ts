@@ -5,9 +5,10 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { type ProcessResult, runProcess } from '../__tests__/helpers/process.js';
 import { makeRunnerFiles } from '../__tests__/helpers/runner-files.js';
 import type { Simulator } from '../__tests__/simulator/simulator.js';
-import { actionEnv, type NodeRun, nodeBinaries, PROJECT_ROOT, removeDir, runNode } from './spawn.js';
+import { actionEnv, nodeBinaries, PROJECT_ROOT, removeDir } from './spawn.js';
 
 export interface Variant {
   name: string;
@@ -108,7 +109,9 @@ export async function buildReferences(dir: string): Promise<Variant[]> {
   fs.writeFileSync(coreEntry, CORE_ONLY);
   const out = path.join(dir, 'core-only');
   const ncc = path.join(PROJECT_ROOT, 'node_modules', '.bin', 'ncc');
-  const build = await runNode(ncc, ['build', coreEntry, '-m', '-o', out], { PATH: process.env.PATH ?? '' });
+  const build = await runProcess(ncc, ['build', coreEntry, '-m', '-o', out], {
+    env: { PATH: process.env.PATH ?? '' },
+  });
   const bundle = path.join(out, 'index.mjs');
   if (build.code !== 0 || !fs.existsSync(bundle)) {
     throw new Error(`ncc build of the @actions/core-only reference failed:\n${build.stdout}${build.stderr}`);
@@ -121,7 +124,7 @@ export async function buildReferences(dir: string): Promise<Variant[]> {
 
 async function timeFirstRequest(sim: Simulator, bin: string, entry: string, env: Record<string, string>) {
   const before = sim.requests.length;
-  const run: NodeRun = await runNode(bin, [entry], env);
+  const run: ProcessResult = await runProcess(bin, [entry], { env });
   const first = sim.requests[before];
   if (!first) {
     throw new Error(`${entry} sent no request (exit ${run.code}):\n${run.stdout}${run.stderr}`);

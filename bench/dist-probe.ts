@@ -6,9 +6,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { runProcess } from '../__tests__/helpers/process.js';
 import { makeRunnerFiles, readSummary } from '../__tests__/helpers/runner-files.js';
 import type { SimTestCase, Simulator } from '../__tests__/simulator/simulator.js';
-import { actionEnv, DIST_ENTRY, removeDir, runNode } from './spawn.js';
+import { actionEnv, DIST_ENTRY, removeDir } from './spawn.js';
 
 const EXIT_PROBE = `import { writeFileSync } from 'node:fs';
 process.on('exit', () => {
@@ -63,7 +64,7 @@ export async function runDistWhole(
       BENCH_RUSAGE_FILE: rusageFile,
     };
     const before = sim.requests.length;
-    const run = await runNode(bin, ['--import', pathToFileURL(exitProbe).href, entry], env);
+    const run = await runProcess(bin, ['--import', pathToFileURL(exitProbe).href, entry], { env });
     const first = sim.requests[before];
     if (!first || !fs.existsSync(rusageFile)) {
       throw new Error(`dist/index.js did not run through (exit ${run.code}):\n${run.stdout}${run.stderr}`);
@@ -92,10 +93,12 @@ export async function distFilesLoaded(sim: Simulator, loadRegister: string): Pro
       ...actionEnv(files, sim.url, { 'junit-report': 'reports/junit.xml' }),
       BENCH_LOADS_FILE: loadsFile,
     };
-    const run = await runNode(
+    const run = await runProcess(
       process.execPath,
       ['--import', pathToFileURL(loadRegister).href, DIST_ENTRY],
-      env,
+      {
+        env,
+      },
     );
     if (!fs.existsSync(loadsFile)) throw new Error(`no module was seen loading:\n${run.stdout}${run.stderr}`);
     const distDir = path.dirname(DIST_ENTRY) + path.sep;

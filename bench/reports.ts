@@ -6,10 +6,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { build, stop } from 'esbuild';
+import { runProcess } from '../__tests__/helpers/process.js';
 import { makeRunnerFiles } from '../__tests__/helpers/runner-files.js';
 import { projectRunBody } from './cases.js';
 import type { WorkerResult } from './report-worker.js';
-import { PROJECT_ROOT, removeDir, runNode } from './spawn.js';
+import { PROJECT_ROOT, removeDir } from './spawn.js';
 
 /** Bundles the worker into `dir`, which must lie inside the project so that its imports resolve. */
 export async function bundleWorker(dir: string): Promise<string> {
@@ -40,15 +41,17 @@ export async function runWorker(
     const bodyFile = path.join(files.dir, 'body.json');
     fs.writeFileSync(bodyFile, projectRunBody(cases));
     const resultFile = path.join(files.dir, 'result.json');
-    const run = await runNode(bin, ['--expose-gc', worker], {
-      PATH: process.env.PATH ?? '',
-      GITHUB_OUTPUT: files.outputFile,
-      GITHUB_STEP_SUMMARY: files.summaryFile,
-      GITHUB_STATE: files.stateFile,
-      BENCH_BODY_FILE: bodyFile,
-      BENCH_RESULT_FILE: resultFile,
-      BENCH_WORK_DIR: files.dir,
-      BENCH_WARM_RUNS: String(warmRuns),
+    const run = await runProcess(bin, ['--expose-gc', worker], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        GITHUB_OUTPUT: files.outputFile,
+        GITHUB_STEP_SUMMARY: files.summaryFile,
+        GITHUB_STATE: files.stateFile,
+        BENCH_BODY_FILE: bodyFile,
+        BENCH_RESULT_FILE: resultFile,
+        BENCH_WORK_DIR: files.dir,
+        BENCH_WARM_RUNS: String(warmRuns),
+      },
     });
     if (run.code !== 0 || !fs.existsSync(resultFile)) {
       throw new Error(`the report worker failed (exit ${run.code}):\n${run.stdout}${run.stderr}`);

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,38 +14,6 @@ export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const DIST_ENTRY = process.env.BENCH_DIST
   ? path.resolve(process.env.BENCH_DIST)
   : path.join(PROJECT_ROOT, 'dist', 'index.js');
-
-export interface NodeRun {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-  /** Date.now() just before spawn, the clock the simulator logs requests with. */
-  spawnedAt: number;
-  /** Milliseconds from spawn to exit. */
-  elapsedMs: number;
-}
-
-/** Runs `bin args` with exactly `env`, collects its output, resolves when it has exited. */
-export function runNode(bin: string, args: readonly string[], env: Record<string, string>): Promise<NodeRun> {
-  return new Promise((resolve, reject) => {
-    const spawnedAt = Date.now();
-    const started = performance.now();
-    const child = spawn(bin, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code, signal) =>
-      resolve({ code, signal, stdout, stderr, spawnedAt, elapsedMs: performance.now() - started }),
-    );
-  });
-}
 
 /** What the runner gives a step of a project run against `baseUrl` (as __tests__/helpers/dist-runner.ts). */
 export function actionEnv(

@@ -1,6 +1,7 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { type ProcessResult, runProcess } from './process.js';
 import {
   inputEnv,
   makeRunnerFiles,
@@ -25,17 +26,11 @@ export function nodeBinaries(): { name: string; bin: string }[] {
   return binaries;
 }
 
-export interface DistResult {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
+export interface DistResult extends ProcessResult {
   outputs: Record<string, string>;
   state: Record<string, string>;
   summary: string;
   files: RunnerFiles;
-  /** Milliseconds from spawn to exit. */
-  elapsedMs: number;
 }
 
 export interface DistOptions {
@@ -48,7 +43,10 @@ export interface DistOptions {
 }
 
 /** Runs dist/index.js the way the GitHub runner does: inputs as INPUT_*, runner files, a clean environment. */
-export function runDist(inputs: Record<string, string>, options: DistOptions = {}): Promise<DistResult> {
+export async function runDist(
+  inputs: Record<string, string>,
+  options: DistOptions = {},
+): Promise<DistResult> {
   const files = options.files ?? makeRunnerFiles();
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
@@ -58,36 +56,17 @@ export function runDist(inputs: Record<string, string>, options: DistOptions = {
     ...inputEnv(inputs),
     ...options.env,
   };
-  const started = Date.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(options.node ?? process.execPath, [DIST_ENTRY], {
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code, signal) =>
-      resolve({
-        code,
-        signal,
-        stdout,
-        stderr,
-        outputs: readKeyValueFile(files.outputFile),
-        state: readKeyValueFile(files.stateFile),
-        summary: readSummary(files),
-        files,
-        elapsedMs: Date.now() - started,
-      }),
-    );
-    options.onSpawn?.(child);
+  const run = await runProcess(options.node ?? process.execPath, [DIST_ENTRY], {
+    env,
+    onSpawn: options.onSpawn,
   });
+  return {
+    ...run,
+    outputs: readKeyValueFile(files.outputFile),
+    state: readKeyValueFile(files.stateFile),
+    summary: readSummary(files),
+    files,
+  };
 }
 
 /** The environment the runner gives a post step: the main step's saved state as STATE_* variables. */

@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import * as fs from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from '@jest/globals';
+import { runProcess } from '../helpers/process.js';
 import { ConnectProxy, type ProxyOptions, type Upstream } from './proxy.js';
 import { DEFAULT_API_KEY, Simulator } from './simulator.js';
 import { CA_CERT_PATH, CERT_HOSTS, SERVER_CERT_PATH, TEST_HOST, TlsFront } from './tls-front.js';
@@ -67,33 +67,19 @@ for (const url of JSON.parse(process.env.CLIENT_URLS)) {
 process.stdout.write(JSON.stringify(results));
 `;
 
-function runClient(env: Record<string, string>, urls: string[] = [TEST_URL]): Promise<ClientResult[]> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', CLIENT_SCRIPT], {
-      cwd: PROJECT_ROOT,
-      env: {
-        PATH: process.env.PATH ?? '',
-        CLIENT_URLS: JSON.stringify(urls),
-        CLIENT_KEY: DEFAULT_API_KEY,
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: 20000,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) reject(new Error(`client exited ${code}: ${stderr}`));
-      else resolve(JSON.parse(stdout) as ClientResult[]);
-    });
+async function runClient(env: Record<string, string>, urls: string[] = [TEST_URL]): Promise<ClientResult[]> {
+  const run = await runProcess(process.execPath, ['--input-type=module', '-e', CLIENT_SCRIPT], {
+    cwd: PROJECT_ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      CLIENT_URLS: JSON.stringify(urls),
+      CLIENT_KEY: DEFAULT_API_KEY,
+      ...env,
+    },
+    timeoutMs: 20000,
   });
+  if (run.code !== 0) throw new Error(`client exited ${run.code}: ${run.stderr}`);
+  return JSON.parse(run.stdout) as ClientResult[];
 }
 
 const trusted = { NODE_EXTRA_CA_CERTS: CA_CERT_PATH };
