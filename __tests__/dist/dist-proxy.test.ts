@@ -170,6 +170,18 @@ describe.each(nodeBinaries())('dist/index.js through an HTTPS proxy, on $name', 
     ]);
   });
 
+  test('a certificate the runner does not trust: the TLS error is named at once, and not retried', async () => {
+    await start();
+    // Without NODE_EXTRA_CA_CERTS the test CA is unknown, as a proxy that re-signs TLS would be.
+    const result = await runDist(inputs(), { node: bin, env: { https_proxy: proxy.url } });
+    expect(result.code).toBe(1);
+    expect(proxy.connects.map((entry) => entry.status)).toEqual([200]);
+    expect(sim.requests).toEqual([]);
+    expect(annotations(result.stdout, 'error')).toEqual([
+      "::error::Could not start a project run for project 'proj-1': TLS error UNABLE_TO_VERIFY_LEAF_SIGNATURE: the service's certificate was not accepted.",
+    ]);
+  });
+
   test('a proxy that is not listening is named, and retried like a refused connection', async () => {
     await start();
     const unreachable = proxy.url;
@@ -199,7 +211,14 @@ describe.each(nodeBinaries())(
       for (const server of stopped.splice(0).reverse()) await server.stop();
     });
 
-    async function start(refuseTargets?: Record<string, number>) {
+    /**
+     * `untrustedGitHub`: the service is reached directly on loopback, and GitHub through the proxy
+     * with a certificate the process does not trust (no NODE_EXTRA_CA_CERTS).
+     */
+    async function start(
+      options: { refuseTargets?: Record<string, number>; untrustedGitHub?: boolean } = {},
+    ) {
+      const { refuseTargets, untrustedGitHub = false } = options;
       const sim = await Simulator.start({ project: PASSING });
       const gh = await GitHubSimulator.start();
       const front = (url: string) =>
@@ -217,7 +236,7 @@ describe.each(nodeBinaries())(
       const eventFile = pullRequestEventFile(PR);
       const result = await runDist(
         projectInputs(sim, {
-          'base-url': BASE_URL,
+          ...(untrustedGitHub ? {} : { 'base-url': BASE_URL }),
           'poll-interval': '1s',
           'pr-comment': 'always',
           'github-token': DEFAULT_TOKEN,
@@ -225,7 +244,7 @@ describe.each(nodeBinaries())(
         {
           node: bin,
           env: {
-            NODE_EXTRA_CA_CERTS: CA_CERT_PATH,
+            ...(untrustedGitHub ? {} : { NODE_EXTRA_CA_CERTS: CA_CERT_PATH }),
             https_proxy: proxy.url,
             GITHUB_EVENT_NAME: 'pull_request',
             GITHUB_EVENT_PATH: eventFile,
@@ -249,7 +268,7 @@ describe.each(nodeBinaries())(
     });
 
     test("a proxy that forbids GitHub's API: one warning names it, and the run still passes", async () => {
-      const { result, proxy, comments } = await start({ [GITHUB_TARGET]: 403 });
+      const { result, proxy, comments } = await start({ refuseTargets: { [GITHUB_TARGET]: 403 } });
       expect(result.code).toBe(0);
       expect(result.outputs.success).toBe('true');
       expect(comments).toEqual([]);
@@ -259,6 +278,19 @@ describe.each(nodeBinaries())(
       expect(annotations(result.stdout, 'warning')).toEqual([
         expect.stringContaining(
           `the proxy ${proxy.url} refused the tunnel to ${GITHUB_TARGET} with HTTP 403 Forbidden.`,
+        ),
+      ]);
+    });
+
+    test("GitHub's certificate not trusted: one warning names the TLS error at once, with no retry", async () => {
+      const { result, proxy, comments } = await start({ untrustedGitHub: true });
+      expect(result.code).toBe(0);
+      expect(result.outputs.success).toBe('true');
+      expect(comments).toEqual([]);
+      expect(proxy.connects.map((entry) => [entry.target, entry.status])).toEqual([[GITHUB_TARGET, 200]]);
+      expect(annotations(result.stdout, 'warning')).toEqual([
+        expect.stringContaining(
+          "TLS error UNABLE_TO_VERIFY_LEAF_SIGNATURE: GitHub's certificate was not accepted.",
         ),
       ]);
     });

@@ -1,8 +1,7 @@
 import type { getOctokit } from '@actions/github';
 import type { Clock } from './clock.js';
-import { tunnelFailure } from './proxy.js';
 import { type Failure, parseRetryAfter, RetriesExhausted, type RetryRule, withRetry } from './retry.js';
-import { NOT_SENT_CODES, TransportError } from './transport.js';
+import { describeNetworkError, TransportError } from './transport.js';
 
 /** Octokit as @actions/github makes it; the caller imports @actions/github only when commenting. */
 export type Octokit = ReturnType<typeof getOctokit>;
@@ -42,15 +41,6 @@ export class GitHubError extends Error {
   }
 }
 
-/** The `code` of a network error, wherever undici put it in Octokit's chain of causes. */
-function networkCode(error: unknown): string | undefined {
-  for (let current = error; current instanceof Error; current = current.cause) {
-    const code = (current as NodeJS.ErrnoException).code;
-    if (typeof code === 'string') return code;
-  }
-  return undefined;
-}
-
 interface OctokitError {
   status?: number;
   message?: string;
@@ -76,11 +66,7 @@ function failureOf(error: unknown, timedOut: boolean, aborted: boolean, apiUrl: 
   }
   if (aborted) return new TransportError('aborted', 'aborted', true);
   if (timedOut) return new TransportError('no answer in time', 'timeout', true);
-  const tunnel = tunnelFailure(error, apiUrl);
-  if (tunnel) return new TransportError(tunnel.message, 'proxy', false, tunnel.permanent);
-  const code = networkCode(error);
-  const message = code ?? (error instanceof Error ? error.message : String(error));
-  return new TransportError(message, 'network', !(code !== undefined && NOT_SENT_CODES.has(code)));
+  return describeNetworkError(error, apiUrl, "GitHub's");
 }
 
 /** GitHub's `message`, when its answer has one. */

@@ -49,19 +49,28 @@ export class TransportError extends Error {
 const TLS_CODE =
   /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|HOSTNAME_MISMATCH$)/;
 
-/** A request to `url` that got no answer, as the retry rules and the messages see it. */
-export function describeNetworkError(error: unknown, url: string): TransportError {
+/** The `code` of a network error, on the error itself or down its chain of causes (undici's, Octokit's). */
+function networkCode(error: unknown): string | undefined {
+  // Duck-typed, not instanceof Error: an error may come from another realm (a test runner's VM).
+  let current = error as { code?: unknown; cause?: unknown } | undefined;
+  for (let depth = 0; depth < 10 && typeof current === 'object' && current !== null; depth++) {
+    if (typeof current.code === 'string') return current.code;
+    current = current.cause as typeof current;
+  }
+  return undefined;
+}
+
+/**
+ * A request to `url` that got no answer, as the retry rules and the messages see it; `peer` names
+ * the server in a message about its certificate ("the service's", "GitHub's").
+ */
+export function describeNetworkError(error: unknown, url: string, peer = "the service's"): TransportError {
   const tunnel = tunnelFailure(error, url);
   if (tunnel) return new TransportError(tunnel.message, 'proxy', false, tunnel.permanent);
-  const code = (error as NodeJS.ErrnoException)?.code;
+  const code = networkCode(error);
   const text = code ?? (error instanceof Error ? error.message : String(error));
   if (code !== undefined && TLS_CODE.test(code)) {
-    return new TransportError(
-      `TLS error ${code}: the service's certificate was not accepted`,
-      'tls',
-      false,
-      true,
-    );
+    return new TransportError(`TLS error ${code}: ${peer} certificate was not accepted`, 'tls', false, true);
   }
   return new TransportError(text, 'network', !(code !== undefined && NOT_SENT_CODES.has(code)));
 }
