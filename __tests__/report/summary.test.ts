@@ -71,7 +71,7 @@ describe('job summary', () => {
       expect(title).not.toBe('');
       expect(title).not.toMatch(unsafe);
     }
-    const titles = rows.slice(1).map((row) => decodeEntities(row[1] as string));
+    const titles = rows.map((row) => decodeEntities(row[1] as string));
     expect(titles).toContain('<script>alert(1)</script>');
     expect(titles).toContain('line one line two <b>after a blank line</b>');
     expect(titles).toContain('nul bell esc[31m del nel csi');

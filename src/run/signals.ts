@@ -9,7 +9,7 @@ import type { Clock } from '../service/clock.js';
  */
 export const CANCELLED_JOB_BUDGET_MS = 5500;
 /** A start still unanswered this long before the deadline is given up, so the cancel has time. */
-export const CANCEL_RESERVE_MS = 2000;
+const CANCEL_RESERVE_MS = 2000;
 /** How long after the signal an unanswered start is given up. */
 export const START_GRACE_MS = CANCELLED_JOB_BUDGET_MS - CANCEL_RESERVE_MS;
 
