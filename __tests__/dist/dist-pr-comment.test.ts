@@ -6,6 +6,7 @@ import {
   type Scenario as GitHubScenario,
   GitHubSimulator,
   HUMAN_USER,
+  MAX_BODY_LENGTH,
   pullRequestEventFile,
   SAMPLE_PULL_REQUEST,
 } from '../simulator/github.js';
@@ -233,7 +234,7 @@ describe.each(nodeBinaries())('the pull request comment, dist/index.js on $name'
     const result = await run(commentInputs());
     expect(result.outputs['comment-url']).not.toBe('');
     const body = comments()[0]?.body as string;
-    expect(body.length).toBeLessThan(65_536);
+    expect(body.length).toBeLessThan(MAX_BODY_LENGTH);
     expect(body).toMatch(/- … and 19,?9\d\d more/);
     for (const raw of ['@octocat', '#12', 'acme/shop#34', '@acme/reviewers', '<b>'])
       expect(body).not.toContain(raw);

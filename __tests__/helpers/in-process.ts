@@ -21,11 +21,6 @@ export interface InProcessResult {
 }
 
 /**
- * Runs the action's main step in this process, against a real server, with inputs given directly.
- * @actions/core writes outputs, state and summary to the runner files and annotations to stdout,
- * which is captured.
- */
-/**
  * core.summary remembers the first summary file it wrote to, for the life of the process: every
  * in-process run shares that one file, emptied before each run.
  */
@@ -37,6 +32,11 @@ export interface InProcessOptions {
   cancelSignal?: AbortSignal;
 }
 
+/**
+ * Runs the action's main step in this process, against a real server, with inputs given directly.
+ * @actions/core writes outputs, state and summary to the runner files and annotations to stdout,
+ * which is captured.
+ */
 export function runInProcess(inputs: Record<string, string>, options: InProcessOptions = {}) {
   return runStep(inputs, options.env, (input, env) =>
     run({

@@ -73,9 +73,8 @@ describe('the post step', () => {
   });
 
   test('what the main step saves is what the post step reads: a killed main step leaves its run to it', async () => {
-    sim = await Simulator.start({ project: { statuses: ['RUNNING'] } });
     // The main step times out and its own cancel fails: not settled, so the post step tries again.
-    sim.setScenario({
+    sim = await Simulator.start({
       project: { statuses: ['RUNNING'] },
       faults: [
         { operation: 'cancelProjectRun', requests: [1, 2, 3], fault: { kind: 'status', status: 500 } },

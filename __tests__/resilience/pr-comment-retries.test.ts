@@ -1,11 +1,17 @@
 import { runInProcess, virtualClock } from '../helpers/in-process.js';
 import { projectInputs } from '../helpers/inputs.js';
 import { annotations } from '../helpers/runner-files.js';
-import { DEFAULT_TOKEN, type FaultRule, GitHubSimulator, pullRequestEventFile } from '../simulator/github.js';
+import {
+  DEFAULT_TOKEN,
+  type FaultRule,
+  GitHubSimulator,
+  pullRequestEventFile,
+  SAMPLE_PULL_REQUEST,
+} from '../simulator/github.js';
 import { Simulator } from '../simulator/simulator.js';
 
 /** The comment's requests go through the one retry mechanism, with GitHub's own rules. */
-const PR = { owner: 'octo', repo: 'shop', number: 7 };
+const PR = SAMPLE_PULL_REQUEST;
 let sim: Simulator;
 let gh: GitHubSimulator;
 afterEach(async () => {
@@ -13,11 +19,20 @@ afterEach(async () => {
   await gh?.stop();
 });
 
-async function comment(faults: FaultRule[], seed?: string) {
+interface CommentCase {
+  /** A comment already on the pull request. */
+  seed?: string;
+  /** The token GitHub accepts; default the one the step is given. */
+  token?: string;
+  /** The run's status; default FAILED, with one failing test case. */
+  status?: 'FAILED' | 'PASSED';
+}
+
+async function comment(faults: FaultRule[], { seed, token, status = 'FAILED' }: CommentCase = {}) {
   sim = await Simulator.start({
-    project: { statuses: ['FAILED'], testCases: [{ title: 'a', status: 'FAILED' }] },
+    project: { statuses: [status], testCases: [{ title: 'a', status }] },
   });
-  gh = await GitHubSimulator.start({ faults });
+  gh = await GitHubSimulator.start({ faults, ...(token === undefined ? {} : { token }) });
   if (seed) gh.seedComments(PR.owner, PR.repo, PR.number, [{ body: seed }]);
   const eventFile = pullRequestEventFile(PR);
   const clock = virtualClock();
@@ -71,7 +86,7 @@ describe('listing and updating are retried on network errors, 429 and 5xx', () =
   test('an update answered 500 is sent again: it is idempotent', async () => {
     const { result, comments } = await comment(
       [{ operation: 'updateComment', requests: [1], fault: { kind: 'status', status: 500 } }],
-      MARKER,
+      { seed: MARKER },
     );
     expect(gh.count('updateComment')).toBe(2);
     expect(comments).toHaveLength(1);
@@ -123,21 +138,7 @@ describe('creating is retried only when GitHub cannot have created the comment',
   });
 
   test('a wrong token: 401 said once, no retry', async () => {
-    sim = await Simulator.start({ project: { statuses: ['PASSED'] } });
-    gh = await GitHubSimulator.start({ token: 'another-token' });
-    const eventFile = pullRequestEventFile(PR);
-    const result = await runInProcess(
-      projectInputs(sim, { 'pr-comment': 'always', 'github-token': DEFAULT_TOKEN }),
-      {
-        clock: virtualClock(),
-        env: {
-          GITHUB_EVENT_NAME: 'pull_request',
-          GITHUB_EVENT_PATH: eventFile,
-          GITHUB_API_URL: gh.url,
-          GITHUB_REPOSITORY: 'octo/shop',
-        },
-      },
-    );
+    const { result } = await comment([], { token: 'another-token', status: 'PASSED' });
     expect(gh.count('listComments')).toBe(1);
     expect(result.exitCode).toBe(0);
     expect(annotations(result.log, 'warning')).toEqual([expect.stringMatching(/HTTP 401: Bad credentials/)]);

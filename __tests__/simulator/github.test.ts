@@ -525,7 +525,7 @@ describe('faults', () => {
       () => 'answered',
       () => 'failed',
     );
-    while (s.count('createComment') < 2) await sleep(10);
+    await s.waitForRequests('createComment', 2);
     await s.stop();
     expect(await pending).toBe('failed');
     expect(s.comments(OWNER, REPO, PR)).toEqual([]);
@@ -537,7 +537,7 @@ describe('faults', () => {
     });
     const started = Date.now();
     const answer = create(s, 'late');
-    while (s.count('createComment') < 1) await sleep(10);
+    await s.waitForRequests('createComment');
     await sleep(100);
     expect(s.comments(OWNER, REPO, PR)).toEqual([]);
     const created = await answer;

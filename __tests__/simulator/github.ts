@@ -41,8 +41,6 @@ import {
   send,
 } from './json-server.js';
 
-export type { StartOptions };
-
 export type IssueComment = components['schemas']['issue-comment'];
 export type AuthorAssociation = components['schemas']['author-association'];
 
@@ -120,7 +118,7 @@ export const HUMAN_USER: SimUser = { login: 'octocat', id: 583231, type: 'User' 
 
 export const MAX_BODY_LENGTH = 65536;
 
-export const DOCS = {
+const DOCS = {
   rest: 'https://docs.github.com/rest',
   listComments: 'https://docs.github.com/rest/issues/comments#list-issue-comments',
   createComment: 'https://docs.github.com/rest/issues/comments#create-an-issue-comment',
@@ -128,7 +126,7 @@ export const DOCS = {
 } as const;
 
 /** GitHub's error body: {message, documentation_url, status} (status as a string, as GitHub sends it). */
-export function githubError(status: number, message: string, documentationUrl: string = DOCS.rest) {
+function githubError(status: number, message: string, documentationUrl: string = DOCS.rest) {
   return { message, documentation_url: documentationUrl, status: String(status) };
 }
 

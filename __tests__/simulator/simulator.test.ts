@@ -389,7 +389,7 @@ describe('faults', () => {
       headers: { authorization: `Bearer ${KEY}` },
     });
     pending.catch(() => undefined);
-    await sleep(30);
+    await s.waitForRequests('getProjectRun', 2);
     const before = Date.now();
     await s.stop();
     expect(Date.now() - before).toBeLessThan(500);
@@ -412,7 +412,7 @@ describe('faults', () => {
     });
     const pending = startRun(s);
     pending.catch(() => undefined);
-    await sleep(30);
+    await s.waitForRequests('startProjectRun');
     const before = Date.now();
     await s.stop();
     expect(Date.now() - before).toBeLessThan(500);

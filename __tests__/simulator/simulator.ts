@@ -32,8 +32,6 @@ import {
   send,
 } from './json-server.js';
 
-export type { StartOptions };
-
 export type Operation =
   | 'startProjectRun' // POST {prefix}/v1/projects/{projectId}/runs
   | 'getProjectRun' // GET  {prefix}/v1/projects/{projectId}/runs/{runId}

@@ -15,11 +15,11 @@ import { fileURLToPath } from 'node:url';
 import { Connections, listen } from './loopback.js';
 import { pipeBothWays, type Upstream } from './proxy.js';
 
-export const TLS_DIR = fileURLToPath(new URL('./tls/', import.meta.url));
+const TLS_DIR = fileURLToPath(new URL('./tls/', import.meta.url));
 /** The test CA's certificate (PEM), for NODE_EXTRA_CA_CERTS. */
 export const CA_CERT_PATH = path.join(TLS_DIR, 'ca.crt');
 export const SERVER_CERT_PATH = path.join(TLS_DIR, 'server.crt');
-export const SERVER_KEY_PATH = path.join(TLS_DIR, 'server.key');
+const SERVER_KEY_PATH = path.join(TLS_DIR, 'server.key');
 /** The names the server certificate covers; nothing resolves them. */
 export const CERT_HOSTS = ['tests.example.test', 'other.example.test'] as const;
 export const TEST_HOST = CERT_HOSTS[0];
