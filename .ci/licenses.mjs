@@ -25,49 +25,13 @@ const distDir = resolve(root, process.argv[3] ?? 'dist');
 const outputFile = join(distDir, 'licenses.txt');
 
 /**
- * Packages whose npm tarball ships no licence text (or one without a copyright line), by name:
- * `copyright` is the copyright line of the licence in the package's repository, `source` says where
- * it was read, and the licence text is the standard text of the licence the package's `license`
- * field names (see LICENSE_TEXTS), unless `text` gives the whole licence text.
- * Every bundled package ships its licence text today, so none is needed yet. An entry looks like:
- *   '@actions/core': {
- *     copyright: 'Copyright 2019 GitHub',
- *     source: 'LICENSE.md of https://github.com/actions/toolkit (packages/core)',
- *   },
+ * The notice of a package whose npm tarball ships no licence text (or one without a copyright
+ * line), by name: `text` is the whole licence text with its copyright line, as the package's
+ * repository has it, and `source` says where it was read. Every bundled package ships its licence
+ * text today, so none is needed yet. An entry looks like:
+ *   'some-package': { source: 'LICENSE of https://github.com/owner/some-package', text: `MIT License\n\nCopyright ...` },
  */
 const FALLBACKS = {};
-
-/** Standard licence texts (SPDX) for the fallbacks, by SPDX id, after the copyright line. */
-const LICENSE_TEXTS = {
-  MIT: `Permission is hereby granted, free of charge, to any person obtaining a copy
-of this software and associated documentation files (the "Software"), to deal
-in the Software without restriction, including without limitation the rights
-to use, copy, modify, merge, publish, distribute, sublicense, and/or sell
-copies of the Software, and to permit persons to whom the Software is
-furnished to do so, subject to the following conditions:
-
-The above copyright notice and this permission notice shall be included in all
-copies or substantial portions of the Software.
-
-THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
-IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
-FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
-AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
-LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
-OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE
-SOFTWARE.`,
-  ISC: `Permission to use, copy, modify, and/or distribute this software for any
-purpose with or without fee is hereby granted, provided that the above
-copyright notice and this permission notice appear in all copies.
-
-THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
-WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
-MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
-ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
-WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
-ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
-OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.`,
-};
 
 const LICENSE_FILE = /^(licen[cs]e|copying|notice)([.-].*)?$/i;
 /** A copyright line: "Copyright 2019 GitHub", "Copyright (c) ...", "Copyright Eemeli Aro", "© ...". Not "copyright notice", nor "[yyyy]". */
@@ -170,55 +134,34 @@ function noticeOf(dir, chunks, errors) {
   const licenseFiles = readdirSync(dir)
     .filter((f) => LICENSE_FILE.test(f) && statSync(join(dir, f)).isFile())
     .sort();
-  const fallback = Object.hasOwn(FALLBACKS, pkg.name) ? FALLBACKS[pkg.name] : undefined;
   const entry = {
     name: pkg.name,
     version: pkg.version,
     license,
     chunks: [...chunks].sort(),
   };
-  const hint = `add a fallback for it to FALLBACKS in .ci/licenses.mjs (copyright line from its repository's licence)`;
-
-  if (licenseFiles.length > 0) {
-    const text = licenseFiles.map((f) => normaliseText(readFileSync(join(dir, f), 'utf8'))).join('\n\n');
-    const shipped = `${licenseFiles.join(', ')} in the npm package`;
-    if (COPYRIGHT_LINE.test(text)) return { ...entry, from: shipped, text };
-    if (!fallback) {
-      errors.push(
-        `${pkg.name}@${pkg.version}: its licence text (${licenseFiles.join(', ')}) has no copyright line: ${hint}`,
-      );
-      return undefined;
-    }
+  const shipped =
+    licenseFiles.length > 0
+      ? licenseFiles.map((f) => normaliseText(readFileSync(join(dir, f), 'utf8'))).join('\n\n')
+      : undefined;
+  if (shipped !== undefined && COPYRIGHT_LINE.test(shipped)) {
+    return { ...entry, from: `${licenseFiles.join(', ')} in the npm package`, text: shipped };
+  }
+  const fallback = Object.hasOwn(FALLBACKS, pkg.name) ? FALLBACKS[pkg.name] : undefined;
+  if (fallback)
     return {
       ...entry,
-      from: `${shipped}; copyright line from ${fallback.source} (the package's text has none)`,
-      text: `${fallback.copyright}\n\n${text}`,
-    };
-  }
-
-  if (!fallback) {
-    errors.push(`${pkg.name}@${pkg.version} (license ${license}): ships no licence file: ${hint}`);
-    return undefined;
-  }
-  if (fallback.text) {
-    return {
-      ...entry,
-      from: `not in the npm package; text from ${fallback.source}`,
+      from: `not in the npm package; from ${fallback.source}`,
       text: normaliseText(fallback.text),
     };
-  }
-  const standard = LICENSE_TEXTS[license];
-  if (!standard) {
-    errors.push(
-      `${pkg.name}@${pkg.version}: its fallback has no text, and .ci/licenses.mjs has no standard text for "${license}": give the fallback a text`,
-    );
-    return undefined;
-  }
-  return {
-    ...entry,
-    from: `not in the npm package; the standard ${license} text its package.json names, with the copyright line of ${fallback.source}`,
-    text: `${license} License\n\n${fallback.copyright}\n\n${standard}`,
-  };
+  const problem =
+    shipped === undefined
+      ? 'ships no licence file'
+      : `its licence text (${licenseFiles.join(', ')}) has no copyright line`;
+  errors.push(
+    `${pkg.name}@${pkg.version} (license ${license}): ${problem}: add its notice, from its repository, to FALLBACKS in .ci/licenses.mjs`,
+  );
+  return undefined;
 }
 
 /** Every bundled package's notice (sorted), and the `name@version` of every bundled package, notice or not. */
