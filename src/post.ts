@@ -1,4 +1,5 @@
 import * as core from '@actions/core';
+import { redact } from './inputs/secrets.js';
 import { type InputReader, readSettings } from './inputs/settings.js';
 import { cancelRun } from './run/cancel.js';
 import { planRun } from './run/driver.js';
@@ -32,6 +33,8 @@ export async function cleanup(dependencies: CleanupDependencies = {}): Promise<v
     const { line } = await cancelRun(driver, runId, clock, settings.requestTimeoutMs);
     core.info(line);
   } catch (error) {
-    core.warning(`Could not cancel run ${runId}: ${error instanceof Error ? error.message : String(error)}`);
+    core.warning(
+      redact(`Could not cancel run ${runId}: ${error instanceof Error ? error.message : String(error)}`),
+    );
   }
 }

@@ -3,7 +3,7 @@ import { registerSecret } from './secrets.js';
 
 /**
  * Sensitive variable overrides of suite runs: masked before anything is printed, hidden in the
- * summary. Kept apart from the options schema so that loading it costs no zod.
+ * summary.
  */
 
 /** Every string inside a value, for masking a structured sensitive override. */

@@ -58,7 +58,7 @@ function closing(verdict: Verdict, status: string | undefined): string {
     case 'error':
       return `><error message="${escaped}" type="${escaped}"/></testcase>`;
     case 'unfinished':
-      return `><failure message="did not finish (${escaped || 'no status'})" type="unfinished"/></testcase>`;
+      return `><failure message="${xmlAttr(verdict.label)}" type="unfinished"/></testcase>`;
   }
 }
 
