@@ -3,6 +3,7 @@ import { describeValue, explainIssues, issuePath, shown } from '../service/valid
 import { InputError } from './input-error.js';
 import { isRecord } from './is-record.js';
 import { maskSensitiveOverrides } from './sensitive-overrides.js';
+import { readWorkflowRun, workflowRunUrl } from './workflow-run.js';
 
 export interface SuiteOptionInputs {
   environment?: string;
@@ -86,10 +87,9 @@ export async function buildSuiteOptions(text: string, inputs: SuiteOptionInputs)
 
 /** A note that lets a run be traced back to its workflow run from the service. */
 export function defaultNote(env: NodeJS.ProcessEnv): string | undefined {
-  const repository = env.GITHUB_REPOSITORY;
-  if (!repository) return undefined;
-  const sha = env.GITHUB_SHA ? `@${env.GITHUB_SHA.slice(0, 12)}` : '';
-  const server = env.GITHUB_SERVER_URL || 'https://github.com';
-  const runUrl = env.GITHUB_RUN_ID ? ` ${server}/${repository}/actions/runs/${env.GITHUB_RUN_ID}` : '';
-  return `GitHub Actions: ${repository}${sha}${runUrl}`;
+  const workflow = readWorkflowRun(env);
+  if (!workflow.repository) return undefined;
+  const sha = workflow.sha ? `@${workflow.sha.slice(0, 12)}` : '';
+  const url = workflowRunUrl(workflow);
+  return `GitHub Actions: ${workflow.repository}${sha}${url ? ` ${url}` : ''}`;
 }

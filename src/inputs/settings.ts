@@ -6,6 +6,7 @@ import { parseDuration } from './durations.js';
 import { InputError } from './input-error.js';
 import { buildSuiteOptions } from './options.js';
 import { registerSecret } from './secrets.js';
+import { readWorkflowRun, type WorkflowRun } from './workflow-run.js';
 
 /** The two kinds of run: agent-based project runs and classic test suite runs. */
 export type Mode = 'project' | 'suite';
@@ -37,18 +38,6 @@ interface CommonSettings {
 export const PR_COMMENT = ['off', 'always', 'on-failure'] as const;
 export type PrComment = (typeof PR_COMMENT)[number];
 const isPrComment = (value: string): value is PrComment => (PR_COMMENT as readonly string[]).includes(value);
-
-/** What the runner tells of the workflow run, for the pull request comment. */
-export interface WorkflowRun {
-  eventName?: string;
-  /** The event's payload, a JSON file. */
-  eventPath?: string;
-  apiUrl: string;
-  serverUrl: string;
-  repository?: string;
-  runId?: string;
-  runAttempt?: string;
-}
 
 /** A project run: started, or attached to with `runId`. */
 interface ProjectTarget {
@@ -296,15 +285,7 @@ export async function readSettings(
     resultsDir: env.RUNNER_TEMP || undefined,
     prComment,
     githubToken,
-    workflow: {
-      eventName: env.GITHUB_EVENT_NAME || undefined,
-      eventPath: env.GITHUB_EVENT_PATH || undefined,
-      apiUrl: env.GITHUB_API_URL || 'https://api.github.com',
-      serverUrl: env.GITHUB_SERVER_URL || 'https://github.com',
-      repository: env.GITHUB_REPOSITORY || undefined,
-      runId: env.GITHUB_RUN_ID || undefined,
-      runAttempt: env.GITHUB_RUN_ATTEMPT || undefined,
-    },
+    workflow: readWorkflowRun(env),
   });
   if (target.mode === 'project')
     return { ...common({ branch, environment }), ...target, playwrightProjectName };

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import * as core from '@actions/core';
-import type { Settings, WorkflowRun } from '../inputs/settings.js';
+import type { Settings } from '../inputs/settings.js';
+import { type WorkflowRun, workflowRunUrl } from '../inputs/workflow-run.js';
 import { formatDuration } from '../report/format.js';
 import type { RunOutcome } from '../report/outcome.js';
 import { commentMarker, renderComment } from '../report/pr-comment.js';
@@ -46,12 +47,6 @@ async function pullRequestOf(workflow: WorkflowRun): Promise<PullRequestEvent | 
   const number = payload.pull_request?.number;
   if (!owner || !repo || typeof number !== 'number') return undefined;
   return { owner, repo, number, headSha: payload.pull_request?.head?.sha };
-}
-
-function runUrl(workflow: WorkflowRun): string | undefined {
-  if (!workflow.repository || !workflow.runId) return undefined;
-  const attempt = workflow.runAttempt ? `/attempts/${workflow.runAttempt}` : '';
-  return `${workflow.serverUrl}/${workflow.repository}/actions/runs/${workflow.runId}${attempt}`;
 }
 
 /** The warning for a comment that could not be written. */
@@ -110,7 +105,10 @@ export async function keepPullRequestComment(
       onRetry: (what: string, failure: string, delayMs: number) =>
         core.info(`Could not ${what} (${failure}); trying again in ${formatDuration(delayMs)}.`),
     };
-    const body = renderComment(outcome, { headSha: pullRequest.headSha, runUrl: runUrl(settings.workflow) });
+    const body = renderComment(outcome, {
+      headSha: pullRequest.headSha,
+      runUrl: workflowRunUrl(settings.workflow, { attempt: true }),
+    });
     const existing = await comments.find(commentMarker(outcome), context);
     if (existing) {
       const updated = await comments.update(existing, body, context);
