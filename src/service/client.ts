@@ -3,12 +3,12 @@ import type { z } from 'zod/mini';
 import type { Clock } from './clock.js';
 import { Aborted, DeadlineExceeded, ServiceError } from './errors.js';
 import {
-  type Failure,
   type HttpFailure,
   mayHaveActed,
   parseRetryAfter,
   RetriesExhausted,
   type RetryRule,
+  retryReason,
   withRetry,
 } from './retry.js';
 import { send, TransportError } from './transport.js';
@@ -93,11 +93,6 @@ function describeFailure<T>(operation: Operation<T>, stop: RetriesExhausted): st
   return `${status}${tries}.`;
 }
 
-function describeRetry(failure: Failure): string {
-  if (failure instanceof TransportError) return failure.kind === 'timeout' ? 'no answer' : failure.message;
-  return `HTTP ${failure.status}`;
-}
-
 export class ServiceClient {
   constructor(
     private readonly baseUrl: string,
@@ -126,7 +121,7 @@ export class ServiceClient {
           signal: context.stopRetriesOn ?? context.signal,
           onRetry: (failure, delayMs, attempt) =>
             core.info(
-              `Could not ${operation.name} (${describeRetry(failure)}); attempt ${attempt + 1} in ${seconds(delayMs)}.`,
+              `Could not ${operation.name} (${retryReason(failure)}); attempt ${attempt + 1} in ${seconds(delayMs)}.`,
             ),
         },
         async () => {

@@ -1,6 +1,13 @@
 import type { getOctokit } from '@actions/github';
 import type { Clock } from './clock.js';
-import { type Failure, parseRetryAfter, RetriesExhausted, type RetryRule, withRetry } from './retry.js';
+import {
+  type Failure,
+  parseRetryAfter,
+  RetriesExhausted,
+  type RetryRule,
+  retryReason,
+  withRetry,
+} from './retry.js';
 import { describeNetworkError, TransportError } from './transport.js';
 
 /** Octokit as @actions/github makes it; the caller imports @actions/github only when commenting. */
@@ -105,12 +112,7 @@ export class PullRequestComments {
           clock,
           deadline,
           signal: context.signal,
-          onRetry: (failure, delayMs) =>
-            context.onRetry(
-              what,
-              failure instanceof TransportError ? failure.message : `HTTP ${failure.status}`,
-              delayMs,
-            ),
+          onRetry: (failure, delayMs) => context.onRetry(what, retryReason(failure), delayMs),
         },
         async () => {
           const timeoutMs = Math.max(1, Math.min(context.requestTimeoutMs, deadline - clock.now()));

@@ -4,6 +4,12 @@ import { TransportError } from './transport.js';
 /** An attempt that failed: a transport error, or an HTTP answer with an error status. */
 export type Failure = TransportError | HttpFailure;
 
+/** A failure in a few words, for the log line that announces a retry. */
+export function retryReason(failure: Failure): string {
+  if (failure instanceof TransportError) return failure.kind === 'timeout' ? 'no answer' : failure.message;
+  return `HTTP ${failure.status}`;
+}
+
 export interface HttpFailure {
   status: number;
   retryAfterMs?: number;
