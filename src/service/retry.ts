@@ -30,6 +30,7 @@ interface RuleSpec {
   /** Whether a request that may have reached the server may be sent again (it is idempotent). */
   idempotent: boolean;
   maxAttempts: number;
+  /** Infinity where every caller's deadline is the bound (the cancel's, the comment's). */
   maxElapsedMs: number;
 }
 
@@ -49,11 +50,16 @@ const RULES = {
   /** Starting a run. */
   start: { statuses: new Set([429, 503]), idempotent: false, maxAttempts: 5, maxElapsedMs: 2 * 60_000 },
   /** Cancelling a run: idempotent, but sent while the job is ending, so only briefly retried. */
-  cancel: { statuses: TRANSIENT, idempotent: true, maxAttempts: 3, maxElapsedMs: 5_000 },
-  /** Listing or updating pull request comments; the comment's own deadline bounds it. */
-  github: { statuses: TRANSIENT, idempotent: true, maxAttempts: 6, maxElapsedMs: 30_000 },
+  cancel: { statuses: TRANSIENT, idempotent: true, maxAttempts: 3, maxElapsedMs: Number.POSITIVE_INFINITY },
+  /** Listing or updating pull request comments. */
+  github: { statuses: TRANSIENT, idempotent: true, maxAttempts: 6, maxElapsedMs: Number.POSITIVE_INFINITY },
   /** Creating a comment: sent again only when GitHub refused it, so that no retry leaves two. */
-  'github-create': { statuses: new Set([429]), idempotent: false, maxAttempts: 4, maxElapsedMs: 30_000 },
+  'github-create': {
+    statuses: new Set([429]),
+    idempotent: false,
+    maxAttempts: 4,
+    maxElapsedMs: Number.POSITIVE_INFINITY,
+  },
 } satisfies Record<string, RuleSpec>;
 
 export type RetryRule = keyof typeof RULES;
