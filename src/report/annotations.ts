@@ -2,7 +2,7 @@ import * as core from '@actions/core';
 import { oneLine, UNTITLED } from './escape.js';
 import { plural } from './format.js';
 import type { RunOutcome } from './outcome.js';
-import { inReportOrder } from './test-case-status.js';
+import { inReportOrder, isFlakyOnly } from './test-case-status.js';
 
 /** GitHub shows ten annotations of each kind (error, warning, notice) per step. */
 const PER_KIND = 10;
@@ -49,7 +49,7 @@ export function annotate(outcome: RunOutcome, summary: boolean, others: OtherAnn
   }
 
   // With fail-on-flaky, flaky test cases are errors above.
-  const flaky = outcome.testCases.filter(({ verdict }) => verdict.count === 'flaky' && !verdict.fails);
+  const flaky = outcome.testCases.filter(isFlakyOnly);
   for (const testCase of flaky.slice(0, maxWarnings)) {
     core.warning(`Test case is flaky${runId}`, { title: titleOf(testCase.title) });
   }

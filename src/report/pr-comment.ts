@@ -3,7 +3,7 @@ import { cellText } from './escape.js';
 import { countsLine, plural } from './format.js';
 import { headingOf, runLine } from './headline.js';
 import type { RunOutcome, TestCase } from './outcome.js';
-import { inReportOrder } from './test-case-status.js';
+import { inReportOrder, isFlakyOnly } from './test-case-status.js';
 
 /** GitHub refuses a comment body over 65,536 characters; the list of test cases stops well before. */
 export const COMMENT_MAX_CHARS = 65_536;
@@ -77,7 +77,7 @@ function listed(
 export function renderComment(outcome: RunOutcome, context: CommentContext): string {
   const ordered = inReportOrder(outcome.testCases);
   const failing = ordered.filter((testCase) => testCase.verdict.fails);
-  const flaky = ordered.filter(({ verdict }) => verdict.count === 'flaky' && !verdict.fails);
+  const flaky = ordered.filter(isFlakyOnly);
   const links = [
     context.headSha ? `Commit <code>${commentText(context.headSha.slice(0, 7))}</code>` : undefined,
     context.runUrl ? `<a href="${commentText(context.runUrl)}">workflow run</a>` : undefined,

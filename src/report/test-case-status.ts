@@ -38,6 +38,11 @@ export interface Verdict extends StatusRow {
   label: string;
 }
 
+/** Whether a test case is reported as flaky: flaky, and not failing the step (fail-on-flaky is off). */
+export function isFlakyOnly({ verdict }: { verdict: Verdict }): boolean {
+  return verdict.count === 'flaky' && !verdict.fails;
+}
+
 /** The verdicts made so far, without and with fail-on-flaky, by status. */
 const verdicts = [new Map<string | undefined, Verdict>(), new Map<string | undefined, Verdict>()] as const;
 
