@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { type ProcessResult, runProcess } from '../__tests__/helpers/process.js';
 import { makeRunnerFiles } from '../__tests__/helpers/runner-files.js';
 import type { Simulator } from '../__tests__/simulator/simulator.js';
+import { USER_AGENT } from '../src/service/user-agent.js';
 import { actionEnv, nodeBinaries, PROJECT_ROOT, removeDir } from './spawn.js';
 
 export interface Variant {
@@ -76,7 +77,7 @@ const request = http.request(
       authorization: 'Bearer ' + read('api-key'),
       accept: 'application/json',
       'content-type': 'application/json',
-      'user-agent': 'test-run-action/1.0.0',
+      'user-agent': '${USER_AGENT}',
     },
   },
   (response) => response.resume(),

@@ -53,11 +53,10 @@ const mb = (bytes: number) => bytes / 1024 / 1024;
 const bodyFile = env('BENCH_BODY_FILE');
 const resultFile = env('BENCH_RESULT_FILE');
 const warmRuns = Number(process.env.BENCH_WARM_RUNS ?? '5');
-const workDir = env('BENCH_WORK_DIR');
 const summaryFile = env('GITHUB_STEP_SUMMARY');
 const outputFile = env('GITHUB_OUTPUT');
-const resultsDir = path.join(workDir, 'runner-temp');
-const junitPath = path.join(workDir, 'workspace', 'reports', 'junit.xml');
+const resultsDir = env('RUNNER_TEMP');
+const junitPath = path.join(env('GITHUB_WORKSPACE'), 'reports', 'junit.xml');
 
 let logBytes = 0;
 const realWrite = process.stdout.write;
@@ -72,7 +71,7 @@ function muteStdout(): void {
 
 // The action registers the API key before anything else, so every text the reports write is redacted.
 muteStdout();
-registerSecret('test-api-key');
+registerSecret(env('BENCH_API_KEY'));
 process.stdout.write = realWrite;
 
 // The body as http-client's readBody gives it: bytes read, then one string.

@@ -7,7 +7,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { build, stop } from 'esbuild';
 import { runProcess } from '../__tests__/helpers/process.js';
-import { makeRunnerFiles } from '../__tests__/helpers/runner-files.js';
+import { makeRunnerFiles, runnerEnv } from '../__tests__/helpers/runner-files.js';
+import { DEFAULT_API_KEY } from '../__tests__/simulator/simulator.js';
 import { projectRunBody } from './cases.js';
 import type { WorkerResult } from './report-worker.js';
 import { PROJECT_ROOT, removeDir } from './spawn.js';
@@ -44,12 +45,10 @@ export async function runWorker(
     const run = await runProcess(bin, ['--expose-gc', worker], {
       env: {
         PATH: process.env.PATH ?? '',
-        GITHUB_OUTPUT: files.outputFile,
-        GITHUB_STEP_SUMMARY: files.summaryFile,
-        GITHUB_STATE: files.stateFile,
+        ...runnerEnv(files),
         BENCH_BODY_FILE: bodyFile,
         BENCH_RESULT_FILE: resultFile,
-        BENCH_WORK_DIR: files.dir,
+        BENCH_API_KEY: DEFAULT_API_KEY,
         BENCH_WARM_RUNS: String(warmRuns),
       },
     });

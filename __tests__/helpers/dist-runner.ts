@@ -2,15 +2,7 @@ import { type ChildProcess, execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { type ProcessResult, runProcess } from './process.js';
-import {
-  inputEnv,
-  makeRunnerFiles,
-  PUSH_TO_MAIN_ENV,
-  type RunnerFiles,
-  readKeyValueFile,
-  readSummary,
-  runnerEnv,
-} from './runner-files.js';
+import { makeRunnerFiles, type RunnerFiles, readKeyValueFile, readSummary, stepEnv } from './runner-files.js';
 
 /** The bundle the tests run: a fresh build of src/ (see global-setup.mjs), else the committed dist/. */
 export const DIST_ENTRY = process.env.DIST_UNDER_TEST ?? path.resolve('dist/index.js');
@@ -49,11 +41,7 @@ export async function runDist(
 ): Promise<DistResult> {
   const files = options.files ?? makeRunnerFiles();
   const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
-    GITHUB_ACTIONS: 'true',
-    ...PUSH_TO_MAIN_ENV,
-    ...runnerEnv(files),
-    ...inputEnv(inputs),
+    ...stepEnv(files, inputs),
     ...options.env,
   };
   const run = await runProcess(options.node ?? process.execPath, [DIST_ENTRY], {

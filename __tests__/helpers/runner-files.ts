@@ -49,6 +49,20 @@ export function runnerEnv(files: RunnerFiles): Record<string, string> {
   };
 }
 
+/**
+ * The whole environment the runner gives a step of a push to main: PATH, the runner's variables,
+ * the files and the inputs. Nothing else is inherited.
+ */
+export function stepEnv(files: RunnerFiles, inputs: Record<string, string>): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    GITHUB_ACTIONS: 'true',
+    ...PUSH_TO_MAIN_ENV,
+    ...runnerEnv(files),
+    ...inputEnv(inputs),
+  };
+}
+
 /** Parses the `name<<delimiter` file format that core.setOutput and core.saveState write. */
 export function readKeyValueFile(file: string): Record<string, string> {
   const values: Record<string, string> = {};
