@@ -1,9 +1,6 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { getOctokit } from '@actions/github';
 import { afterEach, describe, expect, it } from '@jest/globals';
+import { runProcess } from '../helpers/process.js';
 import {
   DEFAULT_TOKEN,
   GITHUB_ACTIONS_BOT,
@@ -11,6 +8,7 @@ import {
   HUMAN_USER,
   type IssueComment,
   pullRequestEvent,
+  pullRequestEventFile,
   type Scenario,
   type SeedComment,
 } from './github.js';
@@ -692,40 +690,30 @@ describe('pullRequestEvent', () => {
 
   it("is read by @actions/github's context, and getOctokit follows GITHUB_API_URL when it is set before the import", async () => {
     const s = await startSim();
-    const dir = await mkdtemp(join(tmpdir(), 'github-sim-'));
-    try {
-      const eventPath = join(dir, 'event.json');
-      await writeFile(eventPath, JSON.stringify(pullRequestEvent({ owner: OWNER, repo: REPO, number: PR })));
-      const script = `
-        import { context, getOctokit } from '@actions/github';
-        const { data } = await getOctokit(process.env.TOKEN).rest.issues.createComment({
-          owner: context.repo.owner, repo: context.repo.repo, issue_number: context.issue.number, body: 'from the event',
-        });
-        console.log(JSON.stringify({ issue: context.issue, sha: context.payload.pull_request.head.sha, id: data.id }));
-      `;
-      const env: NodeJS.ProcessEnv = {
-        PATH: process.env.PATH,
+    const eventPath = pullRequestEventFile({ owner: OWNER, repo: REPO, number: PR });
+    const script = `
+      import { context, getOctokit } from '@actions/github';
+      const { data } = await getOctokit(process.env.TOKEN).rest.issues.createComment({
+        owner: context.repo.owner, repo: context.repo.repo, issue_number: context.issue.number, body: 'from the event',
+      });
+      console.log(JSON.stringify({ issue: context.issue, sha: context.payload.pull_request.head.sha, id: data.id }));
+    `;
+    const run = await runProcess(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: process.cwd(),
+      env: {
+        PATH: process.env.PATH ?? '',
         TOKEN: DEFAULT_TOKEN,
         GITHUB_API_URL: s.url,
         GITHUB_EVENT_PATH: eventPath,
         GITHUB_EVENT_NAME: 'pull_request',
-      };
-      const stdout = await new Promise<string>((resolve, reject) =>
-        execFile(
-          process.execPath,
-          ['--input-type=module', '-e', script],
-          { env, cwd: process.cwd() },
-          (error, out, err) => (error ? reject(new Error(`${error.message}\n${err}`)) : resolve(out)),
-        ),
-      );
-      const result = JSON.parse(stdout) as { issue: unknown; sha: string; id: number };
-      expect(result.issue).toEqual({ owner: OWNER, repo: REPO, number: PR });
-      expect(result.sha).toMatch(/^[0-9a-f]{40}$/);
-      expect(s.comments(OWNER, REPO, PR)).toEqual([
-        expect.objectContaining({ id: result.id, body: 'from the event' }),
-      ]);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+      },
+    });
+    if (run.code !== 0) throw new Error(`the script failed: ${run.stderr}`);
+    const result = JSON.parse(run.stdout) as { issue: unknown; sha: string; id: number };
+    expect(result.issue).toEqual({ owner: OWNER, repo: REPO, number: PR });
+    expect(result.sha).toMatch(/^[0-9a-f]{40}$/);
+    expect(s.comments(OWNER, REPO, PR)).toEqual([
+      expect.objectContaining({ id: result.id, body: 'from the event' }),
+    ]);
   });
 });
