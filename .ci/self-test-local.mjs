@@ -1,9 +1,8 @@
-#!/usr/bin/env node
 /**
  * Runs the self-test workflow's job on this machine, as far as a runner's work can be done here,
  * so that its scenarios, its simulator start-up and its output checks are tried before a push.
  *
- *   node .ci/self-test-local.mjs [workflow file] [job id]   # default: .github/workflows/self-test.yml self-test
+ *   npx tsx .ci/self-test-local.mjs [workflow file] [job id]   # default: .github/workflows/self-test.yml self-test
  *
  * What it does like the runner: `run:` steps in `bash --noprofile --norc -eo pipefail` with the
  * job's and the step's `env:`; `uses: ./` steps as `node dist/index.js` with INPUT_* variables
@@ -25,6 +24,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { load as parse } from 'js-yaml';
+import { inputEnv, readKeyValueFile } from '../__tests__/helpers/runner-files.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const workflowFile = resolve(root, process.argv[2] ?? '.github/workflows/self-test.yml');
@@ -94,25 +94,8 @@ function condition(step, env) {
   if (step.if === undefined) return !jobFailed;
   if (typeof step.if === 'boolean') return step.if;
   const expr = step.if.trim().replace(/^\$\{\{(.*)\}\}$/s, '$1');
-  return evaluate(expr, env) === true || evaluate(expr, env) === 'true';
-}
-
-function readKeyValueFile(file) {
-  const values = {};
-  const lines = readFileSync(file, 'utf8').split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const heredoc = /^([^<=]+)<<(.+)$/.exec(lines[i]);
-    if (heredoc) {
-      const [, name, delimiter] = heredoc;
-      const body = [];
-      for (i++; i < lines.length && lines[i] !== delimiter; i++) body.push(lines[i]);
-      values[name] = body.join('\n');
-      continue;
-    }
-    const plain = /^([^=]+)=(.*)$/.exec(lines[i]);
-    if (plain) values[plain[1]] = plain[2];
-  }
-  return values;
+  const value = evaluate(expr, env);
+  return value === true || value === 'true';
 }
 
 const groups = [];
@@ -206,14 +189,10 @@ try {
         if (input?.default !== undefined) inputs[name] = interpolate(String(input.default), env);
       }
       for (const [name, value] of Object.entries(step.with ?? {})) inputs[name] = interpolate(value, env);
-      const inputEnv = {};
-      for (const [name, value] of Object.entries(inputs)) {
-        inputEnv[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value;
-      }
       code = await run(process.env.NODE24_BIN || process.execPath, [join(root, action.runs.main)], {
         ...env,
         ...files,
-        ...inputEnv,
+        ...inputEnv(inputs),
       });
       outputs = readKeyValueFile(files.GITHUB_OUTPUT);
     } else {

@@ -63,17 +63,24 @@ export function stepEnv(files: RunnerFiles, inputs: Record<string, string>): Rec
   };
 }
 
-/** Parses the `name<<delimiter` file format that core.setOutput and core.saveState write. */
+/**
+ * Parses a GITHUB_OUTPUT-style file: `name<<delimiter` blocks, as core.setOutput and core.saveState
+ * write them, and `name=value` lines, as a shell step writes them.
+ */
 export function readKeyValueFile(file: string): Record<string, string> {
   const values: Record<string, string> = {};
   const lines = fs.readFileSync(file, 'utf8').split('\n');
   for (let i = 0; i < lines.length; i++) {
-    const match = /^([^<]+)<<(.+)$/.exec(lines[i]);
-    if (!match) continue;
-    const [, name, delimiter] = match;
-    const valueLines: string[] = [];
-    for (i++; i < lines.length && lines[i] !== delimiter; i++) valueLines.push(lines[i]);
-    values[name] = valueLines.join('\n');
+    const block = /^([^<=]+)<<(.+)$/.exec(lines[i]);
+    if (block) {
+      const [, name, delimiter] = block;
+      const valueLines: string[] = [];
+      for (i++; i < lines.length && lines[i] !== delimiter; i++) valueLines.push(lines[i]);
+      values[name] = valueLines.join('\n');
+      continue;
+    }
+    const plain = /^([^=]+)=(.*)$/.exec(lines[i]);
+    if (plain) values[plain[1]] = plain[2];
   }
   return values;
 }
