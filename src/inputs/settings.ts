@@ -35,7 +35,7 @@ interface CommonSettings {
 }
 
 /** When the pull request comment is written: never, after every run, or when the step fails. */
-export const PR_COMMENT = ['off', 'always', 'on-failure'] as const;
+const PR_COMMENT = ['off', 'always', 'on-failure'] as const;
 export type PrComment = (typeof PR_COMMENT)[number];
 const isPrComment = (value: string): value is PrComment => (PR_COMMENT as readonly string[]).includes(value);
 

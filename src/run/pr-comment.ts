@@ -14,7 +14,7 @@ const COMMENT_BUDGET_MS = 30_000;
 const COMMENT_REQUEST_TIMEOUT_MS = 10_000;
 const PULL_REQUEST_EVENTS = new Set(['pull_request', 'pull_request_target']);
 
-export interface CommentResult {
+interface CommentResult {
   /** The comment written (`comment-url`), if one was. */
   url?: string;
   /** Whether a warning was emitted (it counts against GitHub's ten per step). */
