@@ -1,6 +1,6 @@
 import { buildSuiteOptions, defaultNote, type SuiteOptionInputs } from '../src/inputs/options.js';
-import { clearSecrets } from '../src/inputs/secrets.js';
 import { hideSensitiveValues } from '../src/inputs/sensitive-overrides.js';
+import { clearSecrets } from '../src/runner/secrets.js';
 import { runInProcess } from './helpers/in-process.js';
 import { suiteInputs } from './helpers/inputs.js';
 import { annotations, visibleLog } from './helpers/runner-files.js';

@@ -124,9 +124,9 @@ describe('a test suite run end to end against the simulator', () => {
     });
     const errors = annotations(result.log, 'error');
     expect(errors).toEqual([
+      '::error::Test suite run suite-run-1: 2 of 4 test cases failed.',
       '::error title=pay by invoice::Test case FAILED in run suite-run-1',
       '::error title=refund::Test case FAILED in run suite-run-1',
-      '::error::Test suite run suite-run-1: 2 of 4 test cases failed.',
     ]);
     expect(result.summary).toContain('❌ Test run failed');
     expect(firstTable(result.summary).rows[0]?.[1]).toBe('pay by invoice');
@@ -182,8 +182,8 @@ describe('a test suite run end to end against the simulator', () => {
     expect(strict.outputs).toMatchObject({ status: 'FAILED', success: 'false', flaky: '1', failed: '0' });
     expect(annotations(strict.log, 'warning')).toEqual([]);
     expect(annotations(strict.log, 'error')).toEqual([
-      '::error title=search::Test case FLAKY (counts as failed) in run suite-run-2',
       '::error::Test suite run suite-run-2: 1 of 2 test cases failed (1 flaky test case counted as failed: fail-on-flaky is true).',
+      '::error title=search::Test case FLAKY (counts as failed) in run suite-run-2',
     ]);
     expect(strict.summary).toContain('❌ FLAKY (counts as failed)');
   });

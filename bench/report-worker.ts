@@ -11,9 +11,9 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { registerSecret } from '../src/inputs/secrets.js';
 import { writeReports } from '../src/report/index.js';
 import { finishedOutcome, type RunIdentity } from '../src/run/conclude.js';
+import { registerSecret } from '../src/runner/secrets.js';
 import { type Operation, parseAnswer, type ServiceClient } from '../src/service/client.js';
 import { ProjectRunDriver } from '../src/service/project-run.js';
 

@@ -1,13 +1,15 @@
-import * as core from '@actions/core';
 import { InputError } from './inputs/input-error.js';
-import { redact } from './inputs/secrets.js';
-import { type InputReader, readSettings } from './inputs/settings.js';
+import { type InputReader, readSettings, type Settings } from './inputs/settings.js';
 import { annotate } from './report/annotations.js';
 import { writeReports } from './report/index.js';
+import type { RunOutcome } from './report/outcome.js';
 import { runToOutcome } from './run/index.js';
 import { keepPullRequestComment } from './run/pr-comment.js';
 import { JobCancellation, onTermination } from './run/signals.js';
 import { STATE } from './run/state.js';
+import { beginStep, debug, fail } from './runner/log.js';
+import { saveState, setOutput } from './runner/step.js';
+import { line } from './runner/text.js';
 import { type Clock, systemClock } from './service/clock.js';
 
 interface RunDependencies {
@@ -18,20 +20,21 @@ interface RunDependencies {
   cancelSignal?: AbortSignal;
 }
 
-/** The main step: read the inputs, run, report. Every failure ends in core.setFailed, never a throw. */
+/** The main step: read the inputs, run, report. Every failure ends in a failed step, never a throw. */
 export async function run(dependencies: RunDependencies = {}): Promise<void> {
+  beginStep();
   const clock = dependencies.clock ?? systemClock;
-  core.saveState(STATE.isPost, 'true');
+  saveState(STATE.isPost, 'true');
   const job = new JobCancellation(clock);
   const stopListening = dependencies.cancelSignal
     ? linkSignal(dependencies.cancelSignal, () => job.cancel())
     : onTermination(() => job.cancel());
   // Why the step fails; empty when it passes. `success` is written from this alone.
   const failures: string[] = [];
+  let reported: { outcome: RunOutcome; settings: Settings } | undefined;
   try {
     const settings = await readSettings(dependencies.input, dependencies.env);
     const outcome = await runToOutcome(settings, clock, job);
-    for (const note of outcome.notes) core.info(note);
     const reports = await writeReports(outcome, {
       summary: settings.summary,
       junitPath: settings.junitPath,
@@ -39,27 +42,27 @@ export async function run(dependencies: RunDependencies = {}): Promise<void> {
     });
     failures.push(...reports.failures);
     const comment = await keepPullRequestComment(outcome, settings, failures.length > 0, clock, job.signal);
-    core.setOutput('comment-url', comment.url ?? '');
-    // Last, so that the step's other warnings and failures count against GitHub's ten of each.
-    const warnings = reports.warnings + (comment.warned ? 1 : 0);
-    annotate(outcome, settings.summary, { errors: failures.length, warnings });
+    setOutput('comment-url', comment.url ?? '');
+    reported = { outcome, settings };
   } catch (error) {
     // No outcome was learned: the inputs are wrong, or something unexpected broke.
-    core.setOutput('status', 'ERROR');
+    setOutput('status', 'ERROR');
     if (error instanceof InputError) {
       failures.push(error.message);
     } else {
       const message = error instanceof Error ? error.message : String(error);
-      core.debug(error instanceof Error && error.stack ? redact(error.stack) : '');
-      failures.push(`Unexpected error: ${redact(message)}`);
+      const stack = error instanceof Error && error.stack ? error.stack.split('\n') : [];
+      for (const stackLine of stack) debug(line`${stackLine}`);
+      failures.push(`Unexpected error: ${message}`);
     }
   } finally {
     stopListening();
     job.dispose();
   }
-  core.setOutput('success', String(failures.length === 0));
-  // The service's error texts may echo a secret: the runner masks the log, and so do we.
-  for (const failure of failures) core.setFailed(redact(failure));
+  setOutput('success', String(failures.length === 0));
+  for (const failure of failures) fail(line`${failure}`);
+  // Last, so that the step's own warnings and failures come out of GitHub's ten of each first.
+  if (reported) annotate(reported.outcome, reported.settings.summary);
 }
 
 function linkSignal(source: AbortSignal, abort: () => void): () => void {

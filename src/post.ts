@@ -1,16 +1,17 @@
-import * as core from '@actions/core';
-import { redact } from './inputs/secrets.js';
 import { type InputReader, readSettings } from './inputs/settings.js';
 import { cancelRun } from './run/cancel.js';
 import { planRun } from './run/driver.js';
 import { STATE } from './run/state.js';
+import { beginStep, info, warning } from './runner/log.js';
+import { getState } from './runner/step.js';
+import { line } from './runner/text.js';
 import { type Clock, systemClock } from './service/clock.js';
 
 interface CleanupDependencies {
   clock?: Clock;
   input?: InputReader;
   env?: NodeJS.ProcessEnv;
-  /** What the main step saved (core.saveState); the runner passes it as STATE_* variables. */
+  /** What the main step saved (saveState); the runner passes it as STATE_* variables. */
   state?: (name: string) => string;
 }
 
@@ -19,22 +20,20 @@ interface CleanupDependencies {
  * an end, because it was killed. It only warns: cleanup never fails a job.
  */
 export async function cleanup(dependencies: CleanupDependencies = {}): Promise<void> {
-  const state = dependencies.state ?? core.getState;
+  beginStep();
+  const state = dependencies.state ?? getState;
   const clock = dependencies.clock ?? systemClock;
   const runId = state(STATE.runId);
   if (!runId || state(STATE.cancellable) !== 'true' || state(STATE.settled) === 'true') {
-    core.info('No open run to cancel.');
+    info(line`No open run to cancel.`);
     return;
   }
   try {
     const settings = await readSettings(dependencies.input, dependencies.env);
     const { driver } = planRun(settings, clock);
-    core.info(`The main step did not see ${driver.kind} ${runId} to an end; cancelling it.`);
-    const { line } = await cancelRun(driver, runId, clock, settings.requestTimeoutMs);
-    core.info(line);
+    info(line`The main step did not see ${driver.kind} ${runId} to an end; cancelling it.`);
+    await cancelRun(driver, runId, clock, settings.requestTimeoutMs);
   } catch (error) {
-    core.warning(
-      redact(`Could not cancel run ${runId}: ${error instanceof Error ? error.message : String(error)}`),
-    );
+    warning(line`Could not cancel run ${runId}: ${error instanceof Error ? error.message : String(error)}`);
   }
 }

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
-import { clearSecrets } from '../../src/inputs/secrets.js';
 import { run } from '../../src/main.js';
 import { cleanup } from '../../src/post.js';
+import { clearSecrets } from '../../src/runner/secrets.js';
 import type { Clock } from '../../src/service/clock.js';
 import {
   makeRunnerFiles,

@@ -1,21 +1,32 @@
-import { annotate, type OtherAnnotations } from '../../src/report/annotations.js';
+import { annotate } from '../../src/report/annotations.js';
+import { beginStep, fail, warning } from '../../src/runner/log.js';
+import { line } from '../../src/runner/text.js';
 import type { TestCaseResult } from '../../src/service/driver.js';
 import { captureStdout, cases, makeOutcome } from './helpers.js';
 
-/** The annotations of an outcome; by default the step's only other one is its failure message. */
+/**
+ * The annotations of an outcome, after the step's own: by default its failure message when it
+ * fails, else `others` errors and warnings.
+ */
 function annotations(
   testCases: TestCaseResult[],
   overrides: Parameters<typeof makeOutcome>[1] = {},
-  others?: OtherAnnotations,
+  others?: { errors: number; warnings: number },
 ): string[] {
   const stdout = captureStdout();
+  const exitCode = process.exitCode;
   try {
+    beginStep();
     const outcome = makeOutcome(testCases, overrides);
-    annotate(outcome, true, others ?? { errors: outcome.success ? 0 : 1, warnings: 0 });
+    const own = others ?? { errors: outcome.success ? 0 : 1, warnings: 0 };
+    for (let i = 0; i < own.errors; i++) fail(line`the step's own failure`);
+    for (let i = 0; i < own.warnings; i++) warning(line`the step's own warning`);
+    annotate(outcome, true);
   } finally {
     stdout.restore();
+    process.exitCode = exitCode;
   }
-  return stdout.lines().filter((line) => line.startsWith('::'));
+  return stdout.lines().filter((text) => text.startsWith('::') && !text.includes("the step's own"));
 }
 
 const kind = (line: string) => /^::(\w+)/.exec(line)?.[1];
@@ -45,8 +56,8 @@ describe('annotations', () => {
   });
 
   it('names unfinished test cases as such', () => {
-    const [line] = annotations([{ title: 'a', status: 'RUNNING' }]);
-    expect(line).toBe('::error title=a::Test case did not finish (RUNNING) in run run-1');
+    const [annotation] = annotations([{ title: 'a', status: 'RUNNING' }]);
+    expect(annotation).toBe('::error title=a::Test case did not finish (RUNNING) in run run-1');
   });
 
   it('3 flaky: 3 warnings; with fail-on-flaky, 3 errors', () => {
@@ -64,15 +75,27 @@ describe('annotations', () => {
     expect(lines[10]).toContain('5 more test cases are flaky');
   });
 
-  it('cuts titles at 200 characters and keeps them on one line', () => {
-    const [line] = annotations([{ title: `a\nb ${'x'.repeat(300)}`, status: 'FAILED' }]);
-    const title = /title=([^:]*)::/.exec(line as string)?.[1];
-    expect(title).toBe(`a b ${'x'.repeat(195)}…`);
+  it('cuts titles at 200 characters and keeps them on one line, line breaks shown as escapes', () => {
+    const [annotation] = annotations([{ title: `a\nb ${'x'.repeat(300)}`, status: 'FAILED' }]);
+    const title = /title=([^:]*)::/.exec(annotation as string)?.[1];
+    expect(title).toBe(`a\\nb ${'x'.repeat(194)}…`);
   });
 
   it('escapes command syntax in titles', () => {
-    const [line] = annotations([{ title: 'a::b, c%', status: 'FAILED' }]);
-    expect(line).toBe('::error title=a%3A%3Ab%2C c%25::Test case FAILED in run run-1');
+    const [annotation] = annotations([{ title: 'a::b, c%', status: 'FAILED' }]);
+    expect(annotation).toBe('::error title=a%3A%3Ab%2C c%25::Test case FAILED in run run-1');
+  });
+
+  it('an eleventh warning of the step is a line of the log, not an annotation GitHub would not show', () => {
+    const stdout = captureStdout();
+    try {
+      beginStep();
+      for (let i = 1; i <= 11; i++) warning(line`warning ${i}`);
+    } finally {
+      stdout.restore();
+    }
+    expect(stdout.lines().filter((text) => text.startsWith('::warning'))).toHaveLength(10);
+    expect(stdout.lines()).toContain('Warning: warning 11');
   });
 
   it.each([false, true])(

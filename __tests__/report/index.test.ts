@@ -23,7 +23,6 @@ describe('writeReports', () => {
       resultsFile: path.join(files.dir, 'test-run-run-1.json'),
       junitFile: junitPath,
       failures: ['Project run run-1 ended FAILED: 2 of 12 test cases failed.'],
-      warnings: 0,
     });
     expect(files.readOutputs()).toEqual({
       status: 'FAILED',
@@ -64,7 +63,7 @@ describe('writeReports', () => {
 
   it('logs an unfinished test case as such', async () => {
     await writeReports(makeOutcome([{ title: 'x\ny' }]), { summary: false, resultsDir: files.dir });
-    expect(stdout.lines()).toContain('  ✗ did not finish (no status)  x y');
+    expect(stdout.lines()).toContain('  ✗ did not finish (no status)  x\\ny');
   });
 
   it('a run started without waiting: status only, one-line summary, no files', async () => {
@@ -77,7 +76,7 @@ describe('writeReports', () => {
         junitPath: path.join(dir, 'junit.xml'),
       },
     );
-    expect(written).toEqual({ failures: [], warnings: 0 });
+    expect(written).toEqual({ failures: [] });
     expect(files.readOutputs()).toEqual({ status: 'STARTED' });
     expect(files.readSummary()).toBe(
       '<p>Started test suite run <code>run-1</code> of <strong>S</strong> (not waiting for it).</p>\n',

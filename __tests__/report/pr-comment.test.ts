@@ -1,5 +1,5 @@
-import { clearSecrets, registerSecret } from '../../src/inputs/secrets.js';
 import { COMMENT_MAX_CHARS, commentMarker, renderComment } from '../../src/report/pr-comment.js';
+import { clearSecrets, registerSecret } from '../../src/runner/secrets.js';
 import { decodeEntities } from '../helpers/html.js';
 import { cases, makeOutcome } from './helpers.js';
 

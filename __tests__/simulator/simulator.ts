@@ -90,6 +90,11 @@ export interface Scenario {
   prefix?: string;
   project?: ProjectScript;
   suite?: SuiteScript;
+  /**
+   * Ids given to the runs started or created, in order (project and suite runs share the list);
+   * past its end, `run-N` and `suite-run-N`. For ids the service should never send.
+   */
+  runIds?: string[];
   /** When set, other project ids -> 404 {error:'Project <id> not found'}. */
   knownProjectIds?: string[];
   /** When set, other test suite ids -> 404 {error:'Test suite <id> not found'}. */
@@ -145,6 +150,7 @@ export class Simulator extends JsonServer<Operation> {
   private readonly suiteRuns = new Map<string, SuiteRun>();
   private nextProjectRun = 1;
   private nextSuiteRun = 1;
+  private runsCreated = 0;
 
   private constructor(server: Server, scenario: Scenario) {
     super(server);
@@ -163,7 +169,7 @@ export class Simulator extends JsonServer<Operation> {
 
   /** Create a run directly (as if started earlier); returns its id. */
   createProjectRun(projectId: string, script?: ProjectScript, branch?: string): string {
-    const id = `run-${this.nextProjectRun++}`;
+    const id = this.scriptedRunId() ?? `run-${this.nextProjectRun++}`;
     this.projectRuns.set(id, {
       id,
       projectId,
@@ -176,7 +182,7 @@ export class Simulator extends JsonServer<Operation> {
   }
 
   createSuiteRun(testSuiteId: string, script?: SuiteScript, options: Record<string, unknown> = {}): string {
-    const id = `suite-run-${this.nextSuiteRun++}`;
+    const id = this.scriptedRunId() ?? `suite-run-${this.nextSuiteRun++}`;
     this.suiteRuns.set(id, {
       id,
       testSuiteId,
@@ -185,6 +191,10 @@ export class Simulator extends JsonServer<Operation> {
       options: { ...options, environment: options.environment ?? 'ALL' },
     });
     return id;
+  }
+
+  private scriptedRunId(): string | undefined {
+    return this.scenario.runIds?.[this.runsCreated++];
   }
 
   // ---- request handling ----

@@ -1,5 +1,5 @@
+import { registerSecret } from '../runner/secrets.js';
 import { isRecord } from './is-record.js';
-import { registerSecret } from './secrets.js';
 
 /**
  * Sensitive variable overrides of suite runs: masked before anything is printed, hidden in the

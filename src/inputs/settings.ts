@@ -1,11 +1,11 @@
 import * as path from 'node:path';
-import * as core from '@actions/core';
+import { registerSecret } from '../runner/secrets.js';
+import { getInput } from '../runner/step.js';
 import { SUITE_ENVIRONMENTS, type SuiteOptions } from '../service/schemas.js';
 import { shown } from '../service/validation.js';
 import { parseDuration } from './durations.js';
 import { InputError } from './input-error.js';
 import { buildSuiteOptions } from './options.js';
-import { registerSecret } from './secrets.js';
 import { readWorkflowRun, type WorkflowRun } from './workflow-run.js';
 
 /** The two kinds of run: agent-based project runs and classic test suite runs. */
@@ -68,7 +68,7 @@ export type Settings = CommonSettings & (ProjectTarget | SuiteStartTarget | Suit
 
 export type InputReader = (name: string) => string;
 
-const readInput: InputReader = (name) => core.getInput(name);
+const readInput: InputReader = (name) => getInput(name);
 
 /**
  * The defaults of the inputs that have one, used when an input is empty or, outside a runner,

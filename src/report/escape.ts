@@ -1,14 +1,14 @@
-import { redact, redactAround } from '../inputs/secrets.js';
+import { redact, redactAround } from '../runner/secrets.js';
+import { cut } from '../runner/text.js';
 
 /** Shown for a title that is empty once cleaned. */
 export const UNTITLED = '(untitled)';
 
-const ELLIPSIS = '…';
-
 // C0 controls other than tab, LF and CR; DEL; C1 controls.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
 const CONTROLS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
-const LINE_BREAKS = / *[\t\n\r\u2028\u2029][\t\n\r\u2028\u2029 ]*/g;
+const BREAK = /[\t\n\r\u2028\u2029]/;
+const BREAKS = new RegExp(BREAK.source, 'g');
 
 // `$` and `~` too: GitHub renders math and strike-through.
 const HTML_SPECIALS = /[&<>"'|`*_[\]\\$~]/g;
@@ -41,9 +41,20 @@ function stripControls(text: string): string {
   return text.replace(CONTROLS, '').toWellFormed();
 }
 
-/** Folds every run of line breaks and tabs (with the spaces around it) to one space, then trims. */
+/**
+ * Folds every run of line breaks and tabs (with the white space around it) to one space, then
+ * trims. Linear: titles can be megabytes, and a regular expression that looks for spaces before a
+ * break backtracks over every run of spaces that has none.
+ */
 function foldLines(text: string): string {
-  return text.replace(LINE_BREAKS, ' ').trim();
+  if (!BREAK.test(text)) return text.trim();
+  const pieces = text.replace(BREAKS, '\n').split('\n');
+  const kept: string[] = [];
+  for (const piece of pieces) {
+    const trimmed = piece.trim();
+    if (trimmed !== '') kept.push(trimmed);
+  }
+  return kept.join(' ');
 }
 
 /**
@@ -52,23 +63,6 @@ function foldLines(text: string): string {
  */
 function clean(text: string): string {
   return redactAround(text, (redacted) => foldLines(stripControls(redacted)));
-}
-
-/** Cuts `text` to at most `maxChars` code points, the last one an ellipsis; never splits a surrogate pair. */
-export function cut(text: string, maxChars: number): string {
-  if (text.length <= maxChars) return text;
-  let index = 0;
-  let points = 0;
-  let keep = 0;
-  while (index < text.length) {
-    if (points === maxChars - 1) keep = index;
-    if (points === maxChars) return text.slice(0, keep).trimEnd() + ELLIPSIS;
-    const code = text.charCodeAt(index);
-    const next = text.charCodeAt(index + 1);
-    index += code >= 0xd800 && code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff ? 2 : 1;
-    points++;
-  }
-  return text;
 }
 
 /**
@@ -88,10 +82,4 @@ export function cellText(title: string, maxChars = 200): string {
 /** Multi-line text for a `<pre>` block of the summary: secrets redacted, escaped, line breaks kept. */
 export function preText(text: string, maxChars: number): string {
   return escapeHtml(cut(redactAround(text, stripControls), maxChars));
-}
-
-/** Text for an annotation or a log line: secrets redacted, one line, cut when `maxChars` is given. */
-export function oneLine(text: string, maxChars?: number): string {
-  const line = clean(text);
-  return maxChars === undefined ? line : cut(line, maxChars);
 }

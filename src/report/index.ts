@@ -1,5 +1,6 @@
-import * as core from '@actions/core';
-import { oneLine } from './escape.js';
+import { warning } from '../runner/log.js';
+import { setOutput } from '../runner/step.js';
+import { line } from '../runner/text.js';
 import { logOutcome } from './log.js';
 import type { RunOutcome } from './outcome.js';
 import { setOutcomeOutputs } from './outputs.js';
@@ -18,17 +19,15 @@ interface ReportSettings {
 interface ReportFiles {
   resultsFile?: string;
   junitFile?: string;
-  /** How many warnings writing them took (they count against GitHub's ten per step). */
-  warnings: number;
   /**
    * Why the step fails, one message each (the run's result, a JUnit report that was asked for
-   * and could not be written); empty when it passes. The caller reports each with core.setFailed.
+   * and could not be written); empty when it passes. The caller fails the step with each.
    */
   failures: string[];
 }
 
 function reason(error: unknown): string {
-  return oneLine(error instanceof Error ? error.message : String(error));
+  return error instanceof Error ? error.message : String(error);
 }
 
 /**
@@ -42,7 +41,7 @@ function reason(error: unknown): string {
  */
 export async function writeReports(outcome: RunOutcome, settings: ReportSettings): Promise<ReportFiles> {
   setOutcomeOutputs(outcome);
-  const files: ReportFiles = { failures: [], warnings: 0 };
+  const files: ReportFiles = { failures: [] };
   if (!outcome.success) files.failures.push(outcome.message ?? `The ${outcome.mode} run failed.`);
   if (outcome.status === 'STARTED') {
     if (settings.summary) await writeSummaryOrWarn(outcome, false);
@@ -52,10 +51,9 @@ export async function writeReports(outcome: RunOutcome, settings: ReportSettings
   logOutcome(outcome);
   try {
     files.resultsFile = await writeResultsFile(outcome, settings.resultsDir);
-    core.setOutput('results-file', files.resultsFile);
+    setOutput('results-file', files.resultsFile);
   } catch (error) {
-    core.warning(`Could not write the results file: ${reason(error)}`);
-    files.warnings++;
+    warning(line`Could not write the results file: ${reason(error)}`);
   }
 
   if (settings.junitPath !== undefined) {
@@ -63,26 +61,21 @@ export async function writeReports(outcome: RunOutcome, settings: ReportSettings
       // Loaded only when asked for, to keep the action's start-up small.
       const { writeJunit } = await import('./junit.js');
       files.junitFile = await writeJunit(outcome, settings.junitPath);
-      core.setOutput('junit-file', files.junitFile);
+      setOutput('junit-file', files.junitFile);
     } catch (error) {
-      files.failures.push(
-        `Could not write the JUnit report to ${oneLine(settings.junitPath)}: ${reason(error)}`,
-      );
+      files.failures.push(`Could not write the JUnit report to ${settings.junitPath}: ${reason(error)}`);
     }
   }
 
-  if (settings.summary && !(await writeSummaryOrWarn(outcome, files.junitFile !== undefined)))
-    files.warnings++;
+  if (settings.summary) await writeSummaryOrWarn(outcome, files.junitFile !== undefined);
   return files;
 }
 
-/** Writes the summary; a failure only warns. Returns whether it was written. */
-async function writeSummaryOrWarn(outcome: RunOutcome, junitWritten: boolean): Promise<boolean> {
+/** Writes the summary; a failure only warns. */
+async function writeSummaryOrWarn(outcome: RunOutcome, junitWritten: boolean): Promise<void> {
   try {
     await writeSummary(outcome, junitWritten);
-    return true;
   } catch (error) {
-    core.warning(`Could not write the job summary: ${reason(error)}`);
-    return false;
+    warning(line`Could not write the job summary: ${reason(error)}`);
   }
 }

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { redact, redactAround } from '../inputs/secrets.js';
+import { redact, redactAround } from '../runner/secrets.js';
 import { UNTITLED } from './escape.js';
 import type { RunOutcome } from './outcome.js';
 import type { Verdict } from './test-case-status.js';

@@ -1,4 +1,4 @@
-import * as core from '@actions/core';
+import { setOutput } from '../runner/step.js';
 import type { RunOutcome } from './outcome.js';
 
 /**
@@ -6,13 +6,13 @@ import type { RunOutcome } from './outcome.js';
  * `success`, which the caller sets once the step's result is known.
  */
 export function setOutcomeOutputs(outcome: RunOutcome): void {
-  core.setOutput('status', outcome.status);
+  setOutput('status', outcome.status);
   if (outcome.status === 'STARTED') return;
   const { total, passed, failed, flaky, skipped } = outcome.counts;
-  core.setOutput('total', String(total));
-  core.setOutput('passed', String(passed));
-  core.setOutput('failed', String(failed));
-  core.setOutput('flaky', String(flaky));
-  core.setOutput('skipped', String(skipped));
-  if (outcome.durationMs !== undefined) core.setOutput('duration-ms', String(Math.round(outcome.durationMs)));
+  setOutput('total', String(total));
+  setOutput('passed', String(passed));
+  setOutput('failed', String(failed));
+  setOutput('flaky', String(flaky));
+  setOutput('skipped', String(skipped));
+  if (outcome.durationMs !== undefined) setOutput('duration-ms', String(Math.round(outcome.durationMs)));
 }

@@ -1,4 +1,4 @@
-import { redact } from '../inputs/secrets.js';
+import { redact } from '../runner/secrets.js';
 import { cellText } from './escape.js';
 import { countsLine, plural } from './format.js';
 import { headingOf, runLine } from './headline.js';

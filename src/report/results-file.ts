@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { redact } from '../inputs/secrets.js';
+import { redact } from '../runner/secrets.js';
 import type { RunOutcome } from './outcome.js';
 
 const RESULTS_SCHEMA_VERSION = 1;

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import * as core from '@actions/core';
+import { appendSummary } from '../runner/step.js';
 import { cellText, preText } from './escape.js';
 import { countsLine, formatDuration, plural } from './format.js';
 import { headingOf, runLine } from './headline.js';
@@ -125,17 +125,12 @@ async function fileSize(file: string | undefined): Promise<number> {
 
 /** Appends the summary to $GITHUB_STEP_SUMMARY, counting what the file already holds against the budget. */
 export async function writeSummary(outcome: RunOutcome, junitWritten: boolean): Promise<void> {
-  const existing =
-    (await fileSize(process.env.GITHUB_STEP_SUMMARY)) + Buffer.byteLength(core.summary.stringify());
+  const existing = await fileSize(process.env.GITHUB_STEP_SUMMARY);
   const html =
     outcome.status === 'STARTED'
       ? renderStartedSummary(outcome)
       : renderSummary(outcome, { junitWritten, budgetBytes: SUMMARY_BUDGET_BYTES - existing });
   // A blank line first, so that whatever the file holds cannot run into this summary's HTML.
   const separator = existing > 0 ? '\n\n' : '';
-  try {
-    await core.summary.addRaw(separator + html).write();
-  } finally {
-    core.summary.emptyBuffer();
-  }
+  await appendSummary(separator + html);
 }

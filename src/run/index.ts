@@ -1,7 +1,9 @@
-import * as core from '@actions/core';
 import type { Settings } from '../inputs/settings.js';
 import { formatDuration } from '../report/format.js';
 import type { RunOutcome } from '../report/outcome.js';
+import { info } from '../runner/log.js';
+import { setOutput } from '../runner/step.js';
+import { line } from '../runner/text.js';
 import type { Clock } from '../service/clock.js';
 import { ServiceError } from '../service/errors.js';
 import { cancelRun } from './cancel.js';
@@ -39,7 +41,7 @@ export async function runToOutcome(
   if ('outcome' in started) return started.outcome;
   const { runId } = started;
   identity.runId = runId;
-  core.setOutput('run-id', runId);
+  setOutput('run-id', runId);
 
   // A step cancels only a run it started itself and waits for.
   const leftRunning = settings.runId
@@ -52,10 +54,12 @@ export async function runToOutcome(
   if (!settings.wait) return startedOutcome(identity);
 
   const endRun = async (): Promise<{ notes: string[]; settled: boolean }> => {
-    if (leftRunning) return { notes: [leftRunning], settled: true };
-    const { line, settled } = await cancelRun(driver, runId, clock, settings.requestTimeoutMs, job.deadline);
-    core.info(line);
-    return { notes: [line], settled };
+    if (leftRunning) {
+      info(line`${leftRunning}`);
+      return { notes: [leftRunning], settled: true };
+    }
+    const { note, settled } = await cancelRun(driver, runId, clock, settings.requestTimeoutMs, job.deadline);
+    return { notes: [note], settled };
   };
 
   let outcome: RunOutcome;
@@ -68,7 +72,6 @@ export async function runToOutcome(
       deadline,
       pollIntervalMs: settings.pollIntervalMs,
       requestTimeoutMs: settings.requestTimeoutMs,
-      log: (line) => core.info(line),
     });
     if (result.kind === 'finished') {
       outcome = finishedOutcome(identity, result.run);

@@ -1,4 +1,6 @@
 import { formatDuration } from '../report/format.js';
+import { info } from '../runner/log.js';
+import { line } from '../runner/text.js';
 import type { Clock } from '../service/clock.js';
 import type { FinishedRun, RunDriver } from '../service/driver.js';
 import { Aborted, DeadlineExceeded } from '../service/errors.js';
@@ -16,7 +18,6 @@ interface WaitOptions {
   deadline: number;
   pollIntervalMs: number;
   requestTimeoutMs: number;
-  log: (line: string) => void;
 }
 
 const HEARTBEAT_MS = 60_000;
@@ -54,11 +55,11 @@ export async function waitForFinish(
       const poll = await driver.poll(runId, context);
       if (poll.status !== lastStatus) {
         const change = lastStatus ? `${lastStatus} -> ${poll.status}` : poll.status;
-        options.log(`[${elapsed()}] ${driver.kind} ${runId}: ${change}`);
+        info(line`[${elapsed()}] ${driver.kind} ${runId}: ${change}`);
         lastStatus = poll.status;
         lastLineAt = clock.now();
       } else if (clock.now() - lastLineAt >= HEARTBEAT_MS) {
-        options.log(`[${elapsed()}] ${driver.kind} ${runId}: still ${poll.status}`);
+        info(line`[${elapsed()}] ${driver.kind} ${runId}: still ${poll.status}`);
         lastLineAt = clock.now();
       }
       if (poll.finished) return { kind: 'finished', run: poll.finished };

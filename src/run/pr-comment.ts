@@ -1,10 +1,11 @@
 import { readFile } from 'node:fs/promises';
-import * as core from '@actions/core';
 import type { Settings } from '../inputs/settings.js';
 import { type WorkflowRun, workflowRunUrl } from '../inputs/workflow-run.js';
 import { formatDuration } from '../report/format.js';
 import type { RunOutcome } from '../report/outcome.js';
 import { commentMarker, renderComment } from '../report/pr-comment.js';
+import { info, warning } from '../runner/log.js';
+import { line } from '../runner/text.js';
 import type { Clock } from '../service/clock.js';
 import { GitHubError, type PullRequest, PullRequestComments } from '../service/github.js';
 import { USER_AGENT } from '../service/user-agent.js';
@@ -17,8 +18,6 @@ const PULL_REQUEST_EVENTS = new Set(['pull_request', 'pull_request_target']);
 interface CommentResult {
   /** The comment written (`comment-url`), if one was. */
   url?: string;
-  /** Whether a warning was emitted (it counts against GitHub's ten per step). */
-  warned: boolean;
 }
 
 /** Why no comment is written for this outcome, if none is. */
@@ -71,24 +70,24 @@ export async function keepPullRequestComment(
   clock: Clock,
   signal: AbortSignal,
 ): Promise<CommentResult> {
-  if (settings.prComment === 'off') return { warned: false };
+  if (settings.prComment === 'off') return {};
   const skip = reasonToSkip(outcome, settings.workflow);
   if (skip) {
-    core.info(`No pull request comment: ${skip}.`);
-    return { warned: false };
+    info(line`No pull request comment: ${skip}.`);
+    return {};
   }
   let pullRequest: PullRequestEvent | undefined;
   try {
     pullRequest = await pullRequestOf(settings.workflow);
     if (!pullRequest) {
-      core.info('No pull request comment: the event payload names no pull request.');
-      return { warned: false };
+      info(line`No pull request comment: the event payload names no pull request.`);
+      return {};
     }
     if (!settings.githubToken) {
-      core.warning(
-        "Could not comment on the pull request: input 'github-token' is empty (it defaults to the workflow's token).",
+      warning(
+        line`Could not comment on the pull request: input 'github-token' is empty (it defaults to the workflow's token).`,
       );
-      return { warned: true };
+      return {};
     }
     // Octokit comes only with the comment: the start of every other run stays as it is.
     const { getOctokit } = await import('@actions/github');
@@ -103,7 +102,7 @@ export async function keepPullRequestComment(
       requestTimeoutMs: Math.min(settings.requestTimeoutMs, COMMENT_REQUEST_TIMEOUT_MS),
       signal,
       onRetry: (what: string, failure: string, delayMs: number) =>
-        core.info(`Could not ${what} (${failure}); trying again in ${formatDuration(delayMs)}.`),
+        info(line`Could not ${what} (${failure}); trying again in ${formatDuration(delayMs)}.`),
     };
     const body = renderComment(outcome, {
       headSha: pullRequest.headSha,
@@ -112,18 +111,20 @@ export async function keepPullRequestComment(
     const existing = await comments.find(commentMarker(outcome), context);
     if (existing) {
       const updated = await comments.update(existing, body, context);
-      core.info(`Updated the comment on pull request #${pullRequest.number}: ${updated.url}`);
-      return { url: updated.url, warned: false };
+      info(line`Updated the comment on pull request #${pullRequest.number}: ${updated.url}`);
+      return { url: updated.url };
     }
     if (settings.prComment === 'on-failure' && !stepFails) {
-      core.info('No pull request comment: the step passed and there is no earlier comment to update.');
-      return { warned: false };
+      info(line`No pull request comment: the step passed and there is no earlier comment to update.`);
+      return {};
     }
     const created = await comments.create(body, context);
-    core.info(`Commented on pull request #${pullRequest.number}: ${created.url}`);
-    return { url: created.url, warned: false };
+    info(line`Commented on pull request #${pullRequest.number}: ${created.url}`);
+    return { url: created.url };
   } catch (error) {
-    core.warning(pullRequest ? explain(error, pullRequest) : `Could not read the event payload: ${error}`);
-    return { warned: true };
+    warning(
+      line`${pullRequest ? explain(error, pullRequest) : `Could not read the event payload: ${error}`}`,
+    );
+    return {};
   }
 }

@@ -1,4 +1,5 @@
-import * as core from '@actions/core';
+import { info } from '../runner/log.js';
+import { line } from '../runner/text.js';
 import type { Clock } from '../service/clock.js';
 
 /**
@@ -58,7 +59,7 @@ const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
  */
 export function onTermination(onSignal: () => void): () => void {
   const listener = (signal: NodeJS.Signals) => {
-    core.info(`Received ${signal}: the job is being cancelled.`);
+    info(line`Received ${signal}: the job is being cancelled.`);
     onSignal();
   };
   for (const signal of SIGNALS) process.on(signal, listener);

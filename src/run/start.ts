@@ -1,21 +1,22 @@
-import * as core from '@actions/core';
 import { hideSensitiveValues, sensitiveOverrideNames } from '../inputs/sensitive-overrides.js';
 import type { Settings } from '../inputs/settings.js';
 import type { RunOutcome } from '../report/outcome.js';
+import { info } from '../runner/log.js';
+import { line, type SafeText } from '../runner/text.js';
 import type { RunDriver } from '../service/driver.js';
 import { Aborted, ServiceError } from '../service/errors.js';
 import { type RunIdentity, unfinishedOutcome } from './conclude.js';
 import type { RunPlan } from './driver.js';
 import { type JobCancellation, START_GRACE_MS } from './signals.js';
 
-function describeStart(driver: RunDriver, settings: Settings): string {
+function describeStart(driver: RunDriver, settings: Settings): SafeText {
   const playwright = settings.mode === 'project' ? settings.playwrightProjectName : undefined;
   const details = [
     settings.branch ? `branch '${settings.branch}'` : 'no branch',
     settings.environment ? `environment '${settings.environment}'` : undefined,
     playwright ? `Playwright project '${playwright}'` : undefined,
   ].filter(Boolean);
-  return `Starting a ${driver.kind} for ${driver.target} (${details.join(', ')}).`;
+  return line`Starting a ${driver.kind} for ${driver.target} (${details.join(', ')}).`;
 }
 
 /**
@@ -33,7 +34,7 @@ export async function startOrAttach(
   const { driver } = plan;
   if ('attachTo' in plan) {
     const named = settings.mode === 'project' || settings.testSuiteId !== undefined;
-    core.info(`Attaching to ${driver.kind} ${plan.attachTo}${named ? ` of ${driver.target}` : ''}.`);
+    info(line`Attaching to ${driver.kind} ${plan.attachTo}${named ? ` of ${driver.target}` : ''}.`);
     return { runId: plan.attachTo };
   }
   if (job.signal.aborted) {
@@ -41,7 +42,7 @@ export async function startOrAttach(
       outcome: unfinishedOutcome(identity, 'CANCELLED', 'The job was cancelled before the run was started.'),
     };
   }
-  core.info(describeStart(driver, settings));
+  info(describeStart(driver, settings));
   try {
     // A signal stops the start's retries, but a start in flight is awaited for a while: its run id
     // is needed to cancel the run.
@@ -54,8 +55,8 @@ export async function startOrAttach(
         started.appliedOptions,
         sensitiveOverrideNames('suiteOptions' in settings && settings.suiteOptions),
       );
-    core.info(
-      `Started ${driver.kind} ${started.runId}${started.testSuiteName ? ` (${started.testSuiteName})` : ''}.`,
+    info(
+      line`Started ${driver.kind} ${started.runId}${started.testSuiteName ? ` (${started.testSuiteName})` : ''}.`,
     );
     return { runId: started.runId };
   } catch (error) {

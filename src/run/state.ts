@@ -1,4 +1,4 @@
-import * as core from '@actions/core';
+import { saveState } from '../runner/step.js';
 
 /** Names of the values the main step leaves for the post step (`core.saveState`). */
 export const STATE = {
@@ -11,7 +11,7 @@ export const STATE = {
 } as const;
 
 export function saveRunState(state: { runId: string; cancellable: boolean; settled?: boolean }): void {
-  core.saveState(STATE.runId, state.runId);
-  core.saveState(STATE.cancellable, String(state.cancellable));
-  core.saveState(STATE.settled, String(state.settled ?? false));
+  saveState(STATE.runId, state.runId);
+  saveState(STATE.cancellable, String(state.cancellable));
+  saveState(STATE.settled, String(state.settled ?? false));
 }

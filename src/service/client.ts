@@ -1,5 +1,6 @@
-import * as core from '@actions/core';
 import type { z } from 'zod/mini';
+import { info } from '../runner/log.js';
+import { line } from '../runner/text.js';
 import type { Clock } from './clock.js';
 import { Aborted, DeadlineExceeded, ServiceError } from './errors.js';
 import {
@@ -120,8 +121,8 @@ export class ServiceClient {
           deadline: context.deadline,
           signal: context.stopRetriesOn ?? context.signal,
           onRetry: (failure, delayMs, attempt) =>
-            core.info(
-              `Could not ${operation.name} (${retryReason(failure)}); attempt ${attempt + 1} in ${seconds(delayMs)}.`,
+            info(
+              line`Could not ${operation.name} (${retryReason(failure)}); attempt ${attempt + 1} in ${seconds(delayMs)}.`,
             ),
         },
         async () => {

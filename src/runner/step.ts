@@ -1,0 +1,37 @@
+import * as core from '@actions/core';
+import { safe } from './text.js';
+
+/**
+ * What the step reads from the runner and leaves for it besides the log: inputs, outputs, the state
+ * for the post step, the job summary. Values written go through `safe`: an output or a state value
+ * from the service holds no line break or control character.
+ */
+
+export function getInput(name: string): string {
+  return core.getInput(name);
+}
+
+export function setOutput(name: string, value: string | number): void {
+  core.setOutput(name, safe(value, Number.POSITIVE_INFINITY));
+}
+
+export function saveState(name: string, value: string): void {
+  core.saveState(name, safe(value, Number.POSITIVE_INFINITY));
+}
+
+export function getState(name: string): string {
+  return core.getState(name);
+}
+
+export function isDebug(): boolean {
+  return core.isDebug();
+}
+
+/** Appends HTML (escaped by its caller) to the job summary file. */
+export async function appendSummary(html: string): Promise<void> {
+  try {
+    await core.summary.addRaw(html).write();
+  } finally {
+    core.summary.emptyBuffer();
+  }
+}
