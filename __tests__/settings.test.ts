@@ -88,4 +88,16 @@ describe('settings', () => {
     const pr = await readSettings(reader({}), { GITHUB_HEAD_REF: 'fix', GITHUB_REF_NAME: '12/merge' });
     expect([pushed.branch, tagged.branch, pr.branch]).toEqual(['main', undefined, 'fix']);
   });
+
+  test.each([
+    ['project-id', '..', "'..' is a path segment, not a name"],
+    ['project-id', '.', "'.' is a path segment, not a name"],
+    ['test-suite-id', 'suite\n::error::x', 'it holds a control, line-break or invisible character'],
+    ['run-id', 'run\u200b1', 'it holds a control, line-break or invisible character'],
+  ])('%s %j is an input error: %s', async (name, value, problem) => {
+    const inputs = name === 'test-suite-id' ? { 'project-id': '', [name]: value } : { [name]: value };
+    await expect(readSettings(reader(inputs), {})).rejects.toThrow(
+      `Input '${name}' must be an id, and ${problem}`,
+    );
+  });
 });

@@ -34,6 +34,18 @@ describe.each(nodeBinaries())('no forged workflow command from dist/index.js on 
     expect(result.stdout).toContain('Started test suite run suite-run-1 (Smoke suite\\n::error');
   });
 
+  test('a run id from the service is refused, without building a URL from it', async () => {
+    sim = await Simulator.start({ runIds: [hostile('suite-run-1')] });
+    const result = await runDist(suiteInputs(sim), { node: bin });
+
+    expect(forgedCommands(result.stdout, masks)).toEqual([]);
+    expect(result.outputs).toMatchObject({ status: 'ERROR', success: 'false' });
+    expect(result.outputs['junit-file']).toBeUndefined();
+    expect(result.outputs['run-id']).toBeUndefined();
+    expect(result.stdout).toContain("field 'testSuiteRunId'");
+    expect(sim.count('getSuiteRunStatus')).toBe(0);
+  });
+
   test("the service's error text, in a retry line and a failure", async () => {
     sim = await Simulator.start({
       faults: [
@@ -66,6 +78,16 @@ describe.each(nodeBinaries())('no forged workflow command from dist/index.js on 
     expect(forgedCommands(result.stdout, masks)).toEqual([]);
     expect(result.outputs).toMatchObject({ status: 'PASSED', success: 'true' });
     expect(result.stdout).toContain("environment 'staging\\n::error");
+  });
+
+  test('an id input is refused before any request, and not echoed raw', async () => {
+    sim = await Simulator.start();
+    const result = await runDist(projectInputs(sim, { 'project-id': hostile('shop') }), { node: bin });
+
+    expect(forgedCommands(result.stdout, masks)).toEqual([]);
+    expect(result.outputs).toMatchObject({ status: 'ERROR', success: 'false' });
+    expect(result.stdout).toContain("Input 'project-id'");
+    expect(sim.requests).toHaveLength(0);
   });
 
   test("the post step's line, from a state it did not write", async () => {

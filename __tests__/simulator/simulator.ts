@@ -45,6 +45,8 @@ export interface SimTestCase {
   /** Omitted from the response when undefined (to exercise clients against a missing status). */
   status?: string;
   durationMs?: number;
+  /** Suite results: the test's id, default `test-<n>`. */
+  testId?: string;
 }
 
 export interface ProjectScript {
@@ -407,7 +409,7 @@ export class Simulator extends JsonServer<Operation> {
     if (!run) return { status: 404, body: { error: `Test suite run ${testSuiteRunId} not found` } };
     const results = (run.script.testCases ?? DEFAULT_TEST_CASES).map((tc, i) => ({
       runId: `${run.id}-case-${i + 1}`,
-      testId: `test-${i + 1}`,
+      testId: tc.testId ?? `test-${i + 1}`,
       testName: tc.title,
       ...(tc.status === undefined ? {} : { status: tc.status }),
     }));

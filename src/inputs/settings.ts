@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { registerSecret } from '../runner/secrets.js';
 import { getInput } from '../runner/step.js';
-import { SUITE_ENVIRONMENTS, type SuiteOptions } from '../service/schemas.js';
+import { idProblem, SUITE_ENVIRONMENTS, type SuiteOptions } from '../service/schemas.js';
 import { shown } from '../service/validation.js';
 import { parseDuration } from './durations.js';
 import { InputError } from './input-error.js';
@@ -143,14 +143,23 @@ function resolveBranch(value: string, env: NodeJS.ProcessEnv): { branch?: string
   return { explicit: false };
 }
 
+/** An id input, which becomes part of a URL path: undefined when empty. */
+function idInput(input: InputReader, name: string): string | undefined {
+  const value = input(name);
+  if (value === '') return undefined;
+  const problem = idProblem(value);
+  if (problem) throw new InputError(`Input '${name}' must be an id, and ${problem}; got ${shown(value)}.`);
+  return value;
+}
+
 /** What the step runs, from the mode and id inputs (the options come later). */
 function resolveTarget(
   input: InputReader,
 ): ProjectTarget | Omit<SuiteStartTarget, 'suiteOptions'> | SuiteAttachTarget {
   const modeInput = input('mode').toLowerCase();
-  const projectId = input('project-id') || undefined;
-  const testSuiteId = input('test-suite-id') || undefined;
-  const runId = input('run-id') || undefined;
+  const projectId = idInput(input, 'project-id');
+  const testSuiteId = idInput(input, 'test-suite-id');
+  const runId = idInput(input, 'run-id');
   if (modeInput !== '' && modeInput !== 'project' && modeInput !== 'suite') {
     throw new InputError(`Input 'mode' must be 'project' or 'suite'; got ${shown(input('mode'))}.`);
   }

@@ -15,7 +15,13 @@ export type SafeText = string & { readonly [cleaned]: true };
  * characters, line and paragraph separators, the byte order mark.
  */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
-const UNSAFE = /[\u0000-\u001F\u007F-\u009F\u200B-\u200F\u2028-\u202E\u2060-\u2069\uFEFF]/g;
+const UNSAFE_CHARACTER = /[\u0000-\u001F\u007F-\u009F\u200B-\u200F\u2028-\u202E\u2060-\u2069\uFEFF]/;
+const UNSAFE = new RegExp(UNSAFE_CHARACTER.source, 'g');
+
+/** Whether `text` holds a character that `safe` would escape: no id or header value may. */
+export function hasUnsafeCharacters(text: string): boolean {
+  return UNSAFE_CHARACTER.test(text);
+}
 
 const ELLIPSIS = '…';
 

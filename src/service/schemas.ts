@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { hasUnsafeCharacters } from '../runner/text.js';
 
 /**
  * The service's interface as zod/mini schemas: the start-suite-run body (the `options` input is
@@ -51,10 +52,29 @@ export const TEST_CASE_STATUSES = [
 ] as const;
 export type TestCaseStatus = (typeof TEST_CASE_STATUSES)[number];
 
+/**
+ * Why `value` cannot be an id, which names a resource inside a URL path, or undefined when it can:
+ * ids from the service and from the inputs are checked where they enter, never where a URL is
+ * built (encodeURIComponent keeps dots, and a URL resolves `.` and `..`).
+ */
+export function idProblem(value: string): string | undefined {
+  if (value === '') return 'it is empty';
+  if (value === '.' || value === '..') return `'${value}' is a path segment, not a name`;
+  if (hasUnsafeCharacters(value)) return 'it holds a control, line-break or invisible character';
+  return undefined;
+}
+
+const id = () =>
+  z.string().check(
+    z.refine((value) => idProblem(value) === undefined, {
+      error: (issue) => `must be an id (${idProblem(issue.input as string)})`,
+    }),
+  );
+
 const testCaseStatus = () => z.enum(TEST_CASE_STATUSES);
 const timestamp = () => z.nullish(z.string());
 
-export const projectRunStartSchema = once(() => z.object({ runId: z.string().check(z.minLength(1)) }));
+export const projectRunStartSchema = once(() => z.object({ runId: id() }));
 
 export const projectRunSchema = once(() =>
   z.object({
@@ -81,8 +101,8 @@ export const cancelAnswerSchema = once(() => z.unknown());
 
 export const suiteRunStartSchema = once(() =>
   z.object({
-    projectId: z.string(),
-    testSuiteRunId: z.string().check(z.minLength(1)),
+    projectId: id(),
+    testSuiteRunId: id(),
     testSuiteName: z.string(),
     options: z.record(z.string(), z.unknown()),
   }),
@@ -97,8 +117,8 @@ export const suiteRunResultSchema = once(() =>
     testSuiteName: z.optional(z.string()),
     results: z.array(
       z.object({
-        runId: z.nullish(z.string()),
-        testId: z.nullish(z.string()),
+        runId: z.nullish(id()),
+        testId: z.nullish(id()),
         testName: z.string(),
         status: z.nullish(testCaseStatus()),
       }),
