@@ -100,4 +100,55 @@ describe('settings', () => {
       `Input '${name}' must be an id, and ${problem}`,
     );
   });
+
+  test.each(['request-timeout', 'poll-interval', 'timeout'])(
+    '%s past 24 days is an input error that says the limit (no timer may overflow and fire at once)',
+    async (name) => {
+      await expect(readSettings(reader({ [name]: '720h' }), {})).rejects.toThrow(
+        `Input '${name}' must be at most 24 days (576h): Node's timers hold at most 2^31 - 1 ms; got '720h'.`,
+      );
+      await expect(readSettings(reader({ [name]: '576h' }), {})).resolves.toBeDefined();
+    },
+  );
+
+  test.each([
+    ['a zero-width space', 'sekrit\u200b'],
+    ['a line break', 'sekrit\nmore'],
+    ['a space', 'sekrit more'],
+    ['a non-ASCII letter', 'sékrit'],
+  ])('an api-key with %s is an input error, not echoed', async (_, key) => {
+    const settings = readSettings(reader({ 'api-key': key }), {});
+    await expect(settings).rejects.toThrow(
+      /^Input 'api-key' holds a character that an HTTP header cannot carry \(at position \d+\)/,
+    );
+    await expect(settings).rejects.not.toThrow(/s[eé]krit/);
+  });
+
+  test('a github-token with a zero-width space is an input error, not echoed', async () => {
+    const settings = readSettings(reader({ 'github-token': 'ghs_abc\u200b' }), {});
+    await expect(settings).rejects.toThrow(/^Input 'github-token' holds a character/);
+    await expect(settings).rejects.not.toThrow(/ghs_abc/);
+  });
+
+  test.each([
+    'https://user:hunter2@tests.example.com:99999',
+    'https://user:hunter2@tests example.com',
+    'https://user:hunter2@tests.example.com',
+  ])(
+    'base-url %s with credentials is refused without echoing them, whether or not it parses',
+    async (url) => {
+      const settings = readSettings(reader({ 'base-url': url }), {});
+      await expect(settings).rejects.toThrow(/Input 'base-url' must not carry credentials/);
+      await expect(settings).rejects.not.toThrow(/hunter2/);
+    },
+  );
+
+  test.each([
+    ['reports/', path.join('reports', 'junit.xml')],
+    ['reports\\', path.join('reports', 'junit.xml')],
+    ['reports/e2e.xml', path.join('reports', 'e2e.xml')],
+  ])('junit-report %j is written to %j in the workspace', async (input, file) => {
+    const settings = await readSettings(reader({ 'junit-report': input }), { GITHUB_WORKSPACE: '/ws' });
+    expect(settings.junitPath).toBe(path.resolve('/ws', file));
+  });
 });

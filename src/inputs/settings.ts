@@ -3,7 +3,7 @@ import { registerSecret } from '../runner/secrets.js';
 import { getInput } from '../runner/step.js';
 import { idProblem, SUITE_ENVIRONMENTS, type SuiteOptions } from '../service/schemas.js';
 import { shown } from '../service/validation.js';
-import { parseDuration } from './durations.js';
+import { MAX_DURATION_MS, parseDuration } from './durations.js';
 import { InputError } from './input-error.js';
 import { buildSuiteOptions } from './options.js';
 import { readWorkflowRun, type WorkflowRun } from './workflow-run.js';
@@ -100,7 +100,34 @@ function parseDurationInput(input: InputReader, name: string): number {
       `Input '${name}' must be a positive duration such as 500ms, 10s, 2m or 1h (a plain number is seconds); got ${shown(value)}.`,
     );
   }
+  if (ms > MAX_DURATION_MS) {
+    throw new InputError(
+      `Input '${name}' must be at most 24 days (${MAX_DURATION_MS / 3_600_000}h): Node's timers hold at most 2^31 - 1 ms; got ${shown(value)}.`,
+    );
+  }
   return ms;
+}
+
+/** Visible ASCII: what an Authorization header carries as it is. */
+const HEADER_SAFE = /^[\x21-\x7e]*$/;
+
+/**
+ * A key or token for an HTTP header: a character no header can carry (a control, space, zero-width
+ * or other non-ASCII character, pasted with the key) is an input error, never a network error.
+ * The value is a secret: only the position is shown.
+ */
+function checkHeaderSecret(name: string, value: string): void {
+  if (HEADER_SAFE.test(value)) return;
+  const position = [...value].findIndex((char) => !HEADER_SAFE.test(char)) + 1;
+  throw new InputError(
+    `Input '${name}' holds a character that an HTTP header cannot carry (at position ${position}): a control, space, zero-width or non-ASCII character, most likely pasted with it. Copy it again into the secret.`,
+  );
+}
+
+/** A folder for a report: the path ends with a slash (either kind, on every system). */
+function reportPath(workspace: string, value: string, fileInFolder: string): string {
+  const folder = value.replace(/[/\\]+$/, '');
+  return path.resolve(workspace, folder === value ? value : path.join(folder, fileInFolder));
 }
 
 export function isLoopbackHost(hostname: string): boolean {
@@ -110,6 +137,10 @@ export function isLoopbackHost(hostname: string): boolean {
 
 function parseBaseUrl(value: string): { baseUrl: string; loopback: boolean } {
   if (value === '') throw new InputError("Input 'base-url' is required, e.g. https://tests.example.com.");
+  // Before parsing: a URL that does not parse must not be echoed with its password either.
+  if (/^[^/?#]*\/\/[^/?#]*@/.test(value)) {
+    throw new InputError("Input 'base-url' must not carry credentials; pass the key in 'api-key'.");
+  }
   let url: URL;
   try {
     url = new URL(value);
@@ -219,8 +250,12 @@ export async function readSettings(
       "Input 'api-key' is empty. Secrets are not passed to workflows triggered from forks or by Dependabot; if this run came from one, that is why. Otherwise set it, e.g. api-key: ${{ secrets.TEST_RUN_API_KEY }}.",
     );
   }
+  checkHeaderSecret('api-key', apiKey);
   const githubToken = input('github-token') || undefined;
-  if (githubToken) registerSecret(githubToken);
+  if (githubToken) {
+    registerSecret(githubToken);
+    checkHeaderSecret('github-token', githubToken);
+  }
   const { baseUrl, loopback } = parseBaseUrl(input('base-url'));
   const target = resolveTarget(input);
   const { mode, runId } = target;
@@ -290,7 +325,7 @@ export async function readSettings(
     cancelOnAbort: parseBoolean(input, 'cancel-on-abort'),
     failOnFlaky: parseBoolean(input, 'fail-on-flaky'),
     summary: parseBoolean(input, 'summary'),
-    junitPath: junitInput ? path.resolve(workspace, junitInput) : undefined,
+    junitPath: junitInput ? reportPath(workspace, junitInput, 'junit.xml') : undefined,
     resultsDir: env.RUNNER_TEMP || undefined,
     prComment,
     githubToken,
