@@ -1,5 +1,8 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { nodeBinaries, runDist } from '../helpers/dist-runner.js';
 import { projectInputs, suiteInputs } from '../helpers/inputs.js';
+import { makeRunnerFiles } from '../helpers/runner-files.js';
 import { Simulator } from '../simulator/simulator.js';
 
 /** What dist/index.js believes of the service and of its inputs: only as much as it must. */
@@ -32,5 +35,39 @@ describe.each(nodeBinaries())('trust boundaries of dist/index.js on $name', ({ b
 
     expect(result.outputs).toMatchObject({ status: 'ERROR', success: 'false', 'run-id': 'suite-run-1' });
     expect(result.stdout).toContain("field 'results[0].testId': must be an id");
+  });
+
+  test('a symbolic link at a report path is replaced, never followed', async () => {
+    sim = await Simulator.start();
+    const files = makeRunnerFiles();
+    const outside = path.join(files.dir, 'outside-the-workspace.txt');
+    fs.writeFileSync(outside, 'keep me');
+    const junit = path.join(files.workspace, 'reports', 'junit.xml');
+    const results = path.join(files.runnerTemp, 'test-run-run-1.json');
+    fs.mkdirSync(path.dirname(junit));
+    fs.symlinkSync(outside, junit);
+    fs.symlinkSync(outside, results);
+
+    const result = await runDist(projectInputs(sim, { 'junit-report': 'reports/junit.xml' }), {
+      node: bin,
+      files,
+    });
+
+    expect(result.outputs).toMatchObject({ status: 'PASSED', 'junit-file': junit, 'results-file': results });
+    expect(fs.readFileSync(outside, 'utf8')).toBe('keep me');
+    expect(fs.lstatSync(junit).isFile()).toBe(true);
+    expect(fs.readFileSync(junit, 'utf8')).toContain('<testsuites');
+    expect(fs.lstatSync(results).isFile()).toBe(true);
+    expect(fs.readdirSync(path.dirname(junit))).toEqual(['junit.xml']);
+  });
+
+  test('junit-report ending in a slash names a folder', async () => {
+    sim = await Simulator.start();
+    const files = makeRunnerFiles();
+    const result = await runDist(projectInputs(sim, { 'junit-report': 'reports/' }), { node: bin, files });
+
+    const junit = path.join(files.workspace, 'reports', 'junit.xml');
+    expect(result.outputs).toMatchObject({ status: 'PASSED', 'junit-file': junit });
+    expect(fs.readFileSync(junit, 'utf8')).toContain('<testsuites');
   });
 });

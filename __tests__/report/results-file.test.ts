@@ -5,11 +5,18 @@ import { resultsFileName, resultsJson, writeResultsFile } from '../../src/report
 import { makeOutcome } from './helpers.js';
 
 describe('results file', () => {
-  it('is named after the sanitised run id', () => {
+  it('is named after the run id, with a hash of it when the id had to be changed', () => {
     expect(resultsFileName('run-1.a_b')).toBe('test-run-run-1.a_b.json');
-    expect(resultsFileName('../x/y z')).toBe('test-run-.._x_y_z.json');
+    expect(resultsFileName('../x/y z')).toMatch(/^test-run-\.\._x_y_z-[0-9a-f]{10}\.json$/);
     expect(resultsFileName(undefined)).toBe('test-run-unknown.json');
-    expect(resultsFileName('é'.repeat(300))).toBe(`test-run-${'_'.repeat(100)}.json`);
+    expect(resultsFileName('é'.repeat(300))).toMatch(
+      new RegExp(`^test-run-${'_'.repeat(100)}-[0-9a-f]{10}\\.json$`),
+    );
+  });
+
+  it('never gives two run ids the same file', () => {
+    const ids = ['a/b', 'a_b', 'a b', 'a:b', 'a\\b', `${'x'.repeat(100)}1`, `${'x'.repeat(100)}2`];
+    expect(new Set(ids.map(resultsFileName)).size).toBe(ids.length);
   });
 
   it('holds the normalised run and every test case, titles whole, compact', async () => {

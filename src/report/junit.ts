@@ -1,9 +1,8 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { redact, redactAround } from '../runner/secrets.js';
 import { UNTITLED } from './escape.js';
 import type { RunOutcome } from './outcome.js';
 import type { Verdict } from './test-case-status.js';
+import { writeFileReplacing } from './write-file.js';
 
 const LINE_BREAKS = /[\t\n\r\u2028\u2029]+/g;
 // What XML 1.0 cannot carry even escaped: C0 controls but tab/LF/CR, U+FFFE, U+FFFF, lone surrogates.
@@ -111,7 +110,6 @@ export function junitXml(outcome: RunOutcome): string {
 
 /** Writes the JUnit report to `file` (absolute), creating its directory; returns the path. */
 export async function writeJunit(outcome: RunOutcome, file: string): Promise<string> {
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, junitXml(outcome), 'utf8');
+  await writeFileReplacing(file, junitXml(outcome));
   return file;
 }

@@ -1,14 +1,22 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { redact } from '../runner/secrets.js';
 import type { RunOutcome } from './outcome.js';
+import { writeFileReplacing } from './write-file.js';
 
 const RESULTS_SCHEMA_VERSION = 1;
 
+/**
+ * `test-run-<run id>.json`; when the id had to be changed to make a file name (characters replaced,
+ * or cut), a short hash of the whole id follows it, so that two run ids never share a file.
+ */
 export function resultsFileName(runId: string | undefined): string {
-  const safe = (runId ?? '').replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 100);
-  return `test-run-${safe || 'unknown'}.json`;
+  if (runId === undefined) return 'test-run-unknown.json';
+  const name = runId.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 100);
+  if (name === runId) return `test-run-${name}.json`;
+  const hash = createHash('sha256').update(runId).digest('hex').slice(0, 10);
+  return `test-run-${name}-${hash}.json`;
 }
 
 /** The results file's content: the normalised run and every test case, titles whole. */
@@ -46,7 +54,6 @@ export function resultsJson(outcome: RunOutcome): string {
 /** Writes `test-run-<run id>.json` under `resultsDir` and returns its path. */
 export async function writeResultsFile(outcome: RunOutcome, resultsDir = os.tmpdir()): Promise<string> {
   const file = path.join(resultsDir, resultsFileName(outcome.runId));
-  await mkdir(resultsDir, { recursive: true });
-  await writeFile(file, resultsJson(outcome), 'utf8');
+  await writeFileReplacing(file, resultsJson(outcome));
   return file;
 }
