@@ -15,6 +15,16 @@ const ALLOWED_KEYS =
 const INVALID = "Input 'options' is invalid: ";
 const NOT_AN_OBJECT = "Input 'options' must be a JSON or YAML object; ";
 
+/** Nine levels of nine aliases each: 459 bytes of YAML that expand to 9^9 values. */
+const ALIAS_BOMB = [
+  'lol: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]',
+  ...'bcdefghi'.split('').map((name, index) => {
+    const previous = 'abcdefghi'[index];
+    return `${name}: &${name} [${Array(9).fill(`*${previous}`).join(', ')}]`;
+  }),
+  'variableOverrides: {A: {value: {bomb: *i}}}',
+].join('\n');
+
 /** [what is wrong, the options input, the whole error message (or a pattern for the parser's own words)] */
 const BAD_OPTIONS: [string, string, string | RegExp][] = [
   // numberOfWorkers: an integer from 0 to 128, never a string
@@ -246,6 +256,31 @@ const BAD_OPTIONS: [string, string, string | RegExp][] = [
     "Input 'options' must be a JSON or YAML object; it does not parse: duplicated mapping key at line 2, column 1.",
   ],
   [
+    'JSON with a key given twice',
+    '{"retries": 1, "testMatch": {"glob": "a", "glob": "b"}}',
+    "Input 'options' gives the key 'glob' twice in one object.",
+  ],
+  [
+    'a YAML alias bomb: 459 bytes that expand to 9^9 values',
+    ALIAS_BOMB,
+    /^Input 'options' holds more than 10,000 values/,
+  ],
+  [
+    'a YAML alias inside its own anchor',
+    'variableOverrides: &a {A: {value: {loop: *a}}}',
+    "Input 'options' refers to itself: a YAML alias is used inside its own anchor.",
+  ],
+  [
+    'JSON nested 20,000 deep',
+    `{"variableOverrides": {"A": {"value": ${'['.repeat(20_000)}${']'.repeat(20_000)}}}}`,
+    "Input 'options' nests deeper than 32 levels; nothing in the options needs that.",
+  ],
+  [
+    'YAML nested 20,000 deep',
+    `variableOverrides: {A: {value: ${'['.repeat(20_000)}${']'.repeat(20_000)}}}`,
+    "Input 'options' nests deeper than 32 levels; nothing in the options needs that.",
+  ],
+  [
     'two problems at once',
     'retries: -1\nrepeats: x',
     `${INVALID}options.retries must be an integer, 0 or more; got -1. options.repeats must be an integer, 0 or more; got the string 'x'.`,
@@ -384,6 +419,21 @@ describe('buildSuiteOptions merges the inputs and the default note', () => {
       testMatch: { regex: '^a\\.b\\s+(c|d)$' },
       variableOverrides: { N: '5' },
     });
+  });
+
+  test("names special to JavaScript objects are sent as written: '__proto__', 'constructor', 'prototype'", async () => {
+    const text =
+      '{"variableOverrides": {"__proto__": "a", "constructor": "b", "prototype": {"value": {"__proto__": "c"}}}}';
+    const options = await buildSuiteOptions(text, NO_INPUTS);
+    expect(JSON.stringify(options)).toBe(
+      '{"variableOverrides":{"__proto__":"a","constructor":"b","prototype":{"value":{"__proto__":"c"}}}}',
+    );
+    const yaml = await buildSuiteOptions('variableOverrides:\n  __proto__: a\n  constructor: b', NO_INPUTS);
+    expect(JSON.stringify(yaml)).toBe('{"variableOverrides":{"__proto__":"a","constructor":"b"}}');
+    const hidden = hideSensitiveValues(options as Record<string, unknown>, ['__proto__']);
+    expect(JSON.stringify(hidden)).toBe(
+      '{"variableOverrides":{"__proto__":"***","constructor":"b","prototype":{"value":{"__proto__":"c"}}}}',
+    );
   });
 
   test('defaultNote names the repository, the commit and the workflow run', () => {

@@ -2,6 +2,7 @@ import { type SuiteOptions, suiteOptionsSchema } from '../service/schemas.js';
 import { describeValue, explainIssues, issuePath, shown } from '../service/validation.js';
 import { InputError } from './input-error.js';
 import { isRecord } from './is-record.js';
+import { parseOptionsText } from './options-text.js';
 import { maskSensitiveOverrides } from './sensitive-overrides.js';
 import { readWorkflowRun, workflowRunUrl } from './workflow-run.js';
 
@@ -16,29 +17,9 @@ export interface SuiteOptionInputs {
 /** At most this many problems are listed: a pasted blob could have thousands. */
 const MAX_ISSUES = 5;
 
-async function parseText(text: string): Promise<unknown> {
-  try {
-    return JSON.parse(text);
-  } catch {
-    // not JSON: YAML is a superset, so parse it as YAML
-  }
-  // Loaded only for YAML: JSON options and project runs never pay for it. The core schema reads
-  // YAML 1.2's plain types only: no dates or binary, which the options have no place for.
-  const yaml = await import(/* webpackMode: "eager" */ 'js-yaml');
-  try {
-    return yaml.load(text, { schema: yaml.CORE_SCHEMA });
-  } catch (error) {
-    const reason =
-      error instanceof yaml.YAMLException
-        ? `${error.reason} at line ${error.mark.line + 1}, column ${error.mark.column + 1}`
-        : String(error);
-    throw new InputError(`Input 'options' must be a JSON or YAML object; it does not parse: ${reason}.`);
-  }
-}
-
 /** Parses the `options` input and merges in the `environment` and `branch` inputs and the default note. */
 export async function buildSuiteOptions(text: string, inputs: SuiteOptionInputs): Promise<SuiteOptions> {
-  const raw = text === '' ? {} : await parseText(text);
+  const raw = text === '' ? {} : await parseOptionsText(text);
   maskSensitiveOverrides(raw);
   if (!isRecord(raw)) {
     const given = raw === null || raw === undefined ? 'null (an empty document)' : describeValue(raw);
@@ -55,7 +36,12 @@ export async function buildSuiteOptions(text: string, inputs: SuiteOptionInputs)
     });
     throw new InputError(`Input 'options' is invalid: ${problems.join(' ')}`);
   }
-  const options = parsed.data;
+  // zod's record builds its output by assignment, which drops a name such as '__proto__': the
+  // overrides the user wrote, now validated, are sent as written.
+  const options =
+    parsed.data.variableOverrides === undefined
+      ? parsed.data
+      : { ...parsed.data, variableOverrides: raw.variableOverrides as SuiteOptions['variableOverrides'] };
 
   if (inputs.environment && options.environment && inputs.environment !== options.environment) {
     throw new InputError(

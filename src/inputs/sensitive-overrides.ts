@@ -41,11 +41,13 @@ export function hideSensitiveValues(
   alsoHide: readonly string[] = [],
 ): Record<string, unknown> {
   if (!isRecord(options.variableOverrides)) return options;
-  const overrides: Record<string, unknown> = {};
-  for (const [name, override] of Object.entries(options.variableOverrides)) {
-    const sensitive = alsoHide.includes(name) || (isRecord(override) && override.sensitive === true);
-    if (!sensitive) overrides[name] = override;
-    else overrides[name] = isRecord(override) ? { ...override, value: '***' } : '***';
-  }
+  // Built from entries, not by assignment: no name (not even '__proto__') is special.
+  const overrides = Object.fromEntries(
+    Object.entries(options.variableOverrides).map(([name, override]) => {
+      const sensitive = alsoHide.includes(name) || (isRecord(override) && override.sensitive === true);
+      if (!sensitive) return [name, override];
+      return [name, isRecord(override) ? { ...override, value: '***' } : '***'];
+    }),
+  );
   return { ...options, variableOverrides: overrides };
 }

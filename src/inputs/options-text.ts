@@ -1,0 +1,120 @@
+import type { LoadOptions } from 'js-yaml';
+import { InputError } from './input-error.js';
+
+/**
+ * Reading the `options` input's text into a value, within fixed bounds: whatever a workflow puts
+ * there, the step answers in milliseconds with a value or an input error naming `options`, never
+ * a stack overflow, a hang or gigabytes of memory.
+ */
+
+/** Deeper than this is an error; the options' own shape is four levels deep. */
+export const MAX_OPTIONS_DEPTH = 32;
+/** Values in the options once YAML aliases are expanded: the bound of a YAML "billion laughs". */
+export const MAX_OPTIONS_VALUES = 10_000;
+
+const tooDeep = () =>
+  new InputError(
+    `Input 'options' nests deeper than ${MAX_OPTIONS_DEPTH} levels; nothing in the options needs that.`,
+  );
+
+/**
+ * The first key that a JSON text (already known to parse) gives twice in one object, if any.
+ * JSON.parse keeps the last silently; YAML refuses a duplicate, and so must JSON. Linear.
+ */
+export function duplicateJsonKey(text: string): string | undefined {
+  // One entry per open container: the keys of an object so far, or null for a list.
+  const open: (Set<string> | null)[] = [];
+  let expectKey = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (char === '"') {
+      let end = i + 1;
+      while (text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+      const keys = open.at(-1);
+      if (expectKey && keys) {
+        const key = JSON.parse(text.slice(i, end + 1)) as string;
+        if (keys.has(key)) return key;
+        keys.add(key);
+      }
+      expectKey = false;
+      i = end;
+    } else if (char === '{') {
+      open.push(new Set());
+      expectKey = true;
+    } else if (char === '[') {
+      open.push(null);
+    } else if (char === '}' || char === ']') {
+      open.pop();
+    } else if (char === ',') {
+      expectKey = open.at(-1) !== null;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Walks the parsed value with the bounds: depth, values counted each time an alias is used, and no
+ * value inside itself (a YAML alias within its own anchor makes a cycle).
+ */
+function checkBounds(root: unknown): void {
+  let values = 0;
+  const ancestors = new Set<object>();
+  const visit = (value: unknown, depth: number): void => {
+    if (++values > MAX_OPTIONS_VALUES) {
+      throw new InputError(
+        `Input 'options' holds more than ${MAX_OPTIONS_VALUES.toLocaleString('en-US')} values (each use of a YAML alias counts its whole value again).`,
+      );
+    }
+    if (typeof value !== 'object' || value === null) return;
+    if (depth > MAX_OPTIONS_DEPTH) throw tooDeep();
+    if (ancestors.has(value)) {
+      throw new InputError("Input 'options' refers to itself: a YAML alias is used inside its own anchor.");
+    }
+    ancestors.add(value);
+    for (const child of Object.values(value)) visit(child, depth + 1);
+    ancestors.delete(value);
+  };
+  visit(root, 1);
+}
+
+async function parseYaml(text: string): Promise<unknown> {
+  // Loaded only for YAML: JSON options and project runs never pay for it. The core schema reads
+  // YAML 1.2's plain types only: no dates or binary, which the options have no place for.
+  const yaml = await import(/* webpackMode: "eager" */ 'js-yaml');
+  try {
+    // js-yaml bounds the nesting it reads (a recursive parser) since 4.3, which its types do not
+    // know yet; it refuses a key given twice.
+    const options: LoadOptions & { maxDepth: number } = {
+      schema: yaml.CORE_SCHEMA,
+      maxDepth: MAX_OPTIONS_DEPTH,
+    };
+    return yaml.load(text, options);
+  } catch (error) {
+    if (!(error instanceof yaml.YAMLException)) throw error;
+    if (error.reason.startsWith('nesting exceeded maxDepth')) throw tooDeep();
+    throw new InputError(
+      `Input 'options' must be a JSON or YAML object; it does not parse: ${error.reason} at line ${error.mark.line + 1}, column ${error.mark.column + 1}.`,
+    );
+  }
+}
+
+/** The value the `options` text holds, JSON or YAML, within the bounds above. */
+export async function parseOptionsText(text: string): Promise<unknown> {
+  let value: unknown;
+  let json = true;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    json = false; // not JSON: YAML is a superset, so parse it as YAML
+  }
+  if (json) {
+    const duplicate = duplicateJsonKey(text);
+    if (duplicate !== undefined) {
+      throw new InputError(`Input 'options' gives the key '${duplicate}' twice in one object.`);
+    }
+  } else {
+    value = await parseYaml(text);
+  }
+  checkBounds(value);
+  return value;
+}
