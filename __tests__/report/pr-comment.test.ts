@@ -71,6 +71,8 @@ describe('the pull request comment', () => {
       'see acme/shop#34 and GH-5',
       'ping @acme/reviewers',
       '<b>bold</b> | pipe `code` [link](https://example.com)',
+      'regression of https://github.com/acme/shop/issues/56 and HTTP://GITHUB.COM/acme/shop/pull/78',
+      'see www.github.com/acme/shop/issues/90',
     ];
     const body = renderComment(makeOutcome(hostile.map((title) => ({ title, status: 'FAILED' }))), CONTEXT);
     // What GitHub's mention and reference finders read: the text, entities decoded.
@@ -78,11 +80,17 @@ describe('the pull request comment', () => {
     for (const pattern of [/@octocat/, /@acme\/reviewers/, /(^|[^\w])#12\b/, /acme\/shop#34/, /GH-5/]) {
       expect([pattern, pattern.test(shown)]).toEqual([pattern, false]);
     }
+    // GitHub links a URL (and records a cross-reference for an issue's URL); the titles hold none.
+    const titles = shown.split('\n').filter((line) => line.startsWith('- '));
+    for (const pattern of [/https?:\/\//i, /www\./i]) {
+      expect([pattern, titles.filter((line) => pattern.test(line))]).toEqual([pattern, []]);
+    }
     // What the Markdown and HTML renderer reads: the body as written.
     for (const pattern of [/<b>/, /\[link\]\(/, /`code`/])
       expect([pattern, pattern.test(body)]).toEqual([pattern, false]);
     // what a reader sees, zero-width spaces aside, is the title
     expect(shown.replace(/\u200B/g, '')).toContain('@octocat fixes #12');
+    expect(shown.replace(/\u200B/g, '')).toContain('regression of https://github.com/acme/shop/issues/56');
   });
 
   test('20,000 failing test cases stay under GitHub’s limit, saying how many more there are', () => {

@@ -39,11 +39,17 @@ export function commentMarker(outcome: RunOutcome): string {
 
 /**
  * Makes text that is already escaped for HTML inert on GitHub: a zero-width space after `@`, `#`
- * and `GH-` keeps a title from mentioning a user or team or linking an issue.
+ * and `GH-` keeps a title from mentioning a user or team or linking an issue, and one inside
+ * `://` and `www.` keeps a URL from being linked (a link to an issue or pull request would record
+ * a cross-reference on it).
  */
 function inert(escaped: string): string {
   // `#` after `&` starts one of the escaping's own entities (`&#42;`): left alone.
-  return escaped.replace(/@(?=[A-Za-z0-9])/g, '@&#8203;').replace(/((?<!&)#|\bGH-)(?=\d)/gi, '$1&#8203;');
+  return escaped
+    .replace(/@(?=[A-Za-z0-9])/g, '@&#8203;')
+    .replace(/((?<!&)#|\bGH-)(?=\d)/gi, '$1&#8203;')
+    .replace(/:\/\//g, ':&#8203;//')
+    .replace(/\bwww\./gi, (www) => `${www.slice(0, 3)}&#8203;.`);
 }
 
 /** A text from the service or the inputs, for the comment: escaped as in the summary, and inert. */
@@ -80,7 +86,7 @@ export function renderComment(outcome: RunOutcome, context: CommentContext): str
   const flaky = ordered.filter(isFlakyOnly);
   const links = [
     context.headSha ? `Commit <code>${commentText(context.headSha.slice(0, 7))}</code>` : undefined,
-    context.runUrl ? `<a href="${commentText(context.runUrl)}">workflow run</a>` : undefined,
+    context.runUrl ? `<a href="${cellText(context.runUrl, 2_000)}">workflow run</a>` : undefined,
   ].filter(Boolean);
   const budget = { left: LIST_BUDGET_CHARS };
   const lines = [
