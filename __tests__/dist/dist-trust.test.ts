@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { nodeBinaries, runDist } from '../helpers/dist-runner.js';
 import { projectInputs, suiteInputs } from '../helpers/inputs.js';
+import { followPeakMemory } from '../helpers/process.js';
 import { makeRunnerFiles } from '../helpers/runner-files.js';
 import { Simulator } from '../simulator/simulator.js';
 
@@ -69,5 +70,31 @@ describe.each(nodeBinaries())('trust boundaries of dist/index.js on $name', ({ b
     const junit = path.join(files.workspace, 'reports', 'junit.xml');
     expect(result.outputs).toMatchObject({ status: 'PASSED', 'junit-file': junit });
     expect(fs.readFileSync(junit, 'utf8')).toContain('<testsuites');
+  });
+
+  test('an answer that never ends: reading stops at the cap, memory stays bounded by it', async () => {
+    sim = await Simulator.start({
+      faults: [{ operation: 'getProjectRun', requests: 'all', fault: { kind: 'endless' } }],
+    });
+    let memory: { peak: () => number } | undefined;
+    const result = await runDist(projectInputs(sim), {
+      node: bin,
+      onSpawn: (child) => {
+        memory = followPeakMemory(child);
+      },
+    });
+
+    expect(result.outputs).toMatchObject({ status: 'ERROR', success: 'false', 'run-id': 'run-1' });
+    expect(result.stdout).toContain(
+      "::error::Could not get project run 'run-1' of project 'proj-1': the answer was larger than 64 MiB, so reading stopped there.",
+    );
+    // one answer read, not retried: a larger answer next time would not help
+    expect(sim.count('getProjectRun')).toBe(1);
+    const peak = memory?.peak() ?? 0;
+    console.log(
+      `peak resident memory of the step against an endless answer, on ${bin}: ${peak.toFixed(0)} MiB`,
+    );
+    expect(peak).toBeGreaterThan(64);
+    expect(peak).toBeLessThan(400);
   });
 });

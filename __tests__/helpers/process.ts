@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 
 export interface ProcessResult {
   code: number | null;
@@ -50,4 +51,24 @@ export function runProcess(
     );
     options.onSpawn?.(child);
   });
+}
+
+/**
+ * Follows the peak resident memory of a running process (Linux: VmHWM, the high-water mark, read
+ * every 10 ms from /proc); `peak()` gives the highest seen, in MiB, once the process is gone.
+ */
+export function followPeakMemory(child: ChildProcess): { peak: () => number } {
+  let peakKiB = 0;
+  const read = () => {
+    try {
+      const match = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+      if (match) peakKiB = Math.max(peakKiB, Number(match[1]));
+    } catch {
+      // gone
+    }
+  };
+  const timer = setInterval(read, 10);
+  child.once('exit', () => clearInterval(timer));
+  read();
+  return { peak: () => peakKiB / 1024 };
 }

@@ -466,6 +466,43 @@ describe('faults', () => {
     expect((await res.text()).startsWith('<')).toBe(true);
   });
 
+  it('redirect: the status and Location, with no body', async () => {
+    const s = await startSim({
+      faults: [
+        {
+          operation: 'startProjectRun',
+          requests: [1],
+          fault: { kind: 'redirect', status: 308, location: 'https://elsewhere.example/v1/x' },
+        },
+      ],
+    });
+    const res = await fetch(`${s.url}/v1/projects/proj-1/runs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}` },
+      redirect: 'manual',
+    });
+    expect(res.status).toBe(308);
+    expect(res.headers.get('location')).toBe('https://elsewhere.example/v1/x');
+    expect(await res.text()).toBe('');
+    // no run was started: the next one is run-1
+    expect((await startRun(s)).json).toEqual({ runId: 'run-1' });
+  });
+
+  it('endless: a 200 whose body goes on for as long as the client reads', async () => {
+    const s = await startSim({
+      faults: [{ operation: 'getProjectRun', requests: [1], fault: { kind: 'endless' } }],
+    });
+    const res = await fetch(`${s.url}/v1/projects/proj-1/runs/run-1`, {
+      headers: { authorization: `Bearer ${KEY}` },
+    });
+    expect(res.status).toBe(200);
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    let read = 0;
+    while (read < 10 * 1024 * 1024) read += ((await reader.read()).value as Uint8Array).length;
+    await reader.cancel();
+    expect(read).toBeGreaterThanOrEqual(10 * 1024 * 1024);
+  });
+
   it('body: 200 with exactly the given body', async () => {
     const weird = { status: 'PASSED', results: { testCases: 'nope' }, extra: true };
     const s = await startSim({

@@ -80,6 +80,10 @@ export type Fault =
   | { kind: 'hang' } // read the request, never answer (socket stays open until stop())
   | { kind: 'delay'; ms: number } // answer normally, after ms
   | { kind: 'not-json' } // 200 with an HTML body, content-type text/html
+  // a redirect to `location` (absolute, or relative to the request), with no body
+  | { kind: 'redirect'; status: 301 | 302 | 303 | 307 | 308; location: string }
+  // 200 with a JSON body that never ends: chunks are written as fast as the client reads them
+  | { kind: 'endless' }
   | { kind: 'body'; body: unknown }; // 200 with exactly this JSON body
 
 export type FaultRule = JsonServerFaultRule<Operation, Fault>;
@@ -252,6 +256,13 @@ export class Simulator extends JsonServer<Operation> {
         return;
       case 'body':
         send(res, { status: 200, body: fault.body });
+        return;
+      case 'redirect':
+        res.writeHead(fault.status, { location: fault.location, 'content-length': 0 });
+        res.end();
+        return;
+      case 'endless':
+        streamForever(res);
         return;
     }
   }
@@ -489,6 +500,18 @@ function readForm(run: ProjectRun, now: number): Record<string, unknown> {
 }
 
 // ---- HTTP helpers ----
+
+/** A 200 whose JSON never ends: 64 KiB chunks, each written once the client has read the last. */
+function streamForever(res: ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+  const chunk = Buffer.alloc(64 * 1024, 'a');
+  const more = (): void => {
+    while (!res.destroyed && res.write(chunk));
+    if (!res.destroyed) res.once('drain', more);
+  };
+  res.write('{"status": "RUNNING", "padding": "');
+  more();
+}
 
 /** The request body as an object: an empty body counts as {}; invalid JSON or a non-object is a 400. */
 function bodyObject(

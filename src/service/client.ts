@@ -12,7 +12,7 @@ import {
   retryReason,
   withRetry,
 } from './retry.js';
-import { send, TransportError } from './transport.js';
+import { MAX_REDIRECTS, type RefusedRedirect, send, TransportError } from './transport.js';
 import { explainIssues, issuePath } from './validation.js';
 
 export interface Operation<T> {
@@ -75,6 +75,21 @@ function serviceErrorText(body: string | undefined): string {
 const MAY_HAVE_STARTED =
   'The service may have started the run anyway, so the request was not repeated: check the runs on the service before re-running this job.';
 
+/** Why a redirect was not followed, and what to do about it. */
+function describeRedirect(status: number, { location, origin, reason }: RefusedRedirect): string {
+  const moved = `the service answered HTTP ${status}, a redirect to ${location ?? '(no Location)'}`;
+  switch (reason) {
+    case 'other-origin':
+      return `${moved}, which is not base-url's origin ${origin}: the API key goes to that origin only, so the redirect was not followed. If the service has moved, set base-url to its new address.`;
+    case 'not-a-read':
+      return `${moved}: a request that may start or change a run is never sent again to a redirect's target (it could start a second run, or one elsewhere). Set base-url to the service's address.`;
+    case 'too-many':
+      return `${moved} after ${MAX_REDIRECTS} redirects within ${origin}: a redirect loop.`;
+    case 'no-location':
+      return `the service answered HTTP ${status}, a redirect without a usable Location.`;
+  }
+}
+
 function describeFailure<T>(operation: Operation<T>, stop: RetriesExhausted): string {
   const { failure, attempts, elapsedMs } = stop;
   const tries = attempts > 1 ? ` (gave up after ${attempts} attempts over ${seconds(elapsedMs)})` : '';
@@ -84,6 +99,10 @@ function describeFailure<T>(operation: Operation<T>, stop: RetriesExhausted): st
     const what = failure.describe(`the service did not answer (${failure.message})`);
     if (mayHaveStarted) return `${start}: ${what}. ${MAY_HAVE_STARTED}`;
     return `${start}: ${what}${tries}.`;
+  }
+  if (failure.redirect) {
+    const redirect = `${start}: ${describeRedirect(failure.status, failure.redirect)}`;
+    return mayHaveStarted ? `${redirect} ${MAY_HAVE_STARTED}` : redirect;
   }
   const status = `${start}: HTTP ${failure.status}${serviceErrorText(failure.body)}`;
   if (failure.status === 401 || failure.status === 403) {
@@ -143,6 +162,7 @@ export class ServiceClient {
               status: result.status,
               retryAfterMs: parseRetryAfter(result.headers['retry-after'], Date.now()),
               body: result.body,
+              redirect: result.redirect,
             };
             return { ok: false, failure };
           } catch (error) {

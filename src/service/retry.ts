@@ -1,5 +1,5 @@
 import type { Clock } from './clock.js';
-import { TransportError } from './transport.js';
+import { type RefusedRedirect, TransportError } from './transport.js';
 
 /** An attempt that failed: a transport error, or an HTTP answer with an error status. */
 export type Failure = TransportError | HttpFailure;
@@ -14,6 +14,8 @@ export interface HttpFailure {
   status: number;
   retryAfterMs?: number;
   body?: string;
+  /** A redirect that was not followed. */
+  redirect?: RefusedRedirect;
 }
 
 const BACKOFF_BASE_MS = 1000;
@@ -23,6 +25,11 @@ export const RETRY_AFTER_CAP_MS = 120_000;
 export const OUTAGE_BUDGET_MS = 10 * 60_000;
 
 const TRANSIENT = new Set([408, 429, 500, 502, 503, 504]);
+/**
+ * Answers that say the service refused the request without acting on it: 429, and 503 on the
+ * usual reading of HTTP (an assumption the README states). A start is sent again after these only.
+ */
+const REFUSALS: ReadonlySet<number> = new Set([429, 503]);
 
 interface RuleSpec {
   /** Answers worth another attempt. */
@@ -48,13 +55,14 @@ const RULES = {
     maxElapsedMs: OUTAGE_BUDGET_MS,
   },
   /** Starting a run. */
-  start: { statuses: new Set([429, 503]), idempotent: false, maxAttempts: 5, maxElapsedMs: 2 * 60_000 },
+  start: { statuses: REFUSALS, idempotent: false, maxAttempts: 5, maxElapsedMs: 2 * 60_000 },
   /** Cancelling a run: idempotent, but sent while the job is ending, so only briefly retried. */
   cancel: { statuses: TRANSIENT, idempotent: true, maxAttempts: 3, maxElapsedMs: Number.POSITIVE_INFINITY },
   /** Listing or updating pull request comments. */
   github: { statuses: TRANSIENT, idempotent: true, maxAttempts: 6, maxElapsedMs: Number.POSITIVE_INFINITY },
   /** Creating a comment: sent again only when GitHub refused it, so that no retry leaves two. */
   'github-create': {
+    // 429 only: GitHub's 503 is not read as a refusal, since a comment behind it may exist.
     statuses: new Set([429]),
     idempotent: false,
     maxAttempts: 4,
@@ -66,12 +74,12 @@ export type RetryRule = keyof typeof RULES;
 
 /**
  * Whether the server may have acted on a request that failed this way: it may have reached the
- * server and the answer says nothing else. 4xx, and 503 on the usual reading that the server
- * refused the request, say it did not.
+ * server and the answer says nothing else. 4xx and the refusals say it did not; so does a
+ * redirect, but for 303, which answers a request that was processed.
  */
 export function mayHaveActed(failure: Failure): boolean {
   if (failure instanceof TransportError) return failure.mayHaveReached;
-  return failure.status >= 500 && failure.status !== 503;
+  return failure.status === 303 || (failure.status >= 500 && !REFUSALS.has(failure.status));
 }
 
 export function isRetryable(rule: RetryRule, failure: Failure): boolean {

@@ -4,10 +4,31 @@ import type { RequestHandler } from '@actions/http-client/lib/interfaces';
 import { tunnelFailure } from './proxy.js';
 import { USER_AGENT } from './user-agent.js';
 
+/**
+ * The most one answer may hold. The largest real answer, a run of 100,000 test cases with titles
+ * of 250 characters, is about 33 MB; past this cap reading stops at once, so that an answer that
+ * never ends costs the step this much memory and no more.
+ */
+export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+/** Same-origin redirects of a read followed at most; more is a loop. */
+export const MAX_REDIRECTS = 3;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/** A redirect that was not followed, and why. */
+export interface RefusedRedirect {
+  /** The Location header, resolved against the request's URL; undefined when there was none. */
+  location?: string;
+  /** The request's origin, which is base-url's: the only one the API key goes to. */
+  origin: string;
+  reason: 'other-origin' | 'not-a-read' | 'too-many' | 'no-location';
+}
+
 interface HttpAnswer {
   status: number;
   headers: IncomingHttpHeaders;
   body: string;
+  /** Set when the answer is a redirect that was not followed. */
+  redirect?: RefusedRedirect;
 }
 
 /** Network error codes raised before the connection exists, so the service cannot have seen the request. */
@@ -27,9 +48,9 @@ export class TransportError extends Error {
     /**
      * timeout: no answer within the request's deadline; aborted: the job is being cancelled;
      * tls: the service's certificate was refused; proxy: the proxy refused the tunnel, or could
-     * not be reached.
+     * not be reached; too-large: the answer passed MAX_ANSWER_BYTES and was not read further.
      */
-    readonly kind: 'network' | 'timeout' | 'aborted' | 'tls' | 'proxy',
+    readonly kind: 'network' | 'timeout' | 'aborted' | 'tls' | 'proxy' | 'too-large',
     /** False only when the request certainly never reached the service. */
     readonly mayHaveReached: boolean,
     /** No retry can fix it: a refused certificate, a proxy's refusal. */
@@ -75,14 +96,64 @@ export function describeNetworkError(error: unknown, url: string, peer = "the se
   return new TransportError(text, 'network', !(code !== undefined && NOT_SENT_CODES.has(code)));
 }
 
+function tooLarge(maxBytes: number): TransportError {
+  const megabytes = maxBytes / (1024 * 1024);
+  return new TransportError(
+    `the answer was larger than ${megabytes} MiB, so reading stopped there`,
+    'too-large',
+    true,
+    true,
+  );
+}
+
 /**
- * The body as text. Not http-client's readBody, which never settles when the connection is reset
- * after the headers: iterating the stream rejects with the reset instead.
+ * The body as text, at most `maxBytes`: past them the socket is destroyed at once. Not
+ * http-client's readBody, which never settles when the connection is reset after the headers and
+ * reads without bound: iterating the stream rejects with the reset instead.
  */
-async function readBody(message: IncomingMessage): Promise<string> {
+async function readBody(message: IncomingMessage, maxBytes: number): Promise<string> {
+  if (Number(message.headers['content-length']) > maxBytes) {
+    message.destroy();
+    throw tooLarge(maxBytes);
+  }
   const chunks: Buffer[] = [];
-  for await (const chunk of message) chunks.push(chunk as Buffer);
+  let size = 0;
+  for await (const chunk of message) {
+    size += (chunk as Buffer).length;
+    if (size > maxBytes) {
+      message.destroy();
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(chunk as Buffer);
+  }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * Where a redirect of a request to `from` may be followed: only a read, only within the request's
+ * origin (the API key goes to base-url's origin and nowhere else), only MAX_REDIRECTS times.
+ */
+function redirectTarget(
+  from: string,
+  method: string,
+  location: string | undefined,
+  hops: number,
+): { follow: string } | { refuse: RefusedRedirect } {
+  const { origin } = new URL(from);
+  let target: URL | undefined;
+  try {
+    target = location === undefined ? undefined : new URL(location, from);
+  } catch {
+    target = undefined;
+  }
+  if (target === undefined) return { refuse: { location, origin, reason: 'no-location' } };
+  const refused = (reason: RefusedRedirect['reason']) => ({
+    refuse: { location: target.href, origin, reason },
+  });
+  if (method !== 'GET') return refused('not-a-read');
+  if (target.origin !== origin) return refused('other-origin');
+  if (hops >= MAX_REDIRECTS) return refused('too-many');
+  return { follow: target.href };
 }
 
 /** Node wants an IPv6 literal without its brackets; http-client passes URL.hostname, brackets and all. */
@@ -102,7 +173,9 @@ const ipv6Literals: RequestHandler = {
 /**
  * Sends one request through @actions/http-client (so proxies work), bounded by a deadline and an
  * abort signal, neither of which the client supports itself: on either, the client is disposed,
- * which destroys its socket.
+ * which destroys its socket. The client's own redirects are off: a same-origin redirect of a GET
+ * is followed here, and any other comes back as the answer, with `redirect` saying why it was not
+ * followed. The body is read up to MAX_ANSWER_BYTES.
  */
 export async function send(
   url: string,
@@ -111,11 +184,13 @@ export async function send(
   body: string | undefined,
   timeoutMs: number,
   signal?: AbortSignal,
+  maxBytes = MAX_ANSWER_BYTES,
 ): Promise<HttpAnswer> {
   if (signal?.aborted) throw new TransportError('aborted', 'aborted', false);
   const client = new HttpClient(USER_AGENT, [ipv6Literals], {
     socketTimeout: timeoutMs,
     allowRetries: false,
+    allowRedirects: false,
     keepAlive: false,
   });
   let timer: NodeJS.Timeout | undefined;
@@ -128,10 +203,19 @@ export async function send(
     onAbort = () => reject(new TransportError('aborted', 'aborted', true));
     signal?.addEventListener('abort', onAbort, { once: true });
   });
-  const exchange = (async () => {
-    const response = await client.request(method, url, body ?? null, headers);
-    const text = await readBody(response.message);
-    return { status: response.message.statusCode ?? 0, headers: response.message.headers, body: text };
+  const exchange = (async (): Promise<HttpAnswer> => {
+    let target = url;
+    for (let hops = 0; ; hops++) {
+      const { message } = await client.request(method, target, body ?? null, headers);
+      const status = message.statusCode ?? 0;
+      if (!REDIRECT_STATUSES.has(status)) {
+        return { status, headers: message.headers, body: await readBody(message, maxBytes) };
+      }
+      message.destroy();
+      const next = redirectTarget(target, method, message.headers.location, hops);
+      if ('refuse' in next) return { status, headers: message.headers, body: '', redirect: next.refuse };
+      target = next.follow;
+    }
   })();
   try {
     return await Promise.race([exchange, interrupted]);
