@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { runInProcess, virtualClock } from '../helpers/in-process.js';
 import { projectInputs } from '../helpers/inputs.js';
 import { annotations, visibleLog } from '../helpers/runner-files.js';
@@ -304,6 +305,106 @@ describe('errors a retry cannot fix', () => {
     expect(result.outputs.status).toBe('ERROR');
     expect(failureMessage(result.log)).toMatch(
       /field 'runId' is missing.*The service accepted the request, so a run was probably started/,
+    );
+  });
+});
+
+describe('fields that only decorate the report never fail a finished run', () => {
+  const finished = (testCase: Record<string, unknown>, run: Record<string, unknown> = {}) => ({
+    status: 'PASSED',
+    startedAt: '2026-01-01T00:00:00Z',
+    finishedAt: '2026-01-01T00:00:05Z',
+    results: { testCases: [{ title: 'sign in', status: 'PASSED', ...testCase }] },
+    ...run,
+  });
+
+  test.each([
+    ['negative', -250],
+    ['huge', 1e300],
+    ['past 31 days', 32 * 24 * 3_600_000],
+    ['a string', 'fast'],
+    ['an object', { ms: 5 }],
+    ['a boolean', true],
+  ])(
+    'a test case durationMs that is %s is unknown: PASSED, shown as —, one debug line',
+    async (_name, durationMs) => {
+      await start([
+        {
+          operation: 'getProjectRun',
+          requests: 'all',
+          fault: { kind: 'body', body: finished({ durationMs }) },
+        },
+      ]);
+      const result = await runInProcess(inputs(), { clock: virtualClock() });
+      expect(result.outputs).toMatchObject({
+        status: 'PASSED',
+        success: 'true',
+        total: '1',
+        'duration-ms': '5000',
+      });
+      expect(result.summary).toContain('<td>sign in</td><td>—</td>');
+      const debugLines = result.log.split('\n').filter((text) => text.startsWith('::debug::The service'));
+      expect(debugLines).toEqual([
+        expect.stringMatching(/^::debug::The service's durationMs of .* is not usable: shown as unknown\.$/),
+      ]);
+      const results = JSON.parse(readFileSync(result.outputs['results-file'], 'utf8'));
+      expect(results.testCases[0]).not.toHaveProperty('durationMs');
+    },
+  );
+
+  test('a fractional durationMs is a duration', async () => {
+    await start([
+      {
+        operation: 'getProjectRun',
+        requests: 'all',
+        fault: { kind: 'body', body: finished({ durationMs: 1234.5 }) },
+      },
+    ]);
+    const result = await runInProcess(inputs(), { clock: virtualClock() });
+    expect(result.summary).toContain('<td>sign in</td><td>1.2 s</td>');
+  });
+
+  test.each([
+    [
+      'a finishedAt before startedAt',
+      { finishedAt: '2025-12-31T23:59:00Z' },
+      ['2026-01-01T00:00:00Z', '2025-12-31T23:59:00Z'],
+    ],
+    [
+      'a finishedAt years after startedAt',
+      { finishedAt: '2031-01-01T00:00:00Z' },
+      ['2026-01-01T00:00:00Z', '2031-01-01T00:00:00Z'],
+    ],
+    ['a startedAt that is no timestamp', { startedAt: 'yesterday' }, [undefined, '2026-01-01T00:00:05Z']],
+    ['a finishedAt that is a number', { finishedAt: 1_767_225_605_000 }, ['2026-01-01T00:00:00Z', undefined]],
+  ])('%s: PASSED, duration-ms empty, the duration unknown', async (_name, run, [startedAt, finishedAt]) => {
+    await start([
+      {
+        operation: 'getProjectRun',
+        requests: 'all',
+        fault: { kind: 'body', body: finished({ durationMs: 5 }, run) },
+      },
+    ]);
+    const result = await runInProcess(inputs(), { clock: virtualClock() });
+    expect(result.outputs).toMatchObject({ status: 'PASSED', success: 'true', total: '1' });
+    expect(result.outputs['duration-ms']).toBeUndefined();
+    expect(result.summary).not.toContain('· Duration');
+    const results = JSON.parse(readFileSync(result.outputs['results-file'], 'utf8'));
+    expect([results.startedAt, results.finishedAt, results.durationMs]).toEqual([
+      startedAt,
+      finishedAt,
+      undefined,
+    ]);
+  });
+
+  test('a field that decides the outcome stays strict: a test case without a title is an ERROR', async () => {
+    await start([
+      { operation: 'getProjectRun', requests: 'all', fault: { kind: 'body', body: finished({ title: 5 }) } },
+    ]);
+    const result = await runInProcess(inputs(), { clock: virtualClock() });
+    expect(result.outputs.status).toBe('ERROR');
+    expect(failureMessage(result.log)).toMatch(
+      /field 'results.testCases\[0\].title' must be a string; got 5/,
     );
   });
 });

@@ -2,6 +2,7 @@ import { plural } from '../report/format.js';
 import type { Counts, OutputStatus, RunOutcome, TestCase } from '../report/outcome.js';
 import { judge } from '../report/test-case-status.js';
 import type { FinishedRun } from '../service/driver.js';
+import { isPlausibleDuration } from '../service/schemas.js';
 
 /** What is known of a run before its outcome: who it is and where it runs. */
 export type RunIdentity = Pick<
@@ -18,10 +19,11 @@ export type RunIdentity = Pick<
   | 'appliedOptions'
 >;
 
+/** The run's duration, when its timestamps agree: a finish before the start, or months after it, is unknown. */
 function durationOf(startedAt?: string, finishedAt?: string): number | undefined {
   if (!startedAt || !finishedAt) return undefined;
   const ms = Date.parse(finishedAt) - Date.parse(startedAt);
-  return Number.isFinite(ms) && ms >= 0 ? ms : undefined;
+  return isPlausibleDuration(ms) ? ms : undefined;
 }
 
 const NO_TEST_CASES: Counts = { total: 0, passed: 0, failed: 0, flaky: 0, skipped: 0 };

@@ -12,6 +12,7 @@ import {
   retryReason,
   withRetry,
 } from './retry.js';
+import { beginAnswer } from './schemas.js';
 import { MAX_REDIRECTS, type RefusedRedirect, send, TransportError } from './transport.js';
 import { explainIssues, issuePath } from './validation.js';
 
@@ -222,6 +223,7 @@ export function parseAnswer<T>(
     );
   }
   const schema = operation.schema();
+  beginAnswer();
   const parsed = schema.safeParse(json, { reportInput: true });
   if (!parsed.success) {
     const problems = explainIssues(schema, parsed.error.issues, {

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import { hasUnsafeCharacters } from '../runner/text.js';
+import { debug } from '../runner/log.js';
+import { hasUnsafeCharacters, line } from '../runner/text.js';
 
 /**
  * The service's interface as zod/mini schemas: the start-suite-run body (the `options` input is
@@ -72,15 +73,70 @@ const id = () =>
   );
 
 const testCaseStatus = () => z.enum(TEST_CASE_STATUSES);
-const timestamp = () => z.nullish(z.string());
+
+/** The longest a test case or a run can plausibly take: a duration past it is absurd. */
+const MAX_PLAUSIBLE_DURATION_MS = 31 * 24 * 3_600_000;
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
+
+/** A duration a report can show: a finite number of milliseconds, from 0 to 31 days. */
+export function isPlausibleDuration(ms: unknown): ms is number {
+  return typeof ms === 'number' && Number.isFinite(ms) && ms >= 0 && ms <= MAX_PLAUSIBLE_DURATION_MS;
+}
+
+function isTimestamp(value: unknown): value is string {
+  return typeof value === 'string' && ISO_TIMESTAMP.test(value) && Number.isFinite(Date.parse(value));
+}
+
+/**
+ * The fields that only decorate the report, and what makes a value of each usable. An unusable
+ * value (negative, absurd, not a number or not a timestamp) is unknown, with one debug line per
+ * field and answer, never an error: the outcome the user waited for is not lost over a
+ * decoration. Every other field decides the outcome and is validated strictly. (A run whose
+ * finishedAt is before its startedAt has an unknown duration: see run/conclude.ts.)
+ */
+const DECORATIVE = {
+  durationMs: { usable: isPlausibleDuration, shownAs: 'number' },
+  startedAt: { usable: isTimestamp, shownAs: 'string' },
+  finishedAt: { usable: isTimestamp, shownAs: 'string' },
+};
+type Decorative = typeof DECORATIVE;
+type Usable<F extends keyof Decorative> = Decorative[F]['usable'] extends (value: unknown) => value is infer T
+  ? T
+  : never;
+
+const unusableInThisAnswer = new Set<string>();
+
+/** Called before each answer is validated, so that each unusable field is told once per answer. */
+export function beginAnswer(): void {
+  unusableInThisAnswer.clear();
+}
+
+function decorative<F extends keyof Decorative>(field: F) {
+  const usable = DECORATIVE[field].usable as (value: unknown) => value is Usable<F>;
+  const read = z.pipe(
+    z.unknown(),
+    z.transform((value): Usable<F> | undefined => {
+      if (value === undefined || value === null || usable(value)) return value ?? undefined;
+      if (!unusableInThisAnswer.has(field)) {
+        unusableInThisAnswer.add(field);
+        debug(
+          line`The service's ${field} of ${JSON.stringify(value) ?? String(value)} is not usable: shown as unknown.`,
+        );
+      }
+      return undefined;
+    }),
+  );
+  // How validation messages name its type (validation.ts), as they name the strict fields'.
+  return z.optional(read.check(z.describe(DECORATIVE[field].shownAs)));
+}
 
 export const projectRunStartSchema = once(() => z.object({ runId: id() }));
 
 export const projectRunSchema = once(() =>
   z.object({
     status: z.enum(RUN_STATUSES),
-    startedAt: timestamp(),
-    finishedAt: timestamp(),
+    startedAt: decorative('startedAt'),
+    finishedAt: decorative('finishedAt'),
     branchName: z.nullish(z.string()),
     results: z.nullish(
       z.object({
@@ -88,7 +144,7 @@ export const projectRunSchema = once(() =>
           z.object({
             title: z.string(),
             status: testCaseStatus(),
-            durationMs: z.nullish(z.number().check(z.minimum(0))),
+            durationMs: decorative('durationMs'),
           }),
         ),
       }),

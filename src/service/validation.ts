@@ -113,6 +113,8 @@ function short(schema: Schema, depth: number): string {
       return (d.options as Schema[]).map((option) => short(option, depth)).join(' | ');
     case 'record':
       return '{...}';
+    case 'pipe':
+      return z.globalRegistry.get(inner)?.description ?? short(d.in as Schema, depth);
     case 'object': {
       if (depth > 1) return '{...}';
       const fields = Object.entries(d.shape as Record<string, Schema>).map(
