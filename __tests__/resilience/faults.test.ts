@@ -409,6 +409,29 @@ describe('fields that only decorate the report never fail a finished run', () =>
   });
 });
 
+describe('a Retry-After that reaches past the time-out', () => {
+  test('is not slept through: the step stops at once and says the service asked for a longer wait', async () => {
+    await start([
+      {
+        operation: 'getProjectRun',
+        requests: 'all',
+        fault: { kind: 'status', status: 429, retryAfter: '86400' },
+      },
+    ]);
+    const clock = virtualClock();
+    const result = await runInProcess(inputs({ timeout: '8s' }), { clock });
+    expect(result.outputs).toMatchObject({ status: 'ERROR', success: 'false' });
+    expect(sim.count('getProjectRun')).toBe(1);
+    expect(clock.slept).toEqual([]);
+    const message = failureMessage(result.log);
+    expect(message).toMatch(
+      /^::error::Could not get project run 'run-1' of project 'proj-1': HTTP 429: Too Many Requests\. The service asked to wait 86400 s \(Retry-After\) before trying again, longer than the [0-9.]+ s left before the time-out \('timeout' input\): the step stopped waiting\.$/,
+    );
+    expect(message).not.toContain('expired');
+    expect(sim.cancelledRunIds).toEqual(['run-1']);
+  });
+});
+
 describe('an outage that lasts until the time-out', () => {
   test('is an ERROR that names the failure, not a TIMEDOUT', async () => {
     await start([{ operation: 'getProjectRun', requests: 'all', fault: { kind: 'status', status: 502 } }]);

@@ -84,7 +84,9 @@ export async function runToOutcome(
         outcome = unfinishedOutcome(identity, 'CANCELLED', message, ended.notes);
       } else if (result.serviceFailure) {
         // The service was failing when time ran out: an infrastructure failure, not a slow run.
-        const message = `${result.serviceFailure} Still failing when ${timeout} expired.`;
+        const message = result.gaveUpEarly
+          ? result.serviceFailure
+          : `${result.serviceFailure} Still failing when ${timeout} expired.`;
         outcome = unfinishedOutcome(identity, 'ERROR', message, ended.notes);
       } else {
         const last = result.lastStatus ? `; its last status was ${result.lastStatus}` : '';

@@ -7,7 +7,7 @@ import { Aborted, DeadlineExceeded } from '../service/errors.js';
 
 type WaitResult =
   | { kind: 'finished'; run: FinishedRun }
-  | { kind: 'timedout'; lastStatus?: string; serviceFailure?: string }
+  | { kind: 'timedout'; lastStatus?: string; serviceFailure?: string; gaveUpEarly?: boolean }
   | { kind: 'cancelled'; lastStatus?: string };
 
 interface WaitOptions {
@@ -71,7 +71,8 @@ export async function waitForFinish(
   } catch (error) {
     // A request cut by the deadline was the last look: the run did not finish in time.
     if (error instanceof DeadlineExceeded) {
-      return { kind: 'timedout', lastStatus, serviceFailure: error.serviceFailure };
+      const { serviceFailure, gaveUpEarly } = error;
+      return { kind: 'timedout', lastStatus, serviceFailure, gaveUpEarly };
     }
     if (error instanceof Aborted) return { kind: 'cancelled', lastStatus };
     throw error;

@@ -182,6 +182,13 @@ export class ServiceClient {
           abandoned,
         );
       }
+      // A read's deadline is the time-out's: a wait the service asks for past it is not slept
+      // through, and the step says so. (A cancel's or a start's is the job's: its last failure.)
+      if (error.reason === 'retry-after' && operation.rule === 'read') {
+        const askedMs = error.failure instanceof TransportError ? 0 : (error.failure.retryAfterMs ?? 0);
+        const asked = `${describeFailure(operation, error)} The service asked to wait ${seconds(askedMs)} (Retry-After) before trying again, longer than the ${seconds(error.timeLeftMs)} left before the time-out ('timeout' input): the step stopped waiting.`;
+        throw new DeadlineExceeded(asked, asked, true);
+      }
       // A read that runs into the deadline means the run timed out; a start or a cancel that does
       // is reported with its own last failure.
       if (error.reason === 'deadline' && operation.rule === 'read') {

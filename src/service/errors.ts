@@ -3,13 +3,18 @@ export class ServiceError extends Error {
   override name = 'ServiceError';
 }
 
-/** The `timeout` input expired while a request was being made or retried. */
+/**
+ * The `timeout` input expired while a request was being made or retried, or the service asked
+ * for a wait (Retry-After) that would outlast it.
+ */
 export class DeadlineExceeded extends Error {
   override name = 'DeadlineExceeded';
   constructor(
     message: string,
     /** Set when the service was failing when time ran out: what failed. */
     readonly serviceFailure?: string,
+    /** True when the step gave up before the time-out, rather than sleep through it. */
+    readonly gaveUpEarly = false,
   ) {
     super(message);
   }

@@ -128,7 +128,8 @@ interface RetryContext {
   onRetry?: (failure: Failure, delayMs: number, attempt: number) => void;
 }
 
-type StopReason = 'not-retryable' | 'budget' | 'deadline' | 'aborted';
+/** `retry-after`: the wait the service asked for reaches past the deadline (not slept through). */
+type StopReason = 'not-retryable' | 'budget' | 'deadline' | 'retry-after' | 'aborted';
 
 /** Why the retry loop stopped: the last failure, and how many attempts it took. */
 export class RetriesExhausted extends Error {
@@ -138,6 +139,8 @@ export class RetriesExhausted extends Error {
     readonly reason: StopReason,
     readonly attempts: number,
     readonly elapsedMs: number,
+    /** Time left before the deadline when it stopped. */
+    readonly timeLeftMs: number,
   ) {
     super(`gave up (${reason}) after ${attempts} attempts`);
   }
@@ -162,11 +165,14 @@ export async function withRetry<T>(
     const delay = retryDelay(failure, attemptNumber - 1, clock.random);
     const resumeAt = clock.now() + delay;
     const stop = (reason: StopReason) =>
-      new RetriesExhausted(failure, reason, attemptNumber, clock.now() - started);
+      new RetriesExhausted(failure, reason, attemptNumber, clock.now() - started, deadline - clock.now());
     if (signal?.aborted || (failure instanceof TransportError && failure.kind === 'aborted'))
       throw stop('aborted');
     if (!isRetryable(rule, failure)) throw stop('not-retryable');
-    if (resumeAt >= deadline) throw stop('deadline');
+    if (resumeAt >= deadline) {
+      const asked = !(failure instanceof TransportError) && (failure.retryAfterMs ?? 0) > 0;
+      throw stop(asked ? 'retry-after' : 'deadline');
+    }
     if (attemptNumber >= limits.maxAttempts || resumeAt - started > limits.maxElapsedMs) throw stop('budget');
     context.onRetry?.(failure, delay, attemptNumber);
     await clock.sleep(delay, signal);
