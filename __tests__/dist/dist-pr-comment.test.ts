@@ -86,6 +86,35 @@ describe.each(nodeBinaries())('the pull request comment, dist/index.js on $name'
     expect(gh.count('updateComment')).toBe(1);
   });
 
+  test("a person's copy of the comment is never edited, and a comment deleted under the action is written anew", async () => {
+    await start(FAILING);
+    await run(commentInputs());
+    const [ours] = comments();
+    const [pasted] = gh.seedComments(PR.owner, PR.repo, PR.number, [
+      { body: ours?.body ?? '', user: HUMAN_USER },
+    ]);
+
+    sim.setScenario({ project: PASSING });
+    const second = await run(commentInputs());
+    expect(comments().map((comment) => [comment.id, comment.user?.login])).toEqual([
+      [ours?.id, 'github-actions[bot]'],
+      [pasted?.id, HUMAN_USER.login],
+    ]);
+    expect(comments()[0]?.body).toContain('### ✅ Test run passed');
+    expect(comments()[1]?.body).toBe(ours?.body);
+    expect(second.outputs['comment-url']).toBe(ours?.html_url);
+
+    gh.setScenario({ faults: [{ operation: 'updateComment', requests: [2], fault: { kind: 'deleted' } }] });
+    const third = await run(commentInputs());
+    expect(third.code).toBe(0);
+    expect(comments().map((comment) => comment.user?.login)).toEqual([
+      HUMAN_USER.login,
+      'github-actions[bot]',
+    ]);
+    expect(third.outputs['comment-url']).toBe(comments()[1]?.html_url);
+    expect(annotations(third.stdout, 'warning')).toEqual([]);
+  });
+
   test('250 comments with ours on the third page: every page is read, ours updated, none created', async () => {
     await start(FAILING);
     const first = await run(commentInputs());

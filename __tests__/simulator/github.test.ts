@@ -417,6 +417,28 @@ describe('errors GitHub answers', () => {
   });
 });
 
+describe('GraphQL: the viewer', () => {
+  it("is the user the token acts as, with its REST id, at /graphql and beside GitHub Enterprise's /api/v3", async () => {
+    for (const prefix of ['', '/api/v3']) {
+      const s = await startSim({ prefix, user: HUMAN_USER });
+      const answer = await octokit(s).graphql<{ viewer: unknown }>('query { viewer { login databaseId } }');
+      expect(answer.viewer).toEqual({ login: HUMAN_USER.login, databaseId: HUMAN_USER.id });
+      expect(s.requests.at(-1)?.path).toBe(prefix === '' ? '/graphql' : '/api/graphql');
+      await s.stop();
+    }
+  });
+
+  it('answers GraphQL errors to any other query, and 401 to a wrong token', async () => {
+    const s = await startSim();
+    await expect(octokit(s).graphql('query { repository(owner: "a", name: "b") { id } }')).rejects.toThrow(
+      /answers the viewer query only/,
+    );
+    await expect(octokit(s, 'wrong').graphql('query { viewer { login } }')).rejects.toMatchObject({
+      status: 401,
+    });
+  });
+});
+
 describe('faults', () => {
   const create = (s: GitHubSimulator, body = 'x', signal?: AbortSignal) =>
     octokit(s).rest.issues.createComment({
@@ -442,6 +464,23 @@ describe('faults', () => {
     expect(s.comments(OWNER, REPO, PR)).toEqual([]);
     expect((await create(s, 'second')).status).toBe(201);
     expect(s.comments(OWNER, REPO, PR).map((c) => c.body)).toEqual(['second']);
+  });
+
+  it('deleted: the comment is gone before the update, which answers 404 and writes nothing', async () => {
+    const s = await startSim({
+      faults: [{ operation: 'updateComment', requests: [1], fault: { kind: 'deleted' } }],
+    });
+    const [seeded] = s.seedComments(OWNER, REPO, PR, [{ body: 'before' }]);
+    const err = await rejection(
+      octokit(s).rest.issues.updateComment({
+        owner: OWNER,
+        repo: REPO,
+        comment_id: Number(seeded?.id),
+        body: 'after',
+      }),
+    );
+    expect(err.status).toBe(404);
+    expect(s.comments(OWNER, REPO, PR)).toEqual([]);
   });
 
   it('status: sends Retry-After, rate-limit headers and a given body', async () => {

@@ -20,6 +20,9 @@
  *   one second after the previous one, so `updated_at` always changes (it may run slightly ahead of
  *   the clock when a test writes many comments within a second).
  * - Owner and repository names are case-insensitive, as on GitHub.
+ * - GraphQL answers one query, the token's `viewer { login databaseId }` (the scenario's `user`,
+ *   as GitHub answers for an installation token: the bot's login with `[bot]`, its user id);
+ *   any other query gets GraphQL's `errors`.
  */
 
 import * as fs from 'node:fs';
@@ -47,7 +50,8 @@ export type AuthorAssociation = components['schemas']['author-association'];
 export type Operation =
   | 'listComments' // GET   {prefix}/repos/{owner}/{repo}/issues/{issue_number}/comments?per_page&page
   | 'createComment' // POST  {prefix}/repos/{owner}/{repo}/issues/{issue_number}/comments  body {body}
-  | 'updateComment'; // PATCH {prefix}/repos/{owner}/{repo}/issues/comments/{comment_id}    body {body}
+  | 'updateComment' // PATCH {prefix}/repos/{owner}/{repo}/issues/comments/{comment_id}    body {body}
+  | 'graphql'; // POST  /graphql (GitHub Enterprise: /api/graphql beside /api/v3)  body {query}: viewer only
 
 export interface SimUser {
   login: string;
@@ -87,7 +91,8 @@ export type Fault =
   | { kind: 'hang' } // read the request, never answer (socket stays open until stop())
   | { kind: 'delay'; ms: number } // answer normally, after ms
   | { kind: 'status-after-effect'; status: number; body?: unknown } // perform the operation, then answer status
-  | { kind: 'reset-after-effect' }; // perform the operation, then destroy the socket without an answer
+  | { kind: 'reset-after-effect' } // perform the operation, then destroy the socket without an answer
+  | { kind: 'deleted' }; // updateComment: someone deleted the comment just before; it is gone, and this answers 404
 
 export type FaultRule = JsonServerFaultRule<Operation, Fault>;
 export type LoggedRequest = JsonServerRequest<Operation>;
@@ -97,7 +102,7 @@ export interface Scenario {
   token?: string;
   /** The token may read but not write: creates and updates -> 403 'Resource not accessible by integration'. */
   readOnly?: boolean;
-  /** Author of the comments created through the API; default GITHUB_ACTIONS_BOT. */
+  /** Who the token acts as: the author of the comments created through the API, and GraphQL's viewer; default GITHUB_ACTIONS_BOT. */
   user?: SimUser;
   /** Path prefix the API is mounted under, e.g. '/api/v3' as on GitHub Enterprise (default ''). */
   prefix?: string;
@@ -264,6 +269,10 @@ export class GitHubSimulator extends JsonServer<Operation> {
         this.answer(route, req, path, body);
         req.socket.destroy();
         return;
+      case 'deleted':
+        this.remove(route);
+        this.send(res, this.answer(route, req, path, body));
+        return;
     }
   }
 
@@ -274,8 +283,27 @@ export class GitHubSimulator extends JsonServer<Operation> {
     });
   }
 
+  /** Deletes the comment an update route names, as someone on the web page would. */
+  private remove(route: Route): void {
+    for (const repository of this.repositories.values()) {
+      for (const list of repository.issues.values()) {
+        const index = list.findIndex((comment) => comment.id === route.number);
+        if (index >= 0) list.splice(index, 1);
+      }
+    }
+  }
+
+  /** GraphQL's path: /graphql, or /api/graphql beside GitHub Enterprise's /api/v3. */
+  private graphqlPath(): string {
+    const prefix = normalisePrefix(this.scenario.prefix);
+    return prefix.endsWith('/v3') ? `${prefix.slice(0, -'/v3'.length)}/graphql` : `${prefix}/graphql`;
+  }
+
   private route(method: string, rawPath: string): Route | undefined {
     const pathOnly = rawPath.split('?')[0] ?? '';
+    if (method === 'POST' && pathOnly === this.graphqlPath()) {
+      return { operation: 'graphql', repo: { id: 0 }, number: 0 };
+    }
     const prefix = normalisePrefix(this.scenario.prefix);
     if (!pathOnly.startsWith(`${prefix}/`)) return undefined;
     const segments = pathOnly.slice(prefix.length + 1).split('/');
@@ -322,6 +350,7 @@ export class GitHubSimulator extends JsonServer<Operation> {
   private answer(route: Route, req: IncomingMessage, path: string, body: ParsedBody): Reply {
     const denied = this.unauthorised(req);
     if (denied) return denied;
+    if (route.operation === 'graphql') return this.graphql(body);
     const docs = DOCS[route.operation];
     const notFound: Reply = { status: 404, body: githubError(404, 'Not Found', docs) };
     const strict = this.scenario.pullRequests !== undefined;
@@ -366,6 +395,16 @@ export class GitHubSimulator extends JsonServer<Operation> {
       body: this.render(repository, comment),
       headers: { location: commentUrl(this.url, repository, comment.id) },
     };
+  }
+
+  /** GraphQL: the viewer, and nothing else. */
+  private graphql(body: ParsedBody): Reply {
+    const query = isObject(body.value) && typeof body.value.query === 'string' ? body.value.query : '';
+    if (!/\bviewer\s*\{/.test(query)) {
+      return { status: 200, body: { errors: [{ message: 'The simulator answers the viewer query only.' }] } };
+    }
+    const user = this.scenario.user ?? GITHUB_ACTIONS_BOT;
+    return { status: 200, body: { data: { viewer: { login: user.login, databaseId: user.id } } } };
   }
 
   /** The comment text of a create / update, or the reply refusing it (403 read-only, 400, 422). */

@@ -7,7 +7,13 @@ import { commentMarker, renderComment } from '../report/pr-comment.js';
 import { info, warning } from '../runner/log.js';
 import { line } from '../runner/text.js';
 import type { Clock } from '../service/clock.js';
-import { GitHubError, type PullRequest, PullRequestComments } from '../service/github.js';
+import {
+  type CommentContext,
+  GitHubError,
+  type Identity,
+  type PullRequest,
+  PullRequestComments,
+} from '../service/github.js';
 import { USER_AGENT } from '../service/user-agent.js';
 
 /** The whole comment, every page of the list included, gets this long; each request, at most 10 s. */
@@ -46,6 +52,29 @@ async function pullRequestOf(workflow: WorkflowRun): Promise<PullRequestEvent | 
   const number = payload.pull_request?.number;
   if (!owner || !repo || typeof number !== 'number') return undefined;
   return { owner, repo, number, headSha: payload.pull_request?.head?.sha };
+}
+
+/**
+ * Who the token acts as, so that only its own comments are edited. When GitHub cannot tell, only
+ * a bot's comment with the marker is taken: a person's copy of it never is.
+ */
+async function identityOf(
+  comments: PullRequestComments,
+  context: CommentContext,
+): Promise<Identity | undefined> {
+  let reason: string;
+  try {
+    const identity = await comments.identity(context);
+    if (identity) return identity;
+    reason = 'GitHub did not say';
+  } catch (error) {
+    if (!(error instanceof GitHubError)) throw error;
+    reason = error.message;
+  }
+  info(
+    line`Could not learn who the github-token acts as (${reason}): only a comment with this target's marker written by a bot is updated, never a person's.`,
+  );
+  return undefined;
 }
 
 /** The warning for a comment that could not be written. */
@@ -108,13 +137,23 @@ export async function keepPullRequestComment(
       headSha: pullRequest.headSha,
       runUrl: workflowRunUrl(settings.workflow, { attempt: true }),
     });
-    const existing = await comments.find(commentMarker(outcome), context);
+    const existing = await comments.find(commentMarker(outcome), context, () =>
+      identityOf(comments, context),
+    );
     if (existing) {
-      const updated = await comments.update(existing, body, context);
-      info(line`Updated the comment on pull request #${pullRequest.number}: ${updated.url}`);
-      return { url: updated.url };
+      try {
+        const updated = await comments.update(existing, body, context);
+        info(line`Updated the comment on pull request #${pullRequest.number}: ${updated.url}`);
+        return { url: updated.url };
+      } catch (error) {
+        // Deleted between the lookup and the update: a PATCH that answered 404 wrote nothing.
+        if (!(error instanceof GitHubError && error.status === 404)) throw error;
+        info(
+          line`The comment on pull request #${pullRequest.number} was deleted meanwhile: writing it anew.`,
+        );
+      }
     }
-    if (settings.prComment === 'on-failure' && !stepFails) {
+    if (settings.prComment === 'on-failure' && !stepFails && !existing) {
       info(line`No pull request comment: the step passed and there is no earlier comment to update.`);
       return {};
     }

@@ -34,6 +34,33 @@ export interface CommentContext {
 export interface Comment {
   id: number;
   url: string;
+  /** The body as GitHub has it: where the previous run's digest is read from. */
+  body?: string;
+}
+
+/** Who the token acts as, as GraphQL's `viewer` says: `github-actions[bot]` for the workflow's token. */
+export interface Identity {
+  login: string;
+  /** The user id that the REST API gives a comment's author. */
+  id?: number;
+}
+
+interface ListedComment {
+  id: number;
+  html_url: string;
+  body?: string;
+  user?: { login?: string; id?: number; type?: string } | null;
+}
+
+/**
+ * Whether a comment is the token's own: by its author's id (logins of bots differ between GraphQL
+ * and REST in places; ids do not), else its login. Without an identity, only a bot's comment may
+ * be: a person's never is.
+ */
+function isOwn(comment: ListedComment, identity: Identity | undefined): boolean {
+  const author = comment.user ?? {};
+  if (identity === undefined) return author.type === 'Bot';
+  return identity.id !== undefined ? author.id === identity.id : author.login === identity.login;
 }
 
 /** A request to GitHub that failed: what was being done, and how it ended. */
@@ -142,10 +169,44 @@ export class PullRequestComments {
     }
   }
 
-  /** The most recent comment whose body holds `marker`, looking through every page. */
-  async find(marker: string, context: CommentContext): Promise<Comment | undefined> {
+  /**
+   * Who the token acts as (GraphQL's viewer: the REST API's GET /user refuses the workflow's
+   * token); undefined when GitHub cannot tell, e.g. a GraphQL error.
+   */
+  async identity(context: CommentContext): Promise<Identity | undefined> {
+    const answer = await this.call(
+      'learn who the github-token acts as',
+      'github',
+      context,
+      async (signal) => {
+        try {
+          return await this.octokit.graphql<{ viewer?: { login?: string; databaseId?: number | null } }>(
+            'query { viewer { login databaseId } }',
+            { request: { signal } },
+          );
+        } catch (error) {
+          // GitHub answered, with GraphQL errors: no retry will change that.
+          if ((error as { name?: string }).name === 'GraphqlResponseError') return undefined;
+          throw error;
+        }
+      },
+    );
+    const viewer = answer?.viewer;
+    if (typeof viewer?.login !== 'string') return undefined;
+    return { login: viewer.login, id: typeof viewer.databaseId === 'number' ? viewer.databaseId : undefined };
+  }
+
+  /**
+   * The most recent of the token's own comments whose body holds `marker`, looking through every
+   * page; `identity` is asked for only when some comment holds the marker.
+   */
+  async find(
+    marker: string,
+    context: CommentContext,
+    identity: () => Promise<Identity | undefined>,
+  ): Promise<Comment | undefined> {
     const { owner, repo, number } = this.pullRequest;
-    let found: Comment | undefined;
+    const marked: ListedComment[] = [];
     let url: string | undefined = `GET /repos/${owner}/${repo}/issues/${number}/comments?per_page=100`;
     for (let page = 1; url !== undefined; page++) {
       const request: string = url;
@@ -155,14 +216,17 @@ export class PullRequestComments {
         context,
         (signal) => this.octokit.request(request, { request: { signal } }),
       );
-      for (const comment of response.data as { id: number; html_url: string; body?: string }[]) {
-        if (comment.body?.includes(marker)) found = { id: comment.id, url: comment.html_url };
+      for (const comment of response.data as ListedComment[]) {
+        if (comment.body?.includes(marker)) marked.push(comment);
       }
       // GitHub's Link header names the next page; Octokit requests an absolute URL as it is.
       const next = /<([^>]+)>;\s*rel="next"/.exec(response.headers.link ?? '')?.[1];
       url = next === undefined ? undefined : `GET ${next}`;
     }
-    return found;
+    if (marked.length === 0) return undefined;
+    const who = await identity();
+    const own = marked.filter((comment) => isOwn(comment, who)).at(-1);
+    return own && { id: own.id, url: own.html_url, body: own.body };
   }
 
   async update(comment: Comment, body: string, context: CommentContext): Promise<Comment> {

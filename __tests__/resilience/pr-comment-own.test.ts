@@ -1,0 +1,123 @@
+import { runInProcess, virtualClock } from '../helpers/in-process.js';
+import { projectInputs } from '../helpers/inputs.js';
+import { annotations } from '../helpers/runner-files.js';
+import {
+  DEFAULT_TOKEN,
+  type FaultRule,
+  GITHUB_ACTIONS_BOT,
+  GitHubSimulator,
+  HUMAN_USER,
+  pullRequestEventFile,
+  SAMPLE_PULL_REQUEST,
+  type SeedComment,
+} from '../simulator/github.js';
+import { Simulator } from '../simulator/simulator.js';
+
+/** Only the action's own comments are edited: a comment counts as its own by its author. */
+const PR = SAMPLE_PULL_REQUEST;
+const MARKER = '<!-- test-run-action mode=project project=proj-1 -->';
+const OTHER_BOT = { login: 'other-app[bot]', id: 90210, type: 'Bot' } as const;
+
+let sim: Simulator;
+let gh: GitHubSimulator;
+afterEach(async () => {
+  await sim?.stop();
+  await gh?.stop();
+});
+
+async function comment(seeds: SeedComment[], faults: FaultRule[] = []) {
+  sim = await Simulator.start({
+    project: { statuses: ['FAILED'], testCases: [{ title: 'a', status: 'FAILED' }] },
+  });
+  gh = await GitHubSimulator.start({ faults });
+  const seeded = gh.seedComments(PR.owner, PR.repo, PR.number, seeds);
+  const result = await runInProcess(
+    projectInputs(sim, { 'pr-comment': 'always', 'github-token': DEFAULT_TOKEN }),
+    {
+      clock: virtualClock(),
+      env: {
+        GITHUB_EVENT_NAME: 'pull_request',
+        GITHUB_EVENT_PATH: pullRequestEventFile(PR),
+        GITHUB_API_URL: gh.url,
+        GITHUB_REPOSITORY: 'octo/shop',
+      },
+    },
+  );
+  return { result, seeded, comments: gh.comments(PR.owner, PR.repo, PR.number) };
+}
+
+const OURS = { body: `${MARKER}\n### ❌ Test run failed\nthe action's own, from an earlier run` };
+const PASTED = { body: `${MARKER}\n### ✅ Test run passed\npasted by a person`, user: HUMAN_USER };
+
+describe('only its own comments', () => {
+  test("a person's copy of the comment, marker and all, is never edited: the action's own is", async () => {
+    const { result, seeded, comments } = await comment([OURS, PASTED]);
+
+    expect(comments).toHaveLength(2);
+    expect(comments[1]).toMatchObject({ id: seeded[1]?.id, body: PASTED.body });
+    expect(comments[0]?.id).toBe(seeded[0]?.id);
+    expect(comments[0]?.body).toContain('1 of 1 test case failed');
+    expect(result.outputs['comment-url']).toBe(seeded[0]?.html_url);
+    expect(gh.count('graphql')).toBe(1);
+  });
+
+  test("with only a person's copy on the pull request, the action writes a comment of its own", async () => {
+    const { comments } = await comment([PASTED]);
+
+    expect(comments).toHaveLength(2);
+    expect(comments[0]?.body).toBe(PASTED.body);
+    expect(comments[1]?.user?.login).toBe(GITHUB_ACTIONS_BOT.login);
+    expect(gh.count('updateComment')).toBe(0);
+  });
+
+  test("another bot's comment with the marker is not the action's either", async () => {
+    const { comments } = await comment([{ ...OURS, user: OTHER_BOT }]);
+
+    expect(comments).toHaveLength(2);
+    expect(gh.count('updateComment')).toBe(0);
+  });
+
+  test.each([
+    ['GraphQL answers errors', { kind: 'status', status: 200, body: { errors: [{ message: 'nope' }] } }],
+    ['GraphQL is forbidden', { kind: 'status', status: 403 }],
+  ] as const)(
+    "when GitHub cannot say who the token is (%s), only a bot's comment is edited",
+    async (_, fault) => {
+      const { result, seeded, comments } = await comment(
+        [OURS, PASTED],
+        [{ operation: 'graphql', requests: 'all', fault }],
+      );
+
+      expect(comments[1]?.body).toBe(PASTED.body);
+      expect(comments[0]?.id).toBe(seeded[0]?.id);
+      expect(comments[0]?.body).toContain('1 of 1 test case failed');
+      expect(result.log).toMatch(
+        /Could not learn who the github-token acts as \(.*\): only a comment with this target's marker written by a bot is updated, never a person's\./,
+      );
+      expect(annotations(result.log, 'warning')).toEqual([]);
+      // a GraphQL error is an answer: not tried again
+      expect(gh.count('graphql')).toBe(1);
+    },
+  );
+
+  test('no comment holds the marker: nobody is asked who the token is', async () => {
+    const { comments } = await comment([{ body: 'LGTM', user: HUMAN_USER }]);
+
+    expect(comments).toHaveLength(2);
+    expect(gh.count('graphql')).toBe(0);
+  });
+
+  test('a comment deleted between the lookup and the update is written anew: one comment', async () => {
+    const { result, seeded, comments } = await comment(
+      [OURS],
+      [{ operation: 'updateComment', requests: [1], fault: { kind: 'deleted' } }],
+    );
+
+    expect(comments).toHaveLength(1);
+    expect(comments[0]?.id).not.toBe(seeded[0]?.id);
+    expect(comments[0]?.body).toContain('1 of 1 test case failed');
+    expect(result.outputs['comment-url']).toBe(comments[0]?.html_url);
+    expect(result.log).toContain('The comment on pull request #7 was deleted meanwhile: writing it anew.');
+    expect(annotations(result.log, 'warning')).toEqual([]);
+  });
+});
