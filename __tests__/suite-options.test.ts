@@ -1,6 +1,7 @@
 import { buildSuiteOptions, defaultNote, type SuiteOptionInputs } from '../src/inputs/options.js';
 import { hideSensitiveValues } from '../src/inputs/sensitive-overrides.js';
 import { clearSecrets } from '../src/runner/secrets.js';
+import { ALIAS_BOMB, deeplyNested } from './helpers/hostile-options.js';
 import { runInProcess } from './helpers/in-process.js';
 import { suiteInputs } from './helpers/inputs.js';
 import { annotations, visibleLog } from './helpers/runner-files.js';
@@ -14,16 +15,6 @@ const ALLOWED_KEYS =
 
 const INVALID = "Input 'options' is invalid: ";
 const NOT_AN_OBJECT = "Input 'options' must be a JSON or YAML object; ";
-
-/** Nine levels of nine aliases each: 459 bytes of YAML that expand to 9^9 values. */
-const ALIAS_BOMB = [
-  'lol: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]',
-  ...'bcdefghi'.split('').map((name, index) => {
-    const previous = 'abcdefghi'[index];
-    return `${name}: &${name} [${Array(9).fill(`*${previous}`).join(', ')}]`;
-  }),
-  'variableOverrides: {A: {value: {bomb: *i}}}',
-].join('\n');
 
 /** [what is wrong, the options input, the whole error message (or a pattern for the parser's own words)] */
 const BAD_OPTIONS: [string, string, string | RegExp][] = [
@@ -272,12 +263,12 @@ const BAD_OPTIONS: [string, string, string | RegExp][] = [
   ],
   [
     'JSON nested 20,000 deep',
-    `{"variableOverrides": {"A": {"value": ${'['.repeat(20_000)}${']'.repeat(20_000)}}}}`,
+    deeplyNested(20_000, 'json'),
     "Input 'options' nests deeper than 32 levels; nothing in the options needs that.",
   ],
   [
     'YAML nested 20,000 deep',
-    `variableOverrides: {A: {value: ${'['.repeat(20_000)}${']'.repeat(20_000)}}}`,
+    deeplyNested(20_000, 'yaml'),
     "Input 'options' nests deeper than 32 levels; nothing in the options needs that.",
   ],
   [

@@ -10,6 +10,8 @@
  *    a suite run with JSON options and one with YAML options, beside a bare Node script and a
  *    minified bundle of @actions/core alone that send the same request.
  * 4. The size of dist/ and which of its files a project run loads.
+ * 5. Untrusted input: cleaning a title of 5 MB, refusing `options` inputs that once hung the step,
+ *    and dist/index.js against an answer that never ends (time, peak memory).
  *
  * Everything printed is also written to bench/results.md, the page the README links to.
  *
@@ -29,12 +31,13 @@ import type { RunTimes } from './report-worker.js';
 import { bundleWorker, runWorker } from './reports.js';
 import { DIST_ENTRY, nodeBinaries, PROJECT_ROOT, removeDir } from './spawn.js';
 import { bytes, mb, median, ms, percentile, table } from './stats.js';
+import { measureUntrusted, runAgainstEndlessAnswer } from './untrusted.js';
 
 const SIZES = [1_000, 10_000, 50_000];
 const WARM_RUNS = 5;
 const FIRST_RUN_PROCESSES = 3;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? '31');
-/** BENCH_ONLY=cold-start,size runs only those sections (reports, whole, cold-start, size). */
+/** BENCH_ONLY=cold-start,size runs only those sections (reports, whole, cold-start, size, untrusted). */
 const ONLY = process.env.BENCH_ONLY?.split(',');
 const runs = (section: string) => ONLY === undefined || ONLY.includes(section);
 const TARGETS = {
@@ -259,6 +262,27 @@ async function benchDistSize(sim: Simulator, loadRegister: string): Promise<void
   print(`loaded by a project run:  ${bytes(loadedTotal)} (${[...loaded].join(', ')})`);
 }
 
+async function benchUntrusted(sim: Simulator, exitProbe: string): Promise<void> {
+  heading('Untrusted input: cleaning, bounded parsing, an answer that never ends');
+  print('In this process (tsx), medians of 7 runs after one to warm up:\n');
+  const { times } = await measureUntrusted();
+  print(
+    table(
+      ['what', 'time'],
+      times.map(([what, time]) => [what, ms(time, 2)]),
+    ),
+  );
+  print(
+    '\ndist/index.js, a project run whose poll answers a 200 that never ends (read up to the 64 MiB cap);\npeak RSS of the whole process, read at exit:\n',
+  );
+  const rows: string[][] = [];
+  for (const node of binaries) {
+    const run = await runAgainstEndlessAnswer(sim, node.bin, exitProbe);
+    rows.push([node.name, ms(run.elapsedMs, 0), mb(run.peakRssMb), String(run.exitCode)]);
+  }
+  print(table(['node', 'spawn to exit', 'peak RSS', 'exit code'], rows));
+}
+
 print('# npm run bench');
 print(
   `${binaries.map((node) => node.name).join(' and ')}; ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}; ${os.platform()} ${os.release()}`,
@@ -275,6 +299,7 @@ try {
   if (runs('whole')) await benchDistWhole(sim, casesBySize, probes.exitProbe);
   if (runs('cold-start')) await benchColdStart(sim);
   if (runs('size')) await benchDistSize(sim, probes.loadRegister);
+  if (runs('untrusted')) await benchUntrusted(sim, probes.exitProbe);
 } finally {
   await sim?.stop();
   removeDir(tmp);
