@@ -5,6 +5,7 @@ import { ALIAS_BOMB, deeplyNested } from './helpers/hostile-options.js';
 import { runInProcess } from './helpers/in-process.js';
 import { suiteInputs } from './helpers/inputs.js';
 import { annotations, visibleLog } from './helpers/runner-files.js';
+import { pullRequestEventFile, SAMPLE_PULL_REQUEST } from './simulator/github.js';
 import { Simulator } from './simulator/simulator.js';
 
 /** A value that must never be echoed by a message about variableOverrides. */
@@ -434,6 +435,20 @@ describe('buildSuiteOptions merges the inputs and the default note', () => {
     );
     expect(defaultNote({ GITHUB_REPOSITORY: 'octo/shop' })).toBe('GitHub Actions: octo/shop');
     expect(defaultNote({})).toBeUndefined();
+  });
+
+  test("on a pull request, defaultNote names the pull request's head commit and number, not the merge commit", () => {
+    const eventFile = pullRequestEventFile(SAMPLE_PULL_REQUEST);
+    for (const event of ['pull_request', 'pull_request_target']) {
+      expect(defaultNote({ ...GITHUB, GITHUB_EVENT_NAME: event, GITHUB_EVENT_PATH: eventFile })).toBe(
+        `GitHub Actions: octo/shop@${SAMPLE_PULL_REQUEST.headSha.slice(0, 12)} (pull request #7) https://github.example.com/octo/shop/actions/runs/77`,
+      );
+    }
+    // a push names its own commit; a payload that cannot be read, the merge commit
+    expect(defaultNote({ ...GITHUB, GITHUB_EVENT_NAME: 'push', GITHUB_EVENT_PATH: eventFile })).toBe(NOTE);
+    expect(defaultNote({ ...GITHUB, GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: '/nowhere' })).toBe(
+      NOTE,
+    );
   });
 
   test('hideSensitiveValues hides what the service marks sensitive and what was sent as sensitive', () => {

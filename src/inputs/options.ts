@@ -71,11 +71,18 @@ export async function buildSuiteOptions(text: string, inputs: SuiteOptionInputs)
   } as SuiteOptions;
 }
 
-/** A note that lets a run be traced back to its workflow run from the service. */
+/**
+ * A note that lets a run be traced back to its workflow run from the service. On a pull request
+ * it names the pull request's head commit and number: GITHUB_SHA is then a temporary merge commit
+ * that is on no branch.
+ */
 export function defaultNote(env: NodeJS.ProcessEnv): string | undefined {
   const workflow = readWorkflowRun(env);
   if (!workflow.repository) return undefined;
-  const sha = workflow.sha ? `@${workflow.sha.slice(0, 12)}` : '';
+  const pullRequest = workflow.pullRequest;
+  const commit = pullRequest?.headSha ?? workflow.sha;
+  const sha = commit ? `@${commit.slice(0, 12)}` : '';
+  const number = pullRequest ? ` (pull request #${pullRequest.number})` : '';
   const url = workflowRunUrl(workflow);
-  return `GitHub Actions: ${workflow.repository}${sha}${url ? ` ${url}` : ''}`;
+  return `GitHub Actions: ${workflow.repository}${sha}${number}${url ? ` ${url}` : ''}`;
 }

@@ -1,8 +1,17 @@
+import { readFileSync } from 'node:fs';
+
+/** The pull request a workflow runs for, from the event payload, in the base repository. */
+export interface PullRequestRef {
+  owner: string;
+  repo: string;
+  number: number;
+  /** The pull request's head commit (GITHUB_SHA is a temporary merge commit that is on no branch). */
+  headSha?: string;
+}
+
 /** What the runner tells of the workflow run: for the default note and the pull request comment. */
 export interface WorkflowRun {
   eventName?: string;
-  /** The event's payload, a JSON file. */
-  eventPath?: string;
   apiUrl: string;
   serverUrl: string;
   repository?: string;
@@ -10,18 +19,46 @@ export interface WorkflowRun {
   sha?: string;
   runId?: string;
   runAttempt?: string;
+  /** On pull_request and pull_request_target events, the pull request of the event payload. */
+  pullRequest?: PullRequestRef;
+}
+
+const PULL_REQUEST_EVENTS = new Set(['pull_request', 'pull_request_target']);
+
+export function isPullRequestEvent(eventName: string | undefined): boolean {
+  return PULL_REQUEST_EVENTS.has(eventName ?? '');
+}
+
+/** The pull request of a pull_request event's payload; undefined when it names none or cannot be read. */
+function readPullRequest(env: NodeJS.ProcessEnv): PullRequestRef | undefined {
+  if (!isPullRequestEvent(env.GITHUB_EVENT_NAME) || !env.GITHUB_EVENT_PATH) return undefined;
+  let payload: {
+    pull_request?: { number?: unknown; head?: { sha?: unknown } };
+    repository?: { full_name?: unknown };
+  };
+  try {
+    payload = JSON.parse(readFileSync(env.GITHUB_EVENT_PATH, 'utf8'));
+  } catch {
+    return undefined;
+  }
+  const fullName = env.GITHUB_REPOSITORY || payload?.repository?.full_name;
+  const [owner, repo] = typeof fullName === 'string' ? fullName.split('/') : [];
+  const number = payload?.pull_request?.number;
+  if (!owner || !repo || typeof number !== 'number') return undefined;
+  const headSha = payload.pull_request?.head?.sha;
+  return { owner, repo, number, headSha: typeof headSha === 'string' ? headSha : undefined };
 }
 
 export function readWorkflowRun(env: NodeJS.ProcessEnv): WorkflowRun {
   return {
     eventName: env.GITHUB_EVENT_NAME || undefined,
-    eventPath: env.GITHUB_EVENT_PATH || undefined,
     apiUrl: env.GITHUB_API_URL || 'https://api.github.com',
     serverUrl: env.GITHUB_SERVER_URL || 'https://github.com',
     repository: env.GITHUB_REPOSITORY || undefined,
     sha: env.GITHUB_SHA || undefined,
     runId: env.GITHUB_RUN_ID || undefined,
     runAttempt: env.GITHUB_RUN_ATTEMPT || undefined,
+    pullRequest: readPullRequest(env),
   };
 }
 

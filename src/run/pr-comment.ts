@@ -1,6 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import type { Settings } from '../inputs/settings.js';
-import { type WorkflowRun, workflowRunUrl } from '../inputs/workflow-run.js';
+import { isPullRequestEvent, type WorkflowRun, workflowRunUrl } from '../inputs/workflow-run.js';
 import { formatDuration } from '../report/format.js';
 import type { RunOutcome } from '../report/outcome.js';
 import { commentMarker, renderComment } from '../report/pr-comment.js';
@@ -19,7 +18,6 @@ import { USER_AGENT } from '../service/user-agent.js';
 /** The whole comment, every page of the list included, gets this long; each request, at most 10 s. */
 const COMMENT_BUDGET_MS = 30_000;
 const COMMENT_REQUEST_TIMEOUT_MS = 10_000;
-const PULL_REQUEST_EVENTS = new Set(['pull_request', 'pull_request_target']);
 
 interface CommentResult {
   /** The comment written (`comment-url`), if one was. */
@@ -28,30 +26,13 @@ interface CommentResult {
 
 /** Why no comment is written for this outcome, if none is. */
 function reasonToSkip(outcome: RunOutcome, workflow: WorkflowRun): string | undefined {
-  if (!PULL_REQUEST_EVENTS.has(workflow.eventName ?? '')) {
+  if (!isPullRequestEvent(workflow.eventName)) {
     return `the workflow runs on ${workflow.eventName ?? 'an unknown event'}, not on a pull request`;
   }
   if (outcome.status === 'STARTED') return 'the run was started with wait: false';
   // A newer push usually cancels this run; its comment must not be overwritten by the old one.
   if (outcome.status === 'CANCELLED') return 'the job was cancelled';
   return undefined;
-}
-
-interface PullRequestEvent extends PullRequest {
-  headSha?: string;
-}
-
-/** The pull request of the event payload, in the base repository, where its comments live. */
-async function pullRequestOf(workflow: WorkflowRun): Promise<PullRequestEvent | undefined> {
-  if (!workflow.eventPath) return undefined;
-  const payload = JSON.parse(await readFile(workflow.eventPath, 'utf8')) as {
-    pull_request?: { number?: number; head?: { sha?: string } };
-    repository?: { full_name?: string };
-  };
-  const [owner, repo] = (workflow.repository ?? payload.repository?.full_name ?? '').split('/');
-  const number = payload.pull_request?.number;
-  if (!owner || !repo || typeof number !== 'number') return undefined;
-  return { owner, repo, number, headSha: payload.pull_request?.head?.sha };
 }
 
 /**
@@ -105,13 +86,12 @@ export async function keepPullRequestComment(
     info(line`No pull request comment: ${skip}.`);
     return {};
   }
-  let pullRequest: PullRequestEvent | undefined;
+  const { pullRequest } = settings.workflow;
+  if (!pullRequest) {
+    info(line`No pull request comment: the event payload names no pull request.`);
+    return {};
+  }
   try {
-    pullRequest = await pullRequestOf(settings.workflow);
-    if (!pullRequest) {
-      info(line`No pull request comment: the event payload names no pull request.`);
-      return {};
-    }
     if (!settings.githubToken) {
       warning(
         line`Could not comment on the pull request: input 'github-token' is empty (it defaults to the workflow's token).`,
@@ -161,9 +141,7 @@ export async function keepPullRequestComment(
     info(line`Commented on pull request #${pullRequest.number}: ${created.url}`);
     return { url: created.url };
   } catch (error) {
-    warning(
-      line`${pullRequest ? explain(error, pullRequest) : `Could not read the event payload: ${error}`}`,
-    );
+    warning(line`${explain(error, pullRequest)}`);
     return {};
   }
 }
