@@ -203,7 +203,14 @@ describe('a test suite run end to end against the simulator', () => {
     );
     expect(result.summary).toContain('did not finish (no status)');
     const testCases = readJson(result.outputs['results-file']).testCases;
-    expect(testCases).toContainEqual({ title: 'stuck one', status: null, verdict: 'unfinished' });
+    // each test case keeps the test's own run id and the test's id, for links to the service's pages
+    expect(testCases).toContainEqual({
+      title: 'stuck one',
+      status: null,
+      verdict: 'unfinished',
+      testRunId: 'suite-run-1-case-2',
+      testId: 'test-2',
+    });
     expect(fs.readFileSync(result.outputs['junit-file'], 'utf8')).toContain(
       '<failure message="did not finish (no status)" type="unfinished"/>',
     );

@@ -11,6 +11,9 @@ export interface TestCase {
   /** The status as the service reported it; undefined when the service sent none. */
   status?: string;
   durationMs?: number;
+  /** Suite runs: the test's own run id and the test's id, when the service gave them. */
+  testRunId?: string;
+  testId?: string;
   /** How it counts and shows, decided once (run/conclude.ts). */
   verdict: Verdict;
 }

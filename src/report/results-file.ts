@@ -46,6 +46,8 @@ export function resultsJson(outcome: RunOutcome): string {
       status: text(testCase.status) ?? null,
       verdict: testCase.verdict.verdict,
       durationMs: testCase.durationMs,
+      testRunId: text(testCase.testRunId),
+      testId: text(testCase.testId),
     })),
   };
   return JSON.stringify(document);

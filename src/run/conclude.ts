@@ -35,11 +35,18 @@ function judgeTestCases(
 ): { testCases: TestCase[]; counts: Counts; failing: number } {
   const counts = { ...NO_TEST_CASES, total: run.testCases.length };
   let failing = 0;
-  const testCases = run.testCases.map(({ title, status, durationMs }): TestCase => {
+  const testCases = run.testCases.map(({ title, status, durationMs, testRunId, testId }): TestCase => {
     const verdict = judge(status ?? undefined, failOnFlaky);
     counts[verdict.count]++;
     if (verdict.fails) failing++;
-    return { title, status: status ?? undefined, durationMs: durationMs ?? undefined, verdict };
+    return {
+      title,
+      status: status ?? undefined,
+      durationMs: durationMs ?? undefined,
+      testRunId: testRunId ?? undefined,
+      testId: testId ?? undefined,
+      verdict,
+    };
   });
   return { testCases, counts, failing };
 }

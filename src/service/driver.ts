@@ -5,6 +5,9 @@ export interface TestCaseResult {
   title: string;
   status?: string | null;
   durationMs?: number | null;
+  /** Suite results: the test's own run and the test, which the service's pages are named by. */
+  testRunId?: string | null;
+  testId?: string | null;
 }
 
 export interface StartedRun {

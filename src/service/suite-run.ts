@@ -73,7 +73,12 @@ export class SuiteRunDriver implements RunDriver {
       finished: {
         serviceStatus: status,
         testSuiteName: result.testSuiteName,
-        testCases: result.results.map((testCase) => ({ title: testCase.testName, status: testCase.status })),
+        testCases: result.results.map(({ testName, status, runId, testId }) => ({
+          title: testName,
+          status,
+          testRunId: runId,
+          testId,
+        })),
       },
     };
   }
