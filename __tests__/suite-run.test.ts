@@ -480,6 +480,7 @@ describe('wait: false', () => {
       status: 'STARTED',
       success: 'true',
       'comment-url': '',
+      'dashboard-url': '',
     });
     expect(result.summary.trim()).toBe('<p>Started project run <code>run-1</code> (not waiting for it).</p>');
     expect(sim.requests.map((request) => request.operation)).toEqual(['startProjectRun']);
@@ -496,6 +497,7 @@ describe('wait: false', () => {
       status: 'STARTED',
       success: 'true',
       'comment-url': '',
+      'dashboard-url': '',
     });
     expect(result.summary.trim()).toBe(
       '<p>Started test suite run <code>suite-run-1</code> of <strong>Checkout regression</strong> (not waiting for it).</p>',

@@ -26,6 +26,7 @@ describe('writeReports', () => {
     });
     expect(files.readOutputs()).toEqual({
       status: 'FAILED',
+      'dashboard-url': '',
       total: '12',
       passed: '9',
       failed: '2',
@@ -77,7 +78,7 @@ describe('writeReports', () => {
       },
     );
     expect(written).toEqual({ failures: [] });
-    expect(files.readOutputs()).toEqual({ status: 'STARTED' });
+    expect(files.readOutputs()).toEqual({ status: 'STARTED', 'dashboard-url': '' });
     expect(files.readSummary()).toBe(
       '<p>Started test suite run <code>run-1</code> of <strong>S</strong> (not waiting for it).</p>\n',
     );

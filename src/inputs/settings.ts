@@ -1,11 +1,13 @@
 import * as path from 'node:path';
 import { registerSecret } from '../runner/secrets.js';
 import { getInput } from '../runner/step.js';
+import { isLoopbackHost } from '../service/loopback.js';
 import { idProblem, SUITE_ENVIRONMENTS, type SuiteOptions } from '../service/schemas.js';
 import { shown } from '../service/validation.js';
 import { MAX_DURATION_MS, parseDuration } from './durations.js';
 import { InputError } from './input-error.js';
 import { buildSuiteOptions } from './options.js';
+import { parseUrlTemplate, RUN_PLACEHOLDERS, TEST_PLACEHOLDERS, type UrlTemplate } from './url-template.js';
 import { readWorkflowRun, type WorkflowRun } from './workflow-run.js';
 
 /** The two kinds of run: agent-based project runs and classic test suite runs. */
@@ -31,6 +33,9 @@ interface CommonSettings {
   prComment: PrComment;
   /** For the pull request comment; registered as a secret. */
   githubToken?: string;
+  /** The service's page for a run, and for one test case of a suite run. */
+  dashboardUrl?: UrlTemplate;
+  dashboardTestUrl?: UrlTemplate;
   workflow: WorkflowRun;
 }
 
@@ -130,11 +135,6 @@ function reportPath(workspace: string, value: string, fileInFolder: string): str
   return path.resolve(workspace, folder === value ? value : path.join(folder, fileInFolder));
 }
 
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase();
-  return host === 'localhost' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
-}
-
 function parseBaseUrl(value: string): { baseUrl: string; loopback: boolean } {
   if (value === '') throw new InputError("Input 'base-url' is required, e.g. https://tests.example.com.");
   // Before parsing: a URL that does not parse must not be echoed with its password either.
@@ -181,6 +181,39 @@ function idInput(input: InputReader, name: string): string | undefined {
   const problem = idProblem(value);
   if (problem) throw new InputError(`Input '${name}' must be an id, and ${problem}; got ${shown(value)}.`);
   return value;
+}
+
+/**
+ * The links to the service's pages: templates whose placeholders this run can fill. A project run
+ * has no test suite and no per-test pages; a suite run attached by its id alone has no suite id.
+ */
+function dashboardTemplates(
+  input: InputReader,
+  target: { mode: Mode; testSuiteId?: string },
+): Pick<CommonSettings, 'dashboardUrl' | 'dashboardTestUrl'> {
+  const dashboardUrl = parseUrlTemplate('dashboard-url', input('dashboard-url'), RUN_PLACEHOLDERS);
+  const dashboardTestUrl = parseUrlTemplate(
+    'dashboard-test-url',
+    input('dashboard-test-url'),
+    TEST_PLACEHOLDERS,
+  );
+  if (dashboardTestUrl && target.mode === 'project') {
+    throw new InputError(
+      "Input 'dashboard-test-url' applies to test suite runs only: a project run's test cases have no page of their own.",
+    );
+  }
+  for (const [name, template] of [
+    ['dashboard-url', dashboardUrl],
+    ['dashboard-test-url', dashboardTestUrl],
+  ] as const) {
+    if (!template?.uses.has('testSuiteId') || target.testSuiteId !== undefined) continue;
+    throw new InputError(
+      target.mode === 'project'
+        ? `Input '${name}' uses {testSuiteId}, which a project run does not have.`
+        : `Input '${name}' uses {testSuiteId}: give 'test-suite-id' with 'run-id'.`,
+    );
+  }
+  return { dashboardUrl, dashboardTestUrl };
 }
 
 /** What the step runs, from the mode and id inputs (the options come later). */
@@ -313,6 +346,8 @@ export async function readSettings(
     );
   }
 
+  const dashboard = dashboardTemplates(input, target);
+
   const common = (run: { branch?: string; environment?: string }): CommonSettings => ({
     apiKey,
     baseUrl,
@@ -329,6 +364,7 @@ export async function readSettings(
     resultsDir: env.RUNNER_TEMP || undefined,
     prComment,
     githubToken,
+    ...dashboard,
     workflow: readWorkflowRun(env),
   });
   if (target.mode === 'project')

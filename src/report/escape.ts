@@ -79,6 +79,11 @@ export function cellText(title: string, maxChars = 200): string {
   return escapeHtml(cut(line, maxChars));
 }
 
+/** A URL for an `href` attribute, in the summary or a comment: secrets redacted, escaped, never cut. */
+export function hrefText(url: string): string {
+  return escapeHtml(redact(url));
+}
+
 /** Multi-line text for a `<pre>` block of the summary: secrets redacted, escaped, line breaks kept. */
 export function preText(text: string, maxChars: number): string {
   return escapeHtml(cut(redactAround(text, stripControls), maxChars));

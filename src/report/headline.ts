@@ -1,3 +1,4 @@
+import { hrefText } from './escape.js';
 import { formatDuration } from './format.js';
 import type { RunOutcome } from './outcome.js';
 
@@ -35,7 +36,12 @@ export function runLine(outcome: RunOutcome, text: (value: string) => string): s
     parts.push(`Project ${code(outcome.projectId)}`);
   }
   if (outcome.playwrightProjectName) parts.push(`Playwright project ${code(outcome.playwrightProjectName)}`);
-  if (outcome.runId) parts.push(`Run ${code(outcome.runId)}`);
+  if (outcome.runId) {
+    const run = code(outcome.runId);
+    parts.push(
+      outcome.dashboardUrl ? `Run <a href="${hrefText(outcome.dashboardUrl)}">${run}</a>` : `Run ${run}`,
+    );
+  }
   if (outcome.branch) parts.push(`Branch ${code(outcome.branch)}`);
   if (outcome.environment) parts.push(`Environment ${code(outcome.environment)}`);
   if (outcome.durationMs !== undefined) parts.push(`Duration ${formatDuration(outcome.durationMs)}`);

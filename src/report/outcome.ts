@@ -14,6 +14,8 @@ export interface TestCase {
   /** Suite runs: the test's own run id and the test's id, when the service gave them. */
   testRunId?: string;
   testId?: string;
+  /** The service's page for this test case (`dashboard-test-url`). */
+  dashboardUrl?: string;
   /** How it counts and shows, decided once (run/conclude.ts). */
   verdict: Verdict;
 }
@@ -38,6 +40,7 @@ export interface Counts {
 
 export interface RunOutcome {
   mode: Mode;
+  /** The project run's project, or the project a suite belongs to (from the service). */
   projectId?: string;
   testSuiteId?: string;
   testSuiteName?: string;
@@ -60,6 +63,8 @@ export interface RunOutcome {
   message?: string;
   /** Extra lines for the log and summary, e.g. "suite runs cannot be cancelled". */
   notes: string[];
+  /** The service's page for the run (`dashboard-url`). */
+  dashboardUrl?: string;
   /** Suite runs: the options the service applied, sensitive values already hidden. */
   appliedOptions?: Record<string, unknown>;
 }

@@ -7,6 +7,7 @@ import type { RunOutcome } from './outcome.js';
  */
 export function setOutcomeOutputs(outcome: RunOutcome): void {
   setOutput('status', outcome.status);
+  setOutput('dashboard-url', outcome.dashboardUrl ?? '');
   if (outcome.status === 'STARTED') return;
   const { total, passed, failed, flaky, skipped } = outcome.counts;
   setOutput('total', String(total));

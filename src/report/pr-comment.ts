@@ -1,5 +1,5 @@
 import { redact } from '../runner/secrets.js';
-import { cellText } from './escape.js';
+import { cellText, hrefText } from './escape.js';
 import { countsLine, plural } from './format.js';
 import { headingOf, runLine } from './headline.js';
 import type { RunOutcome, TestCase } from './outcome.js';
@@ -86,7 +86,7 @@ export function renderComment(outcome: RunOutcome, context: CommentContext): str
   const flaky = ordered.filter(isFlakyOnly);
   const links = [
     context.headSha ? `Commit <code>${commentText(context.headSha.slice(0, 7))}</code>` : undefined,
-    context.runUrl ? `<a href="${cellText(context.runUrl, 2_000)}">workflow run</a>` : undefined,
+    context.runUrl ? `<a href="${hrefText(context.runUrl)}">workflow run</a>` : undefined,
   ].filter(Boolean);
   const budget = { left: LIST_BUDGET_CHARS };
   const lines = [

@@ -82,6 +82,7 @@ export function finishedOutcome(identity: RunIdentity, run: FinishedRun): RunOut
   }
   return {
     ...identity,
+    projectId: identity.projectId ?? run.projectId,
     testSuiteName: run.testSuiteName ?? identity.testSuiteName,
     branch: run.branch ?? identity.branch,
     status,

@@ -9,6 +9,7 @@ import { ServiceError } from '../service/errors.js';
 import { cancelRun } from './cancel.js';
 import { finishedOutcome, type RunIdentity, startedOutcome, unfinishedOutcome } from './conclude.js';
 import { planRun } from './driver.js';
+import { withLinks } from './links.js';
 import { waitForFinish } from './poll.js';
 import type { JobCancellation } from './signals.js';
 import { startOrAttach } from './start.js';
@@ -16,13 +17,18 @@ import { saveRunState } from './state.js';
 
 /**
  * Starts the run (or attaches to it), waits for its final status, and concludes: the outcome the
- * step reports. A run that does not finish is cancelled when it is this step's to cancel.
+ * step reports, with its links to the service's pages. A run that does not finish is cancelled
+ * when it is this step's to cancel.
  */
 export async function runToOutcome(
   settings: Settings,
   clock: Clock,
   job: JobCancellation,
 ): Promise<RunOutcome> {
+  return withLinks(await startAndWait(settings, clock, job), settings);
+}
+
+async function startAndWait(settings: Settings, clock: Clock, job: JobCancellation): Promise<RunOutcome> {
   const plan = planRun(settings, clock);
   const { driver } = plan;
   const identity: RunIdentity = {

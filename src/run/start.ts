@@ -48,6 +48,7 @@ export async function startOrAttach(
     // is needed to cancel the run.
     const started = await plan.start({ deadline, stopRetriesOn: job.signal, signal: job.startAbandoned });
     identity.testSuiteName = started.testSuiteName;
+    identity.projectId ??= started.projectId;
     // Hidden whether or not the service echoes `sensitive`: the request said so.
     identity.appliedOptions =
       started.appliedOptions &&

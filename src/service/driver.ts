@@ -12,6 +12,8 @@ export interface TestCaseResult {
 
 export interface StartedRun {
   runId: string;
+  /** Suite runs: the project the suite belongs to. */
+  projectId?: string;
   testSuiteName?: string;
   /** Suite runs: the options the service applied, as it echoes them. */
   appliedOptions?: Record<string, unknown>;
@@ -24,6 +26,8 @@ export interface FinishedRun {
   startedAt?: string;
   finishedAt?: string;
   branch?: string;
+  /** Suite runs: the project the suite belongs to, when the result says. */
+  projectId?: string;
   testSuiteName?: string;
   testCases: readonly TestCaseResult[];
 }

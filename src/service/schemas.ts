@@ -168,7 +168,7 @@ export const suiteRunStatusSchema = once(() => z.object({ status: z.enum(['RUNNI
 
 export const suiteRunResultSchema = once(() =>
   z.object({
-    projectId: z.optional(z.string()),
+    projectId: z.optional(id()),
     testSuiteRunId: z.optional(z.string()),
     testSuiteName: z.optional(z.string()),
     results: z.array(

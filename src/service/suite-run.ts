@@ -39,6 +39,7 @@ export class SuiteRunDriver implements RunDriver {
     );
     return {
       runId: started.testSuiteRunId,
+      projectId: started.projectId,
       testSuiteName: started.testSuiteName,
       appliedOptions: started.options,
     };
@@ -72,6 +73,7 @@ export class SuiteRunDriver implements RunDriver {
       status,
       finished: {
         serviceStatus: status,
+        projectId: result.projectId,
         testSuiteName: result.testSuiteName,
         testCases: result.results.map(({ testName, status, runId, testId }) => ({
           title: testName,

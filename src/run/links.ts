@@ -1,0 +1,31 @@
+import type { Settings } from '../inputs/settings.js';
+import { expandUrl } from '../inputs/url-template.js';
+import type { RunOutcome } from '../report/outcome.js';
+
+/**
+ * The outcome with its links to the service's pages: the run's (`dashboard-url`), each test
+ * case's (`dashboard-test-url`), and the run's named in a failing step's message. A link whose
+ * values are not known (a suite run's project, before the service names it) is left out.
+ */
+export function withLinks(outcome: RunOutcome, settings: Settings): RunOutcome {
+  const { dashboardUrl: runTemplate, dashboardTestUrl: testTemplate } = settings;
+  if (runTemplate === undefined && testTemplate === undefined) return outcome;
+  const run = { projectId: outcome.projectId, runId: outcome.runId, testSuiteId: outcome.testSuiteId };
+  const dashboardUrl = expandUrl(runTemplate, run);
+  const testCases =
+    testTemplate === undefined
+      ? outcome.testCases
+      : outcome.testCases.map((testCase) => ({
+          ...testCase,
+          dashboardUrl: expandUrl(testTemplate, {
+            ...run,
+            testRunId: testCase.testRunId,
+            testId: testCase.testId,
+          }),
+        }));
+  const message =
+    !outcome.success && outcome.message && dashboardUrl
+      ? `${outcome.message} The service's page for the run: ${dashboardUrl}`
+      : outcome.message;
+  return { ...outcome, dashboardUrl, testCases, message };
+}
