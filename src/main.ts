@@ -3,8 +3,9 @@ import { type InputReader, readSettings, type Settings } from './inputs/settings
 import { annotate } from './report/annotations.js';
 import { writeReports } from './report/index.js';
 import type { RunOutcome } from './report/outcome.js';
+import { renderComment } from './report/pr-comment.js';
 import { runToOutcome } from './run/index.js';
-import { keepPullRequestComment } from './run/pr-comment.js';
+import { commentContextOf, openPullRequestThread } from './run/pr-comment.js';
 import { JobCancellation, onTermination } from './run/signals.js';
 import { STATE } from './run/state.js';
 import { beginStep, debug, fail } from './runner/log.js';
@@ -35,14 +36,16 @@ export async function run(dependencies: RunDependencies = {}): Promise<void> {
   try {
     const settings = await readSettings(dependencies.input, dependencies.env);
     const outcome = await runToOutcome(settings, clock, job);
+    const thread = await openPullRequestThread(outcome, settings, clock, job.signal);
     const reports = await writeReports(outcome, {
       summary: settings.summary,
       junitPath: settings.junitPath,
       resultsDir: settings.resultsDir,
     });
     failures.push(...reports.failures);
-    const comment = await keepPullRequestComment(outcome, settings, failures.length > 0, clock, job.signal);
-    setOutput('comment-url', comment.url ?? '');
+    const comment =
+      thread && (await thread.write(renderComment(outcome, commentContextOf(settings)), failures.length > 0));
+    setOutput('comment-url', comment?.url ?? '');
     reported = { outcome, settings };
   } catch (error) {
     // No outcome was learned: the inputs are wrong, or something unexpected broke.

@@ -2,11 +2,12 @@ import type { Settings } from '../inputs/settings.js';
 import { isPullRequestEvent, type WorkflowRun, workflowRunUrl } from '../inputs/workflow-run.js';
 import { formatDuration } from '../report/format.js';
 import type { RunOutcome } from '../report/outcome.js';
-import { commentMarker, renderComment } from '../report/pr-comment.js';
+import { commentMarker } from '../report/pr-comment.js';
 import { info, warning } from '../runner/log.js';
 import { line } from '../runner/text.js';
 import type { Clock } from '../service/clock.js';
 import {
+  type Comment,
   type CommentContext,
   GitHubError,
   type Identity,
@@ -67,81 +68,100 @@ function explain(error: unknown, pullRequest: PullRequest): string {
   return `Could not keep the pull request comment up to date. ${reason}`;
 }
 
+/** This target's comment on the pull request: what an earlier run left there, and how to write this run's. */
+export interface PullRequestThread {
+  /** The body of the comment an earlier run of this target wrote, if there is one. */
+  previousBody?: string;
+  /**
+   * Writes this run's comment, as `pr-comment` says: the earlier one is updated; one is created
+   * only where none exists (with on-failure, only when the step fails). A failure only warns.
+   */
+  write(body: string, stepFails: boolean): Promise<CommentResult>;
+}
+
 /**
- * Keeps this target's comment on the pull request up to date, as `pr-comment` says: the most
- * recent comment with the target's marker is updated, one is created only where none exists
- * (with on-failure, only when the step fails). It never fails the step: a comment that cannot be
- * written is one warning.
+ * Looks up this target's comment on the pull request, before the reports are written (the
+ * comparison with the earlier run needs it), when a comment is due at all; undefined when none
+ * is (each reason is one log line) or the lookup failed (one warning). It never fails the step.
  */
-export async function keepPullRequestComment(
+export async function openPullRequestThread(
   outcome: RunOutcome,
   settings: Settings,
-  stepFails: boolean,
   clock: Clock,
   signal: AbortSignal,
-): Promise<CommentResult> {
-  if (settings.prComment === 'off') return {};
+): Promise<PullRequestThread | undefined> {
+  if (settings.prComment === 'off') return undefined;
   const skip = reasonToSkip(outcome, settings.workflow);
   if (skip) {
     info(line`No pull request comment: ${skip}.`);
-    return {};
+    return undefined;
   }
   const { pullRequest } = settings.workflow;
   if (!pullRequest) {
     info(line`No pull request comment: the event payload names no pull request.`);
-    return {};
+    return undefined;
   }
-  try {
-    if (!settings.githubToken) {
-      warning(
-        line`Could not comment on the pull request: input 'github-token' is empty (it defaults to the workflow's token).`,
-      );
-      return {};
-    }
-    // Octokit comes only with the comment: the start of every other run stays as it is.
-    const { getOctokit } = await import('@actions/github');
-    const octokit = getOctokit(settings.githubToken, {
-      baseUrl: settings.workflow.apiUrl,
-      userAgent: USER_AGENT,
-    });
-    const comments = new PullRequestComments(octokit, pullRequest, settings.workflow.apiUrl);
-    const context = {
-      clock,
-      deadline: clock.now() + COMMENT_BUDGET_MS,
-      requestTimeoutMs: Math.min(settings.requestTimeoutMs, COMMENT_REQUEST_TIMEOUT_MS),
-      signal,
-      onRetry: (what: string, failure: string, delayMs: number) =>
-        info(line`Could not ${what} (${failure}); trying again in ${formatDuration(delayMs)}.`),
-    };
-    const body = renderComment(outcome, {
-      headSha: pullRequest.headSha,
-      runUrl: workflowRunUrl(settings.workflow, { attempt: true }),
-    });
-    const existing = await comments.find(commentMarker(outcome), context, () =>
-      identityOf(comments, context),
+  if (!settings.githubToken) {
+    warning(
+      line`Could not comment on the pull request: input 'github-token' is empty (it defaults to the workflow's token).`,
     );
-    if (existing) {
-      try {
-        const updated = await comments.update(existing, body, context);
-        info(line`Updated the comment on pull request #${pullRequest.number}: ${updated.url}`);
-        return { url: updated.url };
-      } catch (error) {
-        // Deleted between the lookup and the update: a PATCH that answered 404 wrote nothing.
-        if (!(error instanceof GitHubError && error.status === 404)) throw error;
-        info(
-          line`The comment on pull request #${pullRequest.number} was deleted meanwhile: writing it anew.`,
-        );
-      }
-    }
-    if (settings.prComment === 'on-failure' && !stepFails && !existing) {
-      info(line`No pull request comment: the step passed and there is no earlier comment to update.`);
-      return {};
-    }
-    const created = await comments.create(body, context);
-    info(line`Commented on pull request #${pullRequest.number}: ${created.url}`);
-    return { url: created.url };
+    return undefined;
+  }
+  // Octokit comes only with the comment: the start of every other run stays as it is.
+  const { getOctokit } = await import('@actions/github');
+  const octokit = getOctokit(settings.githubToken, {
+    baseUrl: settings.workflow.apiUrl,
+    userAgent: USER_AGENT,
+  });
+  const comments = new PullRequestComments(octokit, pullRequest, settings.workflow.apiUrl);
+  const context: CommentContext = {
+    clock,
+    deadline: clock.now() + COMMENT_BUDGET_MS,
+    requestTimeoutMs: Math.min(settings.requestTimeoutMs, COMMENT_REQUEST_TIMEOUT_MS),
+    signal,
+    onRetry: (what, failure, delayMs) =>
+      info(line`Could not ${what} (${failure}); trying again in ${formatDuration(delayMs)}.`),
+  };
+  let existing: Comment | undefined;
+  try {
+    existing = await comments.find(commentMarker(outcome), context, () => identityOf(comments, context));
   } catch (error) {
     warning(line`${explain(error, pullRequest)}`);
-    return {};
+    return undefined;
   }
+  const write = async (body: string, stepFails: boolean): Promise<CommentResult> => {
+    try {
+      if (existing) {
+        try {
+          const updated = await comments.update(existing, body, context);
+          info(line`Updated the comment on pull request #${pullRequest.number}: ${updated.url}`);
+          return { url: updated.url };
+        } catch (error) {
+          // Deleted between the lookup and the update: a PATCH that answered 404 wrote nothing.
+          if (!(error instanceof GitHubError && error.status === 404)) throw error;
+          info(
+            line`The comment on pull request #${pullRequest.number} was deleted meanwhile: writing it anew.`,
+          );
+        }
+      } else if (settings.prComment === 'on-failure' && !stepFails) {
+        info(line`No pull request comment: the step passed and there is no earlier comment to update.`);
+        return {};
+      }
+      const created = await comments.create(body, context);
+      info(line`Commented on pull request #${pullRequest.number}: ${created.url}`);
+      return { url: created.url };
+    } catch (error) {
+      warning(line`${explain(error, pullRequest)}`);
+      return {};
+    }
+  };
+  return { previousBody: existing?.body, write };
+}
+
+/** What the comment tells besides the outcome: the commit tested and the workflow run. */
+export function commentContextOf(settings: Settings): { headSha?: string; runUrl?: string } {
+  return {
+    headSha: settings.workflow.pullRequest?.headSha,
+    runUrl: workflowRunUrl(settings.workflow, { attempt: true }),
+  };
 }
