@@ -1,38 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { fetchApp } from './app-tests.js';
 import { StandInCloudflared, type StandInMode } from './cloudflared-stand-in.js';
-import { Connections, listen } from './loopback.js';
+import { LocalApp } from './local-app.js';
 import { ConnectProxy } from './proxy.js';
 import { Simulator } from './simulator.js';
 import { CA_CERT_PATH } from './tls-front.js';
-
-/** The job's app: answers 200 on every path, and keeps the headers it got. */
-class App {
-  readonly seen: IncomingHttpHeaders[] = [];
-  private readonly connections = new Connections();
-  constructor(private readonly server: Server) {
-    server.on('connection', (socket) => this.connections.track(socket));
-    server.on('request', (req, res) => {
-      this.seen.push(req.headers);
-      res.end(`hello from ${req.url}`);
-    });
-  }
-  static async start(): Promise<App> {
-    const server = createServer();
-    await listen(server);
-    return new App(server);
-  }
-  get origin(): string {
-    return `http://localhost:${(this.server.address() as AddressInfo).port}`;
-  }
-  stop(): Promise<void> {
-    return this.connections.close(this.server);
-  }
-}
 
 const CA = readFileSync(CA_CERT_PATH);
 const cleanups: (() => Promise<unknown> | unknown)[] = [];
@@ -41,7 +15,7 @@ afterEach(async () => {
 });
 
 async function setUp(mode: StandInMode = 'ok') {
-  const app = await App.start();
+  const app = await LocalApp.start();
   cleanups.push(() => app.stop());
   const standIn = await StandInCloudflared.create(mode);
   cleanups.push(() => standIn.cleanup());

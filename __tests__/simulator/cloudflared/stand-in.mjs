@@ -176,10 +176,8 @@ const metrics = createHttpServer((req, res) => {
 });
 
 function shutdown(signal) {
-  if (mode === 'ignore-sigterm') {
-    log('INF', `Ignoring ${signal} (stand-in mode ignore-sigterm)`);
-    return;
-  }
+  // Silently: after a killed parent, a line to the closed stderr would end it (as it would the real one).
+  if (mode === 'ignore-sigterm') return;
   log(
     'INF',
     `Initiating graceful shutdown due to signal ${signal === 'SIGINT' ? 'interrupt' : 'terminated'} ...`,
