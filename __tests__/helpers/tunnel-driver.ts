@@ -4,7 +4,7 @@
  * NODE_EXTRA_CA_CERTS, read at start-up. Run it with `node --import tsx` (see tunnels.ts).
  *
  * Argument: JSON `{origins, bounds?, install?, hold?}`. Writes one JSON event per line to stdout:
- * log, mask, down (a tunnel's cloudflared exited on its own), opened (the tunnels), failed (the
+ * log, mask, debug (cloudflared's lines), down (a tunnel's cloudflared exited on its own), opened (the tunnels), failed (the
  * error), stopped (once every tunnel is stopped, with the time it took). With `hold`, it waits for
  * a line on stdin before stopping the tunnels; without, it stops them at once.
  */
@@ -28,6 +28,7 @@ try {
   const tunnels = await openTunnels(input.origins, {
     log: (line) => emit({ event: 'log', line }),
     mask: (secret) => emit({ event: 'mask', secret }),
+    debug: (line) => emit({ event: 'debug', line }),
     onUnexpectedExit: (tunnel, message) => emit({ event: 'down', pid: tunnel.pid, message }),
     bounds: input.bounds,
     install: input.install,

@@ -32,6 +32,7 @@ export const SHORT_BOUNDS: Partial<TunnelBounds> = {
 export type DriverEvent =
   | { event: 'log'; line: string }
   | { event: 'mask'; secret: string }
+  | { event: 'debug'; line: string }
   | { event: 'down'; pid: number; message: string }
   | { event: 'opened'; openMs: number; tunnels: Omit<Tunnel, 'stop'>[] }
   | { event: 'failed'; name: string; message: string }

@@ -86,6 +86,11 @@ describe('openTunnels', () => {
       { event: 'mask', secret: host },
     ]);
     expect(firstMask).toBeLessThan(firstMention);
+    // cloudflared's own lines, the box with the URL among them, went to debug.
+    expect(run.events[firstMention]).toEqual({
+      event: 'debug',
+      line: expect.stringMatching(/INF \| {2}https:/),
+    });
     expect(run.logs).toEqual([
       `Using cloudflared from PATH: ${path.join(STAND_IN_BIN_DIR, 'cloudflared')}`,
       expect.stringMatching(
