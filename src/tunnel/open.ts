@@ -268,7 +268,7 @@ async function tryOnce(
     if (signal.aborted) throw new TunnelError(cancelledMessage(origin), origin, true);
     return { failure };
   };
-  const exited = (): AttemptFailure | undefined => {
+  const endedEarly = (): AttemptFailure | undefined => {
     const { log, exit } = cloudflared;
     if (log.rateLimited) return { kind: 'rate-limited' };
     if (exit) return { kind: 'exited', exit, lastLine: log.lastError ?? log.lastLine };
@@ -292,7 +292,7 @@ async function tryOnce(
     publicOrigin = answer === undefined ? undefined : publicOriginFromMetrics(answer);
     if (publicOrigin) maskOnce(publicOrigin);
   }
-  const early = exited();
+  const early = endedEarly();
   if (early) return failed(early);
   if (publicOrigin === undefined) {
     return failed({ kind: 'no-url', waitedMs: clock.now() - urlStarted, lastLine: cloudflared.log.lastLine });
@@ -312,7 +312,7 @@ async function tryOnce(
   }, poll);
   if (!registered) {
     return failed(
-      exited() ?? {
+      endedEarly() ?? {
         kind: 'not-registered',
         waitedMs: clock.now() - reachStarted,
         http2,
@@ -328,7 +328,7 @@ async function tryOnce(
     return undefined;
   }, poll);
   if (!reached) {
-    return failed(exited() ?? { kind: 'unreachable', waitedMs: clock.now() - reachStarted, lastProbe });
+    return failed(endedEarly() ?? { kind: 'unreachable', waitedMs: clock.now() - reachStarted, lastProbe });
   }
 
   const tunnel: Tunnel = {
