@@ -131,8 +131,10 @@ describe('the simulator runs the tests against the app', () => {
     });
     const id = started.testSuiteRunId as string;
     let status: unknown;
-    for (let polls = 0; polls < 50 && status !== 'FINISHED'; polls++) {
+    // RUNNING until every fetch is done (each is bounded by 5 s).
+    for (const until = Date.now() + 10_000; status !== 'FINISHED' && Date.now() < until; ) {
       status = (await call('GET', `/v1/testSuiteRun/${id}/status`)).status;
+      await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(status).toBe('FINISHED');
     const result = await call('GET', `/v1/testSuiteRun/${id}/result`);
