@@ -68,6 +68,19 @@ failed to unmarshal quick Tunnel: invalid character 'e' looking for beginning of
     );
   });
 
+  test('recognises the refusal by Cloudflare’s error 1015 alone', () => {
+    expect(
+      readLog('2026-07-04T05:07:12Z ERR Error unmarshaling QuickTunnel response: error code: 1015\n')
+        .rateLimited,
+    ).toBe(true);
+    expect(
+      readLog('2026-07-04T05:07:12Z ERR Error unmarshaling QuickTunnel response: error code: 1101\n'),
+    ).toMatchObject({
+      rateLimited: false,
+      lastError: 'Error unmarshaling QuickTunnel response: error code: 1101',
+    });
+  });
+
   test('a connection that never registers leaves its errors, not a registration', () => {
     const blocked =
       readLog(`${STARTED}2026-08-14T09:12:08Z ERR Failed to dial a quic connection error="failed to dial to edge with quic: timeout: no recent network activity" connIndex=0 event=0 ip=198.41.192.27

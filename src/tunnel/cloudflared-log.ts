@@ -46,7 +46,10 @@ export function readLogLine(log: QuickTunnelLog, line: string): QuickTunnelLog {
     next = { ...next, publicOrigin: `https://${(url[1] as string).toLowerCase()}.trycloudflare.com` };
   }
   if (/^Registered tunnel connection\b/.test(message)) next = { ...next, registered: true };
-  if (/\b429 Too Many Requests\b|status_code="?429\b/.test(message)) next = { ...next, rateLimited: true };
+  // Cloudflare's error 1015 is its rate limit; the line carries the status too, when fields are kept.
+  if (/\b429 Too Many Requests\b|status_code="?429\b|\berror code: 1015\b/.test(message)) {
+    next = { ...next, rateLimited: true };
+  }
   return next;
 }
 
