@@ -7,7 +7,14 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { runProcess } from '../helpers/process.js';
 import { ConnectProxy, type ProxyOptions, type Upstream } from './proxy.js';
 import { DEFAULT_API_KEY, Simulator } from './simulator.js';
-import { CA_CERT_PATH, CERT_HOSTS, SERVER_CERT_PATH, TEST_HOST, TlsFront } from './tls-front.js';
+import {
+  CA_CERT_PATH,
+  CERT_HOSTS,
+  QUICK_TUNNEL_CERT_HOST,
+  SERVER_CERT_PATH,
+  TEST_HOST,
+  TlsFront,
+} from './tls-front.js';
 
 const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const RUNS_PATH = '/v1/projects/p/runs';
@@ -510,7 +517,9 @@ describe('TlsFront', () => {
     expect(cert.ca).toBe(false);
     expect(cert.checkIssued(ca)).toBe(true);
     expect(cert.verify(ca.publicKey)).toBe(true);
-    expect(cert.subjectAltName).toBe(CERT_HOSTS.map((host) => `DNS:${host}`).join(', '));
+    expect(cert.subjectAltName).toBe(
+      [...CERT_HOSTS, QUICK_TUNNEL_CERT_HOST].map((host) => `DNS:${host}`).join(', '),
+    );
     for (const c of [ca, cert]) {
       expect(new Date(c.validFrom).getUTCFullYear()).toBe(2000);
       expect(new Date(c.validTo).getUTCFullYear()).toBe(2100);

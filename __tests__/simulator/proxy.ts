@@ -3,8 +3,10 @@
  * @actions/http-client (through the `tunnel` package) reaches a URL behind `https_proxy`.
  *
  * Nothing resolves the test host names: `routes` maps each CONNECT target ('host:port') to a local
- * address, typically a TlsFront in front of the Simulator. Every request is logged, so a test can
- * tell whether the client went through the proxy, to which target, and with which credentials.
+ * address, typically a TlsFront in front of the Simulator; `resolve` answers for targets known only
+ * while the test runs (the stand-in cloudflared's `*.trycloudflare.com:443`). Every request is
+ * logged, so a test can tell whether the client went through the proxy, to which target, and with
+ * which credentials.
  *
  * Choices:
  * - Order of checks for a CONNECT: `refuse`, `refuseTargets`, credentials (407), route (502 for an
@@ -40,6 +42,8 @@ export interface ProxyCredentials {
 export interface ProxyOptions {
   /** CONNECT targets ('host:port', host names in lower case) and where to open their tunnel. */
   routes: Record<string, Upstream>;
+  /** Asked for a target that `routes` does not name; undefined for an unknown one. */
+  resolve?: (target: string) => Upstream | undefined;
   /** When set, every CONNECT needs `Proxy-Authorization: Basic` with exactly these. */
   credentials?: ProxyCredentials;
   /** When set, every CONNECT is answered with this status (and closed), whatever else it carries. */
@@ -131,7 +135,7 @@ export class ConnectProxy {
     };
     socket.on('error', () => socket.destroy());
 
-    const route = this.options.routes[target.toLowerCase()];
+    const route = this.options.routes[target.toLowerCase()] ?? this.options.resolve?.(target.toLowerCase());
     const refusal = this.refusal(target.toLowerCase(), auth.auth, route);
     if (refusal !== undefined || !route) {
       refuse(refusal ?? 502);

@@ -18,6 +18,7 @@
  */
 
 import { type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
+import { type AppTestsOptions, runAppTests } from './app-tests.js';
 import {
   faultFor,
   isObject,
@@ -106,6 +107,8 @@ export interface Scenario {
   /** When set, other test suite ids -> 404 {error:'Test suite <id> not found'}. */
   knownSuiteIds?: string[];
   faults?: FaultRule[];
+  /** When set, a suite run with `urlReplacements` fetches each replacement URL: one case per URL (app-tests.ts). */
+  app?: AppTestsOptions;
 }
 
 export const DEFAULT_API_KEY = 'test-api-key';
@@ -139,6 +142,8 @@ interface SuiteRun {
   script: SuiteScript;
   statusGets: number;
   options: Record<string, unknown>;
+  /** With `Scenario.app`: the cases of the fetches, RUNNING until they are all done. */
+  appTests?: { done: boolean; cases?: SimTestCase[] };
 }
 
 interface Route {
@@ -395,6 +400,13 @@ export class Simulator extends JsonServer<Operation> {
     }
     const id = this.createSuiteRun(testSuiteId, undefined, object.value);
     const run = this.suiteRuns.get(id) as SuiteRun;
+    if (this.scenario.app) {
+      const appTests: SuiteRun['appTests'] = { done: false };
+      run.appTests = appTests;
+      void runAppTests(run.options, this.scenario.app).then((cases) =>
+        Object.assign(appTests, { done: true, cases }),
+      );
+    }
     return {
       status: 200,
       body: {
@@ -409,6 +421,7 @@ export class Simulator extends JsonServer<Operation> {
   private getSuiteRunStatus(testSuiteRunId: string): Reply {
     const run = this.suiteRuns.get(testSuiteRunId);
     if (!run) return { status: 404, body: { error: `Test suite run ${testSuiteRunId} not found` } };
+    if (run.appTests?.done === false) return { status: 200, body: { status: 'RUNNING' } };
     run.statusGets++;
     const statuses = run.script.statuses?.length ? run.script.statuses : ['RUNNING', 'FINISHED'];
     return { status: 200, body: { status: pick(statuses, run.statusGets) } };
@@ -418,7 +431,7 @@ export class Simulator extends JsonServer<Operation> {
   private getSuiteRunResult(testSuiteRunId: string): Reply {
     const run = this.suiteRuns.get(testSuiteRunId);
     if (!run) return { status: 404, body: { error: `Test suite run ${testSuiteRunId} not found` } };
-    const results = (run.script.testCases ?? DEFAULT_TEST_CASES).map((tc, i) => ({
+    const results = (run.appTests?.cases ?? run.script.testCases ?? DEFAULT_TEST_CASES).map((tc, i) => ({
       runId: `${run.id}-case-${i + 1}`,
       testId: tc.testId ?? `test-${i + 1}`,
       testName: tc.title,

@@ -23,6 +23,8 @@ const SERVER_KEY_PATH = path.join(TLS_DIR, 'server.key');
 /** The names the server certificate covers; nothing resolves them. */
 export const CERT_HOSTS = ['tests.example.test', 'other.example.test'] as const;
 export const TEST_HOST = CERT_HOSTS[0];
+/** The certificate covers the stand-in cloudflared's names too (see cloudflared-stand-in.ts). */
+export const QUICK_TUNNEL_CERT_HOST = '*.trycloudflare.com';
 
 export interface TlsFrontOptions {
   target: Upstream;

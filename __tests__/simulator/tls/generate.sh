@@ -2,11 +2,12 @@
 # Regenerates the TLS fixtures of the proxy tests (run from anywhere; needs openssl 3).
 #
 # TEST-ONLY KEYS. server.key is public in this repository: never trust ca.crt outside a test
-# process. The CA's own key is thrown away at the end, so nobody can sign another certificate
+# process (server.crt covers a real domain, *.trycloudflare.com). The CA's own key is thrown away at the end, so nobody can sign another certificate
 # with this CA; rerunning this script replaces all three files.
 #
 #   ca.crt      test CA, trusted by test child processes through NODE_EXTRA_CA_CERTS
-#   server.crt  tests.example.test and other.example.test, signed by the test CA
+#   server.crt  tests.example.test, other.example.test and *.trycloudflare.com (the stand-in
+#               cloudflared of the tunnel tests), signed by the test CA
 #   server.key  its private key (PKCS#8, P-256)
 #
 # Both certificates are valid from 2000-01-01 to 2100-01-01: fixed dates rather than "now", so a
@@ -38,7 +39,7 @@ subjectKeyIdentifier = hash
 basicConstraints = critical,CA:FALSE
 keyUsage = critical,digitalSignature
 extendedKeyUsage = serverAuth
-subjectAltName = DNS:tests.example.test,DNS:other.example.test
+subjectAltName = DNS:tests.example.test,DNS:other.example.test,DNS:*.trycloudflare.com
 subjectKeyIdentifier = hash
 authorityKeyIdentifier = keyid
 CNF

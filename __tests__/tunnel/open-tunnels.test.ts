@@ -1,0 +1,343 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import os from 'node:os';
+import * as path from 'node:path';
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { stopLeftover } from '../../src/tunnel/index.js';
+import { type DriverRun, isGone, SHORT_BOUNDS, TunnelWorld } from '../helpers/tunnels.js';
+import { STAND_IN_BIN_DIR, type StandInMode } from '../simulator/cloudflared-stand-in.js';
+import { listen } from '../simulator/loopback.js';
+
+/**
+ * openTunnels end to end: the job's app on loopback, the stand-in cloudflared from PATH, and the
+ * public URL probed through the CONNECT proxy, as the runner would through the internet.
+ */
+
+const cleanups: (() => Promise<unknown> | unknown)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function world(
+  mode: StandInMode = 'ok',
+  app?: { https?: boolean; status?: number },
+): Promise<TunnelWorld> {
+  const started = await TunnelWorld.start(mode, app);
+  cleanups.push(() => started.stop());
+  return started;
+}
+
+function track(run: DriverRun): DriverRun {
+  cleanups.push(async () => {
+    run.child.kill('SIGKILL');
+    await run.exited;
+    for (const { pid } of run.events.flatMap((e) => (e.event === 'opened' ? e.tunnels : []))) {
+      if (!isGone(pid)) process.kill(pid, 'SIGKILL');
+    }
+  });
+  return run;
+}
+
+/** The pid of the one tunnel the run opened. */
+async function onePid(run: DriverRun): Promise<number> {
+  const { tunnels } = await run.next('opened');
+  expect(tunnels).toHaveLength(1);
+  return tunnels[0]?.pid as number;
+}
+
+/** A port on 127.0.0.1 where nothing listens. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await listen(server);
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('openTunnels', () => {
+  it('opens a quick tunnel whose public URL reaches the app, masked before it is printed, and stops it', async () => {
+    const w = await world();
+    const run = track(
+      w.run(
+        { origins: [w.app.origin], bounds: SHORT_BOUNDS, hold: true },
+        w.env({ TUNNEL_ORIGIN_CERT: '/nowhere/cert.pem', tunnel_url: 'http://elsewhere:1' }),
+      ),
+    );
+    const { tunnels } = await run.next('opened');
+    expect(tunnels).toEqual([
+      {
+        localOrigin: w.app.origin,
+        publicOrigin: expect.stringMatching(/^https:\/\/[a-z]+-[a-z]+-[a-z]+-\d+\.trycloudflare\.com$/),
+        pid: expect.any(Number),
+        elapsedMs: expect.any(Number),
+        attempts: 1,
+      },
+    ]);
+    const [{ publicOrigin, pid }] = tunnels as [(typeof tunnels)[0]];
+    const host = new URL(publicOrigin).host;
+
+    // Masked, URL and host name, before any line could print it.
+    const firstMask = run.events.findIndex((e) => e.event === 'mask');
+    const firstMention = run.events.findIndex((e) => JSON.stringify(e).includes(host) && e.event !== 'mask');
+    expect(run.events.filter((e) => e.event === 'mask')).toEqual([
+      { event: 'mask', secret: publicOrigin },
+      { event: 'mask', secret: host },
+    ]);
+    expect(firstMask).toBeLessThan(firstMention);
+    // cloudflared's own lines, the box with the URL among them, went to debug.
+    expect(run.events[firstMention]).toEqual({
+      event: 'debug',
+      line: expect.stringMatching(/INF \| {2}https:/),
+    });
+    expect(run.logs).toEqual([
+      `Using cloudflared from PATH: ${path.join(STAND_IN_BIN_DIR, 'cloudflared')}`,
+      expect.stringMatching(
+        new RegExp(`^Tunnel to ${w.app.origin} is up at ${publicOrigin} \\(\\d+\\.\\d s, attempt 1\\)\\.$`),
+      ),
+    ]);
+
+    // cloudflared's arguments; its own empty config; no TUNNEL_* variable reaches it.
+    const [invocation] = w.standIn.invocations();
+    expect(invocation).toEqual({
+      pid,
+      argv: [
+        'tunnel',
+        '--no-autoupdate',
+        '--config',
+        expect.stringMatching(/cloudflared-[^/]+\/config\.yml$/),
+        '--metrics',
+        expect.stringMatching(/^127\.0\.0\.1:\d+$/),
+        '--grace-period',
+        '1s',
+        '--url',
+        w.app.origin,
+      ],
+      tunnelVariables: [],
+      config: '',
+    });
+    const configPath = invocation?.argv[3] as string;
+    expect(existsSync(configPath)).toBe(true);
+
+    // The action's own probe reached the app through the proxy and the tunnel.
+    expect(w.app.seen.map((headers) => headers.host)).toEqual([`localhost:${w.app.port}`, host]);
+    expect(w.proxy.connects.map((entry) => [entry.target, entry.status])).toEqual([[`${host}:443`, 200]]);
+
+    expect(isGone(pid)).toBe(false);
+    run.release();
+    await run.next('stopped');
+    expect(isGone(pid)).toBe(true);
+    expect(existsSync(path.dirname(configPath))).toBe(false);
+    expect(run.events.some((e) => e.event === 'down')).toBe(false);
+  });
+
+  it('an https origin: --no-tls-verify, and a certificate the probe refuses still counts as listening', async () => {
+    const w = await world('ok', { https: true });
+    const run = track(w.run({ origins: [w.app.origin], bounds: SHORT_BOUNDS }));
+    const { tunnels } = await run.next('opened');
+    expect(tunnels).toHaveLength(1);
+    expect(w.standIn.invocations()[0]?.argv).toContain('--no-tls-verify');
+    // The only request the app saw is the public probe: the local one ended in the TLS handshake.
+    expect(w.app.seen.map((headers) => headers.host)).toEqual([new URL(tunnels[0]?.publicOrigin ?? '').host]);
+  });
+
+  it('an app that answers 503 locally counts as reached when the public URL answers 503 too', async () => {
+    const w = await world('ok', { status: 503 });
+    const run = track(w.run({ origins: [w.app.origin], bounds: SHORT_BOUNDS }));
+    expect((await run.next('opened')).tunnels).toHaveLength(1);
+  });
+
+  it('nothing listening: fails once the wait for the origin is over, without starting cloudflared', async () => {
+    const w = await world();
+    const origin = `http://localhost:${await closedPort()}`;
+    const run = track(w.run({ origins: [origin], bounds: SHORT_BOUNDS }));
+    const failed = await run.next('failed');
+    expect(failed).toEqual({
+      event: 'failed',
+      name: 'TunnelError',
+      message: expect.stringMatching(
+        new RegExp(
+          `^Could not open a tunnel to ${origin}: nothing answered there within 0\\.\\d s \\(last try: network error ECONNREFUSED\\)\\. Start the app before this step, and check its port; see "Test the app your job starts" in the README\\.$`,
+        ),
+      ),
+    });
+    expect(run.logs).toContain(`Waiting for ${origin} to answer (up to 0.5 s)…`);
+    expect(w.standIn.invocations()).toEqual([]);
+  });
+
+  it('cloudflared missing: not on PATH, and the release host has no such asset', async () => {
+    const w = await world();
+    const releases = createServer((_, res) => {
+      res.writeHead(404);
+      res.end('Not Found');
+    });
+    await listen(releases);
+    cleanups.push(() => new Promise((resolve) => releases.close(resolve)));
+    const base = `http://127.0.0.1:${(releases.address() as { port: number }).port}/download`;
+    const runner = await mkdtemp(path.join(os.tmpdir(), 'runner-'));
+    cleanups.push(() => rm(runner, { recursive: true, force: true }));
+    const env = w.env(
+      { RUNNER_TEMP: path.join(runner, 'temp'), RUNNER_TOOL_CACHE: path.join(runner, 'cache') },
+      false,
+    );
+    const run = track(
+      w.run({ origins: [w.app.origin], bounds: SHORT_BOUNDS, install: { releaseBaseUrl: base } }, env),
+    );
+    const failed = await run.next('failed');
+    expect(failed.message).toMatch(
+      new RegExp(
+        `^Could not open a tunnel to ${w.app.origin}: cloudflared is not on PATH, and the download of release \\S+ from ${base}/\\S+/cloudflared-linux-(amd64|arm64) failed: HTTP 404\\. Install cloudflared in an earlier step; see "Test the app your job starts" in the README\\.$`,
+      ),
+    );
+    expect(w.standIn.invocations()).toEqual([]);
+  });
+
+  it.each<[StandInMode, Partial<typeof SHORT_BOUNDS>, RegExp]>([
+    [
+      'exit-early',
+      {},
+      /the last one: cloudflared exited before the tunnel was up \(exit code 1\): "failed to request quick Tunnel: Post "https:\/\/api\.trycloudflare\.com\/tunnel": dial tcp: lookup api\.trycloudflare\.com on 127\.0\.0\.53:53: no such host"\. Quick tunnels need outbound UDP 7844 \(or TCP 7844\), HTTPS to api\.trycloudflare\.com and DNS, and cloudflared does not use https_proxy: see "Test the app your job starts" in the README\.$/,
+    ],
+    [
+      'no-url',
+      { urlWaitMs: 300 },
+      /the last one: cloudflared printed no tunnel URL within 0\.3 s \(its last line: "Starting metrics server on 127\.0\.0\.1:\d+\/metrics"\)\. Quick tunnels need /,
+    ],
+    [
+      'unreachable',
+      { reachWaitMs: 400 },
+      /the last one: its public URL did not reach the app within 0\.4 s \(last try: the proxy http:\/\/127\.0\.0\.1:\d+ refused the tunnel to [a-z]+-[a-z]+-[a-z]+-\d+\.trycloudflare\.com:443 with HTTP 502 Bad Gateway\)\. Quick tunnels need /,
+    ],
+    [
+      'refuse-429',
+      {},
+      /the last one: Cloudflare refused to create a quick tunnel with HTTP 429 Too Many Requests \(it limits them per address, and runners share addresses\)\. Re-run the job later; see "Test the app your job starts" in the README\.$/,
+    ],
+  ])('%s: fails after 3 attempts, each with a fresh cloudflared, and says why', async (mode, bounds, why) => {
+    const w = await world(mode);
+    const run = track(w.run({ origins: [w.app.origin], bounds: { ...SHORT_BOUNDS, ...bounds } }));
+    const failed = await run.next('failed');
+    expect(failed.message).toMatch(
+      new RegExp(
+        `^Could not open a tunnel to ${w.app.origin} \\(3 attempts, each with a fresh cloudflared\\); `,
+      ),
+    );
+    expect(failed.message).toMatch(why);
+    const invocations = w.standIn.invocations();
+    expect(invocations).toHaveLength(3);
+    expect(invocations.every(({ pid }) => isGone(pid))).toBe(true);
+    expect(run.logs.filter((line) => line.startsWith(`Tunnel to ${w.app.origin}, attempt `))).toEqual([
+      expect.stringMatching(/^Tunnel to \S+, attempt 1 of 3: .*\. Trying again with a fresh cloudflared\.$/),
+      expect.stringMatching(/^Tunnel to \S+, attempt 2 of 3: .*\. Trying again with a fresh cloudflared\.$/),
+    ]);
+  });
+
+  it('reachable only from the 2nd attempt: opens with a fresh cloudflared, the first one stopped', async () => {
+    const w = await world('reachable-from-2nd');
+    const run = track(w.run({ origins: [w.app.origin], bounds: { ...SHORT_BOUNDS, reachWaitMs: 400 } }));
+    const { tunnels } = await run.next('opened');
+    const [first, second] = w.standIn.invocations();
+    expect(tunnels).toEqual([expect.objectContaining({ attempts: 2, pid: second?.pid })]);
+    expect(isGone(first?.pid as number)).toBe(true);
+    expect(run.logs).toContainEqual(
+      expect.stringMatching(
+        /^Tunnel to \S+, attempt 1 of 3: its public URL did not reach the app within 0\.4 s \(last try: .*HTTP 502 Bad Gateway\)\. Trying again with a fresh cloudflared\.$/,
+      ),
+    );
+    // Each attempt masked its own URL.
+    expect(run.events.filter((e) => e.event === 'mask')).toHaveLength(4);
+  });
+
+  it('a connection that never registers over QUIC: the next attempt uses --protocol http2', async () => {
+    const w = await world('quic-blocked');
+    const run = track(w.run({ origins: [w.app.origin], bounds: { ...SHORT_BOUNDS, reachWaitMs: 300 } }));
+    const { tunnels } = await run.next('opened');
+    expect(tunnels).toEqual([expect.objectContaining({ attempts: 2 })]);
+    const [quic, http2] = w.standIn.invocations();
+    expect(quic?.argv).not.toContain('--protocol');
+    expect(http2?.argv.slice(-4)).toEqual(['--protocol', 'http2', '--url', w.app.origin]);
+    expect(run.logs).toContainEqual(
+      expect.stringMatching(
+        /^Tunnel to \S+, attempt 1 of 3: cloudflared did not connect to Cloudflare within 0\.3 s over QUIC \(UDP 7844\) \("Failed to dial a quic connection error=.*"\)\. Trying again with a fresh cloudflared over HTTP\/2 \(TCP 7844\)\.$/,
+      ),
+    );
+  });
+
+  it('two origins, one with nothing listening: the other tunnel is stopped and the error names the first', async () => {
+    const w = await world();
+    const dead = `http://127.0.0.1:${await closedPort()}`;
+    const run = track(
+      w.run({ origins: [w.app.origin, dead], bounds: { ...SHORT_BOUNDS, originWaitMs: 800 } }),
+    );
+    const failed = await run.next('failed');
+    expect(failed.message).toMatch(new RegExp(`^Could not open a tunnel to ${dead}: nothing answered there`));
+    await run.exited;
+    const invocations = w.standIn.invocations();
+    expect(invocations.every(({ pid }) => isGone(pid))).toBe(true);
+  });
+
+  it('a cloudflared that exits on its own while the tunnel is up is reported at once', async () => {
+    const w = await world();
+    const run = track(w.run({ origins: [w.app.origin], bounds: SHORT_BOUNDS, hold: true }));
+    const pid = await onePid(run);
+    process.kill(pid, 'SIGKILL');
+    expect(await run.next('down')).toEqual({
+      event: 'down',
+      pid,
+      message: expect.stringMatching(
+        new RegExp(
+          `^The tunnel to ${w.app.origin} is down: cloudflared exited \\(signal SIGKILL\\): ".*"\\. The service's tests can no longer reach the app\\.$`,
+        ),
+      ),
+    });
+  });
+
+  it('stop() kills a cloudflared that ignores SIGTERM once the bound is over', async () => {
+    const w = await world('ignore-sigterm');
+    const run = track(w.run({ origins: [w.app.origin], bounds: { ...SHORT_BOUNDS, killAfterMs: 300 } }));
+    const pid = await onePid(run);
+    const { stopMs } = await run.next('stopped');
+    expect(stopMs).toBeGreaterThanOrEqual(290);
+    expect(isGone(pid)).toBe(true);
+  });
+});
+
+describe('stopLeftover', () => {
+  /** A main step killed with its tunnel up: the driver dies, its cloudflared stays. */
+  async function leftover(mode: StandInMode): Promise<number> {
+    const w = await world(mode);
+    const run = track(w.run({ origins: [w.app.origin], bounds: SHORT_BOUNDS, hold: true }));
+    const pid = await onePid(run);
+    run.child.kill('SIGKILL');
+    await run.exited;
+    expect(isGone(pid)).toBe(false);
+    return pid;
+  }
+
+  it('stops the cloudflared a killed main step left running', async () => {
+    const pid = await leftover('ok');
+    expect(await stopLeftover([pid], { killAfterMs: 1000 })).toEqual([{ pid, outcome: 'stopped' }]);
+    expect(isGone(pid)).toBe(true);
+    expect(await stopLeftover([pid])).toEqual([{ pid, outcome: 'gone' }]);
+  });
+
+  it('kills one that ignores SIGTERM', async () => {
+    const pid = await leftover('ignore-sigterm');
+    expect(await stopLeftover([pid], { killAfterMs: 300 })).toEqual([{ pid, outcome: 'killed' }]);
+    expect(isGone(pid)).toBe(true);
+  });
+
+  it('leaves alone a pid that is not a cloudflared, and ids that are not a process', async () => {
+    const sleeper = spawn('sleep', ['30']);
+    cleanups.push(() => sleeper.kill('SIGKILL'));
+    const pid = sleeper.pid as number;
+    expect(await stopLeftover([pid, 0, -1, process.pid])).toEqual([
+      { pid, outcome: 'not cloudflared' },
+      { pid: 0, outcome: 'not cloudflared' },
+      { pid: -1, outcome: 'not cloudflared' },
+      { pid: process.pid, outcome: 'not cloudflared' },
+    ]);
+    expect(isGone(pid)).toBe(false);
+  });
+});

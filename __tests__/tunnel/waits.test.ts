@@ -1,0 +1,113 @@
+import { createServer } from 'node:http';
+import { describe, expect, it } from '@jest/globals';
+import type { Clock } from '../../src/service/clock.js';
+import { openTunnels, TUNNEL_BOUNDS } from '../../src/tunnel/index.js';
+import { pollUntil, reachedApp } from '../../src/tunnel/probe.js';
+import { StandInCloudflared } from '../simulator/cloudflared-stand-in.js';
+import { listen } from '../simulator/loopback.js';
+
+/** Time that moves only when something sleeps. */
+function virtualClock(): Clock & { slept: number[] } {
+  let now = 1_000_000;
+  const slept: number[] = [];
+  return {
+    slept,
+    now: () => now,
+    random: () => 0.5,
+    sleep: async (ms) => {
+      slept.push(ms);
+      now += ms;
+      await new Promise((resolve) => setImmediate(resolve));
+    },
+  };
+}
+
+describe('pollUntil', () => {
+  it('tries every interval until the deadline, the last try at the deadline', async () => {
+    const clock = virtualClock();
+    const tries: number[] = [];
+    const start = clock.now();
+    const result = await pollUntil(
+      async () => {
+        tries.push(clock.now() - start);
+        return undefined;
+      },
+      { clock, deadline: start + 2_500, intervalMs: 1_000 },
+    );
+    expect(result).toBeUndefined();
+    expect(clock.slept).toEqual([1_000, 1_000, 500]);
+    expect(tries.length).toBe(4);
+  });
+
+  it('returns the first value given', async () => {
+    const clock = virtualClock();
+    let n = 0;
+    const result = await pollUntil(async () => (++n === 3 ? 'up' : undefined), {
+      clock,
+      deadline: clock.now() + 60_000,
+      intervalMs: 1_000,
+    });
+    expect(result).toBe('up');
+    expect(clock.slept).toEqual([1_000, 1_000]);
+  });
+
+  it('stops when the signal aborts', async () => {
+    const clock = virtualClock();
+    const abort = new AbortController();
+    let n = 0;
+    const result = await pollUntil(
+      async () => {
+        if (++n === 2) abort.abort();
+        return undefined;
+      },
+      { clock, deadline: clock.now() + 60_000, intervalMs: 1_000, signal: abort.signal },
+    );
+    expect(result).toBeUndefined();
+    expect(n).toBe(2);
+  });
+});
+
+describe('reachedApp', () => {
+  it.each([
+    [200, undefined, true],
+    [404, 200, true],
+    [403, 200, true],
+    [530, 200, false],
+    [502, undefined, false],
+    [502, 502, true],
+    [503, 200, false],
+  ])('public %i, local %s: %s', (status, local, reached) => {
+    expect(reachedApp(status, local)).toBe(reached);
+  });
+});
+
+describe('the documented wait for a local origin', () => {
+  it('is 60 s by default, on the injected clock, and starts no cloudflared', async () => {
+    const server = createServer();
+    await listen(server);
+    const { port } = server.address() as { port: number };
+    await new Promise((resolve) => server.close(resolve));
+    const standIn = await StandInCloudflared.create();
+    const clock = virtualClock();
+    const lines: string[] = [];
+    try {
+      await expect(
+        openTunnels([`http://127.0.0.1:${port}`], {
+          log: (line) => lines.push(line),
+          mask: () => undefined,
+          clock,
+          env: standIn.env(),
+        }),
+      ).rejects.toThrow(
+        `Could not open a tunnel to http://127.0.0.1:${port}: nothing answered there within 60 s (last try: network error ECONNREFUSED).`,
+      );
+      expect(TUNNEL_BOUNDS.originWaitMs).toBe(60_000);
+      expect(clock.slept.reduce((sum, ms) => sum + ms, 0)).toBe(60_000);
+      expect(clock.slept.every((ms) => ms === TUNNEL_BOUNDS.pollIntervalMs)).toBe(true);
+      expect(lines).toContain(`Waiting for http://127.0.0.1:${port} to answer (up to 60 s)…`);
+      expect(standIn.invocations()).toEqual([]);
+    } finally {
+      await standIn.cleanup();
+    }
+  });
+});

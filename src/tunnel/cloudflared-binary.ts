@@ -1,0 +1,153 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { access, chmod, constants, readdir, rm, stat } from 'node:fs/promises';
+import * as path from 'node:path';
+import * as toolCache from '@actions/tool-cache';
+import { describeNetworkError } from '../service/transport.js';
+
+/**
+ * The `cloudflared` binary: the one on PATH, else a pinned release downloaded through
+ * @actions/tool-cache, checked against the SHA-256 sums below before anything runs it, and kept
+ * in the runner's tool cache for the next job.
+ */
+
+export interface ReleaseAsset {
+  /** The asset's file name on the release page. */
+  file: string;
+  /** Lower-case hex SHA-256. */
+  sha256: string;
+  /** What the sum is of: the downloaded file itself, or the `cloudflared` inside a downloaded .tgz. */
+  sumOf: 'download' | 'binary in archive';
+}
+
+export interface CloudflaredRelease {
+  version: string;
+  /** By `${process.platform}-${process.arch}`. */
+  assets: Readonly<Record<string, ReleaseAsset>>;
+}
+
+export const RELEASE_BASE_URL = 'https://github.com/cloudflare/cloudflared/releases/download';
+
+// PLACEHOLDER SUMS: not yet read from a trusted source, so every download is refused until they
+// are. The real ones replace these, each with a comment naming where it came from.
+export const CLOUDFLARED_RELEASE: CloudflaredRelease = {
+  version: '0.0.0-placeholder',
+  assets: {
+    // PLACEHOLDER
+    'linux-x64': { file: 'cloudflared-linux-amd64', sha256: '0'.repeat(64), sumOf: 'download' },
+    // PLACEHOLDER
+    'linux-arm64': { file: 'cloudflared-linux-arm64', sha256: '0'.repeat(64), sumOf: 'download' },
+    // PLACEHOLDER
+    'darwin-x64': { file: 'cloudflared-darwin-amd64.tgz', sha256: '0'.repeat(64), sumOf: 'download' },
+    // PLACEHOLDER
+    'darwin-arm64': { file: 'cloudflared-darwin-arm64.tgz', sha256: '0'.repeat(64), sumOf: 'download' },
+    // PLACEHOLDER
+    'win32-x64': { file: 'cloudflared-windows-amd64.exe', sha256: '0'.repeat(64), sumOf: 'download' },
+  },
+};
+
+const TOOL_NAME = 'cloudflared';
+
+function binaryName(platform: NodeJS.Platform): string {
+  return platform === 'win32' ? 'cloudflared.exe' : 'cloudflared';
+}
+
+/** The first `cloudflared` on the PATH of `env` that this process may run. */
+export async function findOnPath(env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  const name = binaryName(process.platform);
+  const dirs = (env.PATH ?? env.Path ?? '').split(path.delimiter).filter((dir) => dir !== '');
+  for (const dir of dirs) {
+    const candidate = path.join(dir, name);
+    try {
+      if (!(await stat(candidate)).isFile()) continue;
+      if (process.platform !== 'win32') await access(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not there, or not runnable: look further
+    }
+  }
+  return undefined;
+}
+
+export async function sha256Of(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+export interface InstallOptions {
+  /** Where the release assets are, `<base>/<version>/<file>`; another host in tests. */
+  releaseBaseUrl?: string;
+  /** The version and sums to trust; the pinned ones unless a test gives its own. */
+  release?: CloudflaredRelease;
+  platform?: NodeJS.Platform;
+  arch?: string;
+}
+
+/** What keeps the binary from being installed, as a clause: "the download from … failed: HTTP 404". */
+export class InstallFailure extends Error {
+  override name = 'InstallFailure';
+}
+
+/**
+ * The path of the pinned `cloudflared` in the tool cache, downloaded and checked first when it is
+ * not there yet. A download whose sum differs from the pinned one is deleted, never run.
+ */
+export async function installCloudflared(options: InstallOptions = {}): Promise<string> {
+  const { releaseBaseUrl = RELEASE_BASE_URL, release = CLOUDFLARED_RELEASE } = options;
+  const platform = options.platform ?? process.platform;
+  const arch = options.arch ?? process.arch;
+  const asset = release.assets[`${platform}-${arch}`];
+  if (!asset) {
+    throw new InstallFailure(
+      `this action downloads it only for Linux x64 and arm64, macOS x64 and arm64, and Windows x64, not ${platform} ${arch}`,
+    );
+  }
+  const name = binaryName(platform);
+  const cached = toolCache.find(TOOL_NAME, release.version, arch);
+  if (cached) return path.join(cached, name);
+
+  const url = `${releaseBaseUrl.replace(/\/+$/, '')}/${release.version}/${asset.file}`;
+  let downloaded: string;
+  try {
+    downloaded = await toolCache.downloadTool(url);
+  } catch (error) {
+    const why =
+      error instanceof toolCache.HTTPError
+        ? `HTTP ${error.httpStatusCode}`
+        : describeNetworkError(error, url, "the release host's").describe('no answer');
+    throw new InstallFailure(`the download of release ${release.version} from ${url} failed: ${why}`);
+  }
+  const cleanUp: string[] = [downloaded];
+  try {
+    if (asset.sumOf === 'download') await checkSum(downloaded, asset, url);
+    let binary = downloaded;
+    if (asset.file.endsWith('.tgz')) {
+      const dir = await toolCache.extractTar(downloaded);
+      cleanUp.push(dir);
+      binary = await findInArchive(dir, name, url);
+      if (asset.sumOf === 'binary in archive') await checkSum(binary, asset, `the cloudflared in ${url}`);
+    }
+    if (platform !== 'win32') await chmod(binary, 0o755);
+    const dir = await toolCache.cacheFile(binary, name, TOOL_NAME, release.version, arch);
+    return path.join(dir, name);
+  } finally {
+    for (const leftover of cleanUp) await rm(leftover, { recursive: true, force: true });
+  }
+}
+
+async function checkSum(file: string, asset: ReleaseAsset, what: string): Promise<void> {
+  const actual = await sha256Of(file);
+  if (actual !== asset.sha256) {
+    throw new InstallFailure(
+      `${what} was refused (and not run): its SHA-256 is ${actual}, not the pinned ${asset.sha256}`,
+    );
+  }
+}
+
+async function findInArchive(dir: string, name: string, url: string): Promise<string> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const found = entries.find((entry) => entry.isFile() && entry.name === name);
+  if (!found) throw new InstallFailure(`${url} holds no file named ${name}`);
+  return path.join(found.parentPath, found.name);
+}

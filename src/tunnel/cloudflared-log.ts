@@ -1,0 +1,71 @@
+/**
+ * What cloudflared's stderr says about a quick tunnel. It is a log, not an API: lines of
+ * `<UTC time> <LEVEL> <message> [key=value ...]`, the public URL inside a box of `INF` lines:
+ *
+ *   2026-08-14T09:12:03Z INF +--------------------------------------------------------------------------------------------+
+ *   2026-08-14T09:12:03Z INF |  Your quick Tunnel has been created! Visit it at (it may take some time to be reachable):  |
+ *   2026-08-14T09:12:03Z INF |  https://seasonal-deck-organisms-sf.trycloudflare.com                                      |
+ *
+ * Each line is read on its own, so a change of layout (box or not) does not hide the URL; a URL of
+ * Cloudflare's API (`https://api.trycloudflare.com/tunnel` in an error) or one followed by a path is
+ * not the tunnel's.
+ */
+
+export interface QuickTunnelLog {
+  /** `https://<name>.trycloudflare.com`, once a line has named it. */
+  readonly publicOrigin?: string;
+  /** A tunnel connection registered with Cloudflare's edge. */
+  readonly registered: boolean;
+  /** Cloudflare refused to create the quick tunnel with HTTP 429 (too many from this address). */
+  readonly rateLimited: boolean;
+  /** The message of the last error line (ERR or FTL, or an unstructured line), for a failure message. */
+  readonly lastError?: string;
+  /** The message of the last non-empty line. */
+  readonly lastLine?: string;
+}
+
+export const EMPTY_LOG: QuickTunnelLog = { registered: false, rateLimited: false };
+
+/** Terminal colours, which cloudflared writes only to a terminal; removed all the same. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the escape character is what is matched
+const ANSI = /\u001b\[[0-9;]*m/g;
+const LEVELED = /^\S+\s+(DBG|INF|WRN|ERR|FTL)\s+(.*)$/;
+const TUNNEL_URL = /https:\/\/((?!api\.)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)\.trycloudflare\.com(?![\w./:-])/i;
+
+/** `line` (one line of stderr, without its end) taken into account. */
+export function readLogLine(log: QuickTunnelLog, line: string): QuickTunnelLog {
+  const text = line.replace(ANSI, '').trim();
+  if (text === '') return log;
+  const leveled = LEVELED.exec(text);
+  const level = leveled?.[1];
+  const message = leveled?.[2] ?? text;
+  let next: QuickTunnelLog = { ...log, lastLine: message };
+  if (level === undefined || level === 'ERR' || level === 'FTL') next = { ...next, lastError: message };
+  const url = TUNNEL_URL.exec(message);
+  if (url && next.publicOrigin === undefined) {
+    next = { ...next, publicOrigin: `https://${(url[1] as string).toLowerCase()}.trycloudflare.com` };
+  }
+  if (/^Registered tunnel connection\b/.test(message)) next = { ...next, registered: true };
+  // Cloudflare's error 1015 is its rate limit; the line carries the status too, when fields are kept.
+  if (/\b429 Too Many Requests\b|status_code="?429\b|\berror code: 1015\b/.test(message)) {
+    next = { ...next, rateLimited: true };
+  }
+  return next;
+}
+
+/** The log of several lines, e.g. a chunk of stderr. */
+export function readLog(text: string, log: QuickTunnelLog = EMPTY_LOG): QuickTunnelLog {
+  return text.split(/\r?\n/).reduce(readLogLine, log);
+}
+
+/** The public origin from the metrics server's `/quicktunnel` answer, `{"hostname": "<name>.trycloudflare.com"}`. */
+export function publicOriginFromMetrics(body: string): string | undefined {
+  let hostname: unknown;
+  try {
+    hostname = (JSON.parse(body) as { hostname?: unknown }).hostname;
+  } catch {
+    return undefined;
+  }
+  if (typeof hostname !== 'string') return undefined;
+  return readLogLine(EMPTY_LOG, `https://${hostname.replace(/^https:\/\//, '')}`).publicOrigin;
+}

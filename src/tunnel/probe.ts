@@ -1,0 +1,77 @@
+import type { Clock } from '../service/clock.js';
+import { send, TransportError } from '../service/transport.js';
+
+/**
+ * Asking whether something answers: the local app, cloudflared's metrics server, the public URL.
+ * Requests go through the service's transport (@actions/http-client), so that the public URL is
+ * probed through `https_proxy` when one is set; loopback hosts never go through a proxy.
+ */
+
+export type ProbeResult = { status: number } | { failure: string; tls: boolean };
+
+/** GET `url` once: the status of the answer, or why none came. */
+export async function probe(url: string, timeoutMs: number, signal?: AbortSignal): Promise<ProbeResult> {
+  try {
+    const answer = await send(url, 'GET', {}, undefined, timeoutMs, signal);
+    return { status: answer.status };
+  } catch (error) {
+    if (error instanceof TransportError) {
+      return { failure: error.describe(`no answer within ${timeoutMs} ms`), tls: error.kind === 'tls' };
+    }
+    return { failure: error instanceof Error ? error.message : String(error), tls: false };
+  }
+}
+
+/** The body of a 200 answer to a GET of `url`, or undefined. */
+export async function fetchBody(
+  url: string,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<string | undefined> {
+  try {
+    const answer = await send(url, 'GET', {}, undefined, timeoutMs, signal);
+    return answer.status === 200 ? answer.body : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A GET's answer, or the failure, as a clause: "HTTP 530", "network error ECONNREFUSED". */
+export function describeProbe(result: ProbeResult): string {
+  return 'status' in result ? `HTTP ${result.status}` : result.failure;
+}
+
+/**
+ * Whether the public URL's answer came from the app. Cloudflare's edge and cloudflared answer 5xx
+ * for a name that does not route yet (530, 502…), so a 5xx counts only when the app itself
+ * answered its local origin with the same status.
+ */
+export function reachedApp(status: number, localStatus: number | undefined): boolean {
+  return status < 500 || status === localStatus;
+}
+
+export interface PollOptions {
+  clock: Clock;
+  /** Clock time after which no new try starts. */
+  deadline: number;
+  intervalMs: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * Calls `attempt` until it gives a value, at most every `intervalMs`; undefined once `deadline`
+ * has passed or `signal` aborted. The last try is made at the deadline.
+ */
+export async function pollUntil<T>(
+  attempt: () => Promise<T | undefined>,
+  { clock, deadline, intervalMs, signal }: PollOptions,
+): Promise<T | undefined> {
+  for (;;) {
+    if (signal?.aborted) return undefined;
+    const value = await attempt();
+    if (value !== undefined) return value;
+    const remaining = deadline - clock.now();
+    if (remaining <= 0 || signal?.aborted) return undefined;
+    await clock.sleep(Math.min(intervalMs, remaining), signal);
+  }
+}
