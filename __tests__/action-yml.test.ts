@@ -138,6 +138,7 @@ test("the migration guide maps the other action's inputs and outputs onto ones t
     'environment',
     'variable-overrides',
     'url-replacement',
+    'url-replacement',
     'note',
     'playwright-project-name',
     'github-comment',

@@ -152,4 +152,73 @@ describe('settings', () => {
     const settings = await readSettings(reader({ 'junit-report': input }), { GITHUB_WORKSPACE: '/ws' });
     expect(settings.junitPath).toBe(path.resolve('/ws', file));
   });
+
+  describe('tunnel', () => {
+    const suite = (inputs: Record<string, string>) =>
+      reader({ 'project-id': '', 'test-suite-id': 's', ...inputs });
+    const replacing = (url: string) =>
+      JSON.stringify({ urlReplacements: [{ original: 'https://www.example.com', replacement: url }] });
+
+    test('origins, comma- or newline-separated, normalised; matching URLs may stay local', async () => {
+      const settings = await readSettings(
+        suite({
+          tunnel: 'http://localhost:3000,\n HTTP://127.0.0.1:4000/ ',
+          options: replacing('http://127.0.0.1:3000/a'),
+        }),
+        {},
+      );
+      expect(settings).toMatchObject({ tunnelOrigins: ['http://localhost:3000', 'http://127.0.0.1:4000'] });
+    });
+
+    test.each([
+      [
+        { 'project-id': 'p', tunnel: 'http://localhost:3000' },
+        "Input 'tunnel' applies to test suite runs only",
+      ],
+      [
+        { 'test-suite-id': 's', wait: 'false', tunnel: 'http://localhost:3000' },
+        "Input 'tunnel' cannot be used with 'wait: false'",
+      ],
+      [
+        { mode: 'suite', 'run-id': 'r', tunnel: 'http://localhost:3000' },
+        "Input 'tunnel' applies to a run this step starts",
+      ],
+      [
+        { 'test-suite-id': 's', tunnel: 'http://app.internal:3000' },
+        "Input 'tunnel': 'http://app.internal:3000' is not on this runner",
+      ],
+      [
+        { 'test-suite-id': 's', tunnel: 'http://localhost:3000/app' },
+        "Input 'tunnel': 'http://localhost:3000/app' must be an origin only",
+      ],
+      [
+        { 'test-suite-id': 's', tunnel: 'http://localhost:3000, http://[::1]:3000' },
+        'are the same origin: name it once.',
+      ],
+    ])('%j is an input error', async (inputs, message) => {
+      await expect(readSettings(reader({ 'project-id': '', ...inputs }), {})).rejects.toThrow(message);
+    });
+
+    test('a loopback URL in the options with no tunnel for it is an input error that says why and names tunnel', async () => {
+      await expect(
+        readSettings(suite({ options: replacing('http://localhost:3000/checkout') }), {}),
+      ).rejects.toThrow(
+        "options.urlReplacements[0].replacement points at http://localhost:3000, on this runner, which the service cannot reach: it runs in the cloud. To test the app this job started, open a tunnel to it with the input 'tunnel: http://localhost:3000'.",
+      );
+      const override = JSON.stringify({
+        variableOverrides: { BASE: { value: 'http://127.0.0.1:5000', sensitive: true } },
+      });
+      await expect(
+        readSettings(suite({ tunnel: 'http://localhost:3000', options: override }), {}),
+      ).rejects.toThrow('options.variableOverrides.BASE.value points at http://127.0.0.1:5000');
+    });
+
+    test('unless the service itself runs on this machine (a loopback base-url)', async () => {
+      const settings = readSettings(
+        suite({ 'base-url': 'http://127.0.0.1:8080', options: replacing('http://localhost:3000/checkout') }),
+        {},
+      );
+      await expect(settings).resolves.toMatchObject({ tunnelOrigins: [] });
+    });
+  });
 });

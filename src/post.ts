@@ -2,6 +2,7 @@ import { type InputReader, readSettings } from './inputs/settings.js';
 import { cancelRun } from './run/cancel.js';
 import { planRun } from './run/driver.js';
 import { STATE } from './run/state.js';
+import { stopLeftoverTunnels } from './run/tunnel.js';
 import { beginStep, info, warning } from './runner/log.js';
 import { getState } from './runner/step.js';
 import { line } from './runner/text.js';
@@ -16,13 +17,14 @@ interface CleanupDependencies {
 }
 
 /**
- * The post step (`post-if: cancelled()`): cancels a run the main step started and could not see to
- * an end, because it was killed. It only warns: cleanup never fails a job.
+ * The post step (`post-if: cancelled()`): stops the tunnels and cancels a run the main step started
+ * and could not see to an end, because it was killed. It only warns: cleanup never fails a job.
  */
 export async function cleanup(dependencies: CleanupDependencies = {}): Promise<void> {
   beginStep();
   const state = dependencies.state ?? getState;
   const clock = dependencies.clock ?? systemClock;
+  await stopLeftoverTunnels(state);
   const runId = state(STATE.runId);
   if (!runId || state(STATE.cancellable) !== 'true' || state(STATE.settled) === 'true') {
     info(line`No open run to cancel.`);

@@ -3,7 +3,9 @@ import { registerSecret } from '../runner/secrets.js';
 import { getInput } from '../runner/step.js';
 import { isLoopbackHost } from '../service/loopback.js';
 import { idProblem, SUITE_ENVIRONMENTS, type SuiteOptions } from '../service/schemas.js';
-import { shown } from '../service/validation.js';
+import { issuePath, shown } from '../service/validation.js';
+import { parseTunnelOrigins } from '../tunnel/origin.js';
+import { untunnelledLoopbackUrls } from '../tunnel/rewrite.js';
 import { MAX_DURATION_MS, parseDuration } from './durations.js';
 import { InputError } from './input-error.js';
 import { buildSuiteOptions } from './options.js';
@@ -59,6 +61,8 @@ interface SuiteStartTarget {
   runId?: undefined;
   /** The start body: the options input with the inputs and the default note merged in. */
   suiteOptions: SuiteOptions;
+  /** Local origins of this runner to open a tunnel to for the run (`tunnel`); may be empty. */
+  tunnelOrigins: string[];
 }
 
 /** A test suite run that `runId` attaches to; the suite's id, if given, only names it. */
@@ -184,6 +188,56 @@ function idInput(input: InputReader, name: string): string | undefined {
 }
 
 /**
+ * The `tunnel` input's entries (comma- or newline-separated), where a tunnel can serve: a suite
+ * run this step starts and waits for.
+ */
+function tunnelEntries(input: InputReader, run: { mode: Mode; wait: boolean; attach: boolean }): string[] {
+  const entries = input('tunnel')
+    .split(/[,\n]/)
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  if (entries.length === 0) return entries;
+  if (run.mode === 'project') {
+    throw new InputError(
+      "Input 'tunnel' applies to test suite runs only: the service's project-run start has no field for a URL to test.",
+    );
+  }
+  if (!run.wait) {
+    throw new InputError(
+      "Input 'tunnel' cannot be used with 'wait: false': the tunnel ends with the step, and the run would test a dead URL.",
+    );
+  }
+  if (run.attach) {
+    throw new InputError(
+      "Input 'tunnel' applies to a run this step starts: a run attached with 'run-id' was started with its URLs already.",
+    );
+  }
+  return entries;
+}
+
+/**
+ * The tunnels' origins, checked; and no loopback URL left in the options without a tunnel for its
+ * origin, since the service, in the cloud, could not reach it (unless base-url is loopback too:
+ * the service then runs on this machine).
+ */
+function checkTunnelUrls(
+  entries: readonly string[],
+  options: SuiteOptions,
+  serviceIsLocal: boolean,
+): string[] {
+  const checked = parseTunnelOrigins(entries);
+  if (!checked.ok) throw new InputError(`Input 'tunnel': ${checked.reason}`);
+  if (serviceIsLocal) return checked.origins;
+  const [first] = untunnelledLoopbackUrls(options, checked.origins);
+  if (first === undefined) return checked.origins;
+  const where = issuePath('options', first.path);
+  const origin = new URL(first.url).origin;
+  throw new InputError(
+    `${where} points at ${origin}, on this runner, which the service cannot reach: it runs in the cloud. To test the app this job started, open a tunnel to it with the input 'tunnel: ${origin}'.`,
+  );
+}
+
+/**
  * The links to the service's pages: templates whose placeholders this run can fill. A project run
  * has no test suite and no per-test pages; a suite run attached by its id alone has no suite id.
  */
@@ -219,7 +273,7 @@ function dashboardTemplates(
 /** What the step runs, from the mode and id inputs (the options come later). */
 function resolveTarget(
   input: InputReader,
-): ProjectTarget | Omit<SuiteStartTarget, 'suiteOptions'> | SuiteAttachTarget {
+): ProjectTarget | Omit<SuiteStartTarget, 'suiteOptions' | 'tunnelOrigins'> | SuiteAttachTarget {
   const modeInput = input('mode').toLowerCase();
   const projectId = idInput(input, 'project-id');
   const testSuiteId = idInput(input, 'test-suite-id');
@@ -347,6 +401,7 @@ export async function readSettings(
   }
 
   const dashboard = dashboardTemplates(input, target);
+  const tunnelInput = tunnelEntries(input, { mode, wait, attach: runId !== undefined });
 
   const common = (run: { branch?: string; environment?: string }): CommonSettings => ({
     apiKey,
@@ -372,6 +427,7 @@ export async function readSettings(
   if (target.runId !== undefined) return { ...common({ branch, environment }), ...target };
   // The options have the last word on a suite run's branch and environment.
   const suiteOptions = await buildSuiteOptions(optionsText, { environment, branch, branchExplicit, env });
+  const tunnelOrigins = checkTunnelUrls(tunnelInput, suiteOptions, loopback);
   const sent = { branch: suiteOptions.metadata?.git?.branch, environment: suiteOptions.environment };
-  return { ...common(sent), ...target, suiteOptions };
+  return { ...common(sent), ...target, suiteOptions, tunnelOrigins };
 }

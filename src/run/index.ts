@@ -14,6 +14,7 @@ import { waitForFinish } from './poll.js';
 import type { JobCancellation } from './signals.js';
 import { startOrAttach } from './start.js';
 import { saveRunState } from './state.js';
+import { openRunTunnels } from './tunnel.js';
 
 /**
  * Starts the run (or attaches to it), waits for its final status, and concludes: the outcome the
@@ -25,12 +26,6 @@ export async function runToOutcome(
   clock: Clock,
   job: JobCancellation,
 ): Promise<RunOutcome> {
-  return withLinks(await startAndWait(settings, clock, job), settings);
-}
-
-async function startAndWait(settings: Settings, clock: Clock, job: JobCancellation): Promise<RunOutcome> {
-  const plan = planRun(settings, clock);
-  const { driver } = plan;
   const identity: RunIdentity = {
     mode: settings.mode,
     projectId: settings.mode === 'project' ? settings.projectId : undefined,
@@ -40,6 +35,28 @@ async function startAndWait(settings: Settings, clock: Clock, job: JobCancellati
     environment: settings.environment,
     failOnFlaky: settings.failOnFlaky,
   };
+  const tunnels = await openRunTunnels(settings, clock, job);
+  if (!('close' in tunnels)) {
+    const status = tunnels.cancelled ? 'CANCELLED' : 'ERROR';
+    return withLinks(unfinishedOutcome(identity, status, `${tunnels.message} No run was started.`), settings);
+  }
+  try {
+    const outcome = await startAndWait(tunnels.settings, identity, clock, job);
+    const notes = tunnels.note ? [...outcome.notes, tunnels.note] : outcome.notes;
+    return withLinks({ ...outcome, notes }, settings);
+  } finally {
+    await tunnels.close();
+  }
+}
+
+async function startAndWait(
+  settings: Settings,
+  identity: RunIdentity,
+  clock: Clock,
+  job: JobCancellation,
+): Promise<RunOutcome> {
+  const plan = planRun(settings, clock);
+  const { driver } = plan;
   const startedAt = clock.now();
   const deadline = startedAt + settings.timeoutMs;
 

@@ -8,6 +8,8 @@ export const STATE = {
   cancellable: 'cancellable',
   /** 'true' once the main step saw the run to a final status or dealt with its cancellation. */
   settled: 'settled',
+  /** The pids of the cloudflared processes still running (`tunnel`), space-separated; empty once stopped. */
+  tunnelPids: 'tunnelPids',
 } as const;
 
 export function saveRunState(state: { runId: string; cancellable: boolean; settled?: boolean }): void {

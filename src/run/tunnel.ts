@@ -1,0 +1,97 @@
+import type { Settings } from '../inputs/settings.js';
+import { debug, info, warning } from '../runner/log.js';
+import { registerSecret } from '../runner/secrets.js';
+import { getState, saveState } from '../runner/step.js';
+import { line, safe } from '../runner/text.js';
+import type { Clock } from '../service/clock.js';
+import { rewriteTunnelUrls } from '../tunnel/rewrite.js';
+import type { JobCancellation } from './signals.js';
+import { STATE } from './state.js';
+
+/** The tunnels of a run, once they reach the app: the settings to start with, and how to close them. */
+export interface OpenTunnels {
+  /** The settings with the options' local URLs rewritten to the tunnels' public ones. */
+  settings: Settings;
+  /** For the summary: the run tested the job's own app. */
+  note: string;
+  /** Stops every cloudflared; resolves once they are gone. Safe to call more than once. */
+  close(): Promise<void>;
+}
+
+/** Where the tunnels could not be opened: why (the origin named), and whether the job's cancellation stopped it. */
+export interface TunnelFailure {
+  message: string;
+  cancelled: boolean;
+}
+
+const NO_TUNNELS = (settings: Settings): OpenTunnels => ({ settings, note: '', close: async () => {} });
+
+/**
+ * Opens the `tunnel` input's tunnels before the run is started, when there are any. A tunnel that
+ * goes down during the run is one warning, at once; the cloudflared processes are stopped by
+ * `close()`, and at once when the job is cancelled; their pids are left for the post step, in
+ * case the main step is killed first.
+ */
+export async function openRunTunnels(
+  settings: Settings,
+  clock: Clock,
+  job: JobCancellation,
+): Promise<OpenTunnels | TunnelFailure> {
+  if (settings.mode !== 'suite' || settings.runId !== undefined || settings.tunnelOrigins.length === 0) {
+    return NO_TUNNELS(settings);
+  }
+  // Loaded only for a tunnel: @actions/tool-cache and the process handling cost every other run nothing.
+  const { openTunnels, TunnelError, TUNNEL_BOUNDS } = await import('../tunnel/open.js');
+  // The waits never outlast the step's own time-out.
+  const within = (ms: number) => Math.min(ms, settings.timeoutMs);
+  let tunnels: Awaited<ReturnType<typeof openTunnels>>;
+  try {
+    tunnels = await openTunnels(settings.tunnelOrigins, {
+      log: (text) => info(line`${text}`),
+      mask: registerSecret,
+      debug: (text) => debug(line`${text}`),
+      onUnexpectedExit: (_, message) => warning(line`${message}`),
+      workDir: process.env.RUNNER_TEMP || undefined,
+      signal: job.signal,
+      clock,
+      bounds: {
+        originWaitMs: within(TUNNEL_BOUNDS.originWaitMs),
+        urlWaitMs: within(TUNNEL_BOUNDS.urlWaitMs),
+        reachWaitMs: within(TUNNEL_BOUNDS.reachWaitMs),
+      },
+    });
+  } catch (error) {
+    if (!(error instanceof TunnelError)) throw error;
+    return { message: error.message, cancelled: error.cancelled };
+  }
+  saveState(STATE.tunnelPids, tunnels.map((tunnel) => tunnel.pid).join(' '));
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= Promise.all(tunnels.map((tunnel) => tunnel.stop())).then(() =>
+      saveState(STATE.tunnelPids, ''),
+    );
+    return closing;
+  };
+  // A cancelled job has seconds left: the tunnels go at once, beside the run's cancel.
+  job.signal.addEventListener('abort', () => void close(), { once: true });
+  const publicOrigins = new Map(tunnels.map((tunnel) => [tunnel.localOrigin, tunnel.publicOrigin]));
+  const origins = tunnels.map((tunnel) => safe(tunnel.localOrigin)).join(', ');
+  return {
+    settings: { ...settings, suiteOptions: rewriteTunnelUrls(settings.suiteOptions, publicOrigins) },
+    note: `The run tested this job's own app through a Cloudflare quick tunnel to ${origins}.`,
+    close,
+  };
+}
+
+/** The post step: stops the cloudflared processes a killed main step left running. Only warns. */
+export async function stopLeftoverTunnels(state: (name: string) => string = getState): Promise<void> {
+  const pids = state(STATE.tunnelPids).split(' ').filter(Boolean).map(Number);
+  if (pids.length === 0) return;
+  const { stopLeftover } = await import('../tunnel/leftover.js');
+  for (const { pid, outcome } of await stopLeftover(pids)) {
+    if (outcome === 'still running')
+      warning(line`Could not stop cloudflared (process ${pid}): it is still running.`);
+    else if (outcome !== 'gone' && outcome !== 'not cloudflared')
+      info(line`Stopped cloudflared (process ${pid}), which the main step left running.`);
+  }
+}
