@@ -10,6 +10,8 @@
  *    a suite run with JSON options and one with YAML options, beside a bare Node script and a
  *    minified bundle of @actions/core alone that send the same request.
  * 4. The size of dist/ and which of its files a project run loads.
+ * 6. The tunnel: with the stand-in cloudflared, openTunnels to ready and stop() to gone, and
+ *    dist/index.js's start request with one tunnel and without, and the run's end to cloudflared gone.
  * 5. Untrusted input: cleaning a title of 5 MB, refusing `options` inputs that once hung the step,
  *    and dist/index.js against an answer that never ends (time, peak memory).
  *
@@ -31,13 +33,14 @@ import type { RunTimes } from './report-worker.js';
 import { bundleWorker, runWorker } from './reports.js';
 import { DIST_ENTRY, nodeBinaries, PROJECT_ROOT, removeDir } from './spawn.js';
 import { bytes, mb, median, ms, percentile, table } from './stats.js';
+import { measureTunnel, measureTunnelStep, tunnelStepTable, tunnelTable } from './tunnel.js';
 import { measureUntrusted, runAgainstEndlessAnswer } from './untrusted.js';
 
 const SIZES = [1_000, 10_000, 50_000];
 const WARM_RUNS = 5;
 const FIRST_RUN_PROCESSES = 3;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? '31');
-/** BENCH_ONLY=cold-start,size runs only those sections (reports, whole, cold-start, size, untrusted). */
+/** BENCH_ONLY=cold-start,size runs only those sections (reports, whole, cold-start, size, untrusted, tunnel). */
 const ONLY = process.env.BENCH_ONLY?.split(',');
 const runs = (section: string) => ONLY === undefined || ONLY.includes(section);
 const TARGETS = {
@@ -283,6 +286,15 @@ async function benchUntrusted(sim: Simulator, exitProbe: string): Promise<void> 
   print(table(['node', 'spawn to exit', 'peak RSS', 'exit code'], rows));
 }
 
+async function benchTunnel(): Promise<void> {
+  heading('The tunnel, with the stand-in cloudflared (what the action adds to cloudflared)');
+  print(tunnelTable(await measureTunnel(11)));
+  for (const node of binaries) {
+    print(`\n${node.name}, 7 rounds:\n`);
+    print(tunnelStepTable(await measureTunnelStep(node.bin, 7)));
+  }
+}
+
 print('# npm run bench');
 print(
   `${binaries.map((node) => node.name).join(' and ')}; ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}; ${os.platform()} ${os.release()}`,
@@ -300,6 +312,7 @@ try {
   if (runs('cold-start')) await benchColdStart(sim);
   if (runs('size')) await benchDistSize(sim, probes.loadRegister);
   if (runs('untrusted')) await benchUntrusted(sim, probes.exitProbe);
+  if (runs('tunnel')) await benchTunnel();
 } finally {
   await sim?.stop();
   removeDir(tmp);

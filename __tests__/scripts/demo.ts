@@ -1,11 +1,18 @@
 /**
  * `npm start`: runs the bundled action (dist/index.js) against the service simulator the way the
- * GitHub runner does, for a passing and a failing project run and a test suite run with YAML
- * options, and prints what a user would see.
+ * GitHub runner does, for a passing and a failing project run, a test suite run with YAML
+ * options, and a suite run that tests an app this "job" started, through a tunnel (the stand-in
+ * cloudflared, and a loopback proxy standing for the internet), and prints what a user would see.
  */
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import { runDist } from '../helpers/dist-runner.js';
 import { renderSummary } from '../helpers/render-summary.js';
+import { STAND_IN_BIN_DIR, StandInCloudflared } from '../simulator/cloudflared-stand-in.js';
+import { LocalApp } from '../simulator/local-app.js';
+import { ConnectProxy } from '../simulator/proxy.js';
 import { DEFAULT_API_KEY, type ProjectScript, type Scenario, Simulator } from '../simulator/simulator.js';
+import { CA_CERT_PATH } from '../simulator/tls-front.js';
 
 const passing: ProjectScript = {
   statuses: ['QUEUED', 'RUNNING', 'RUNNING', 'PASSED'],
@@ -60,7 +67,12 @@ function banner(text: string): void {
   console.log(`\n${line}\n${text}\n${line}`);
 }
 
-async function demo(title: string, scenario: Scenario, inputs: Record<string, string>): Promise<void> {
+async function demo(
+  title: string,
+  scenario: Scenario,
+  inputs: Record<string, string>,
+  env: Record<string, string> = {},
+): Promise<void> {
   const sim = await Simulator.start(scenario);
   try {
     banner(`${title}: node dist/index.js, as the runner runs it, against the simulator at ${sim.url}`);
@@ -69,12 +81,15 @@ async function demo(title: string, scenario: Scenario, inputs: Record<string, st
         value.includes('\n') ? `${name}: |\n${value.replace(/^/gm, '  ').trimEnd()}` : `${name}: ${value}`,
       );
     }
-    const result = await runDist({
-      'api-key': DEFAULT_API_KEY,
-      'base-url': sim.url,
-      'poll-interval': '300ms',
-      ...inputs,
-    });
+    const result = await runDist(
+      {
+        'api-key': DEFAULT_API_KEY,
+        'base-url': sim.url,
+        'poll-interval': '300ms',
+        ...inputs,
+      },
+      { env },
+    );
     console.log('--- log ---');
     process.stdout.write(result.stdout);
     if (result.stderr) process.stdout.write(result.stderr);
@@ -105,3 +120,32 @@ await demo(
     options: suiteOptions,
   },
 );
+
+// The job starts its app on localhost; the service, in the cloud, reaches it through a tunnel.
+const app = await LocalApp.start();
+const standIn = await StandInCloudflared.create('ok');
+const internet = await ConnectProxy.start({ routes: {}, resolve: standIn.resolve });
+try {
+  await demo(
+    "A test suite run of the job's own app, through a tunnel (the stand-in cloudflared)",
+    {
+      suite: { ...suite, testCases: undefined },
+      app: { proxy: internet.url, ca: readFileSync(CA_CERT_PATH) },
+    },
+    {
+      'test-suite-id': 'checkout-regression',
+      tunnel: app.origin,
+      options: `urlReplacements:\n  - original: https://www.example.com\n    replacement: ${app.origin}/checkout\n`,
+    },
+    {
+      ...standIn.env({}),
+      PATH: [STAND_IN_BIN_DIR, process.env.PATH ?? ''].join(path.delimiter),
+      NODE_EXTRA_CA_CERTS: CA_CERT_PATH,
+      https_proxy: internet.url,
+    },
+  );
+} finally {
+  await internet.stop();
+  await app.stop();
+  await standIn.cleanup();
+}

@@ -22,6 +22,16 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 const scenario: Scenario = values.scenario
   ? (JSON.parse(readFileSync(values.scenario, 'utf8')) as Scenario)
   : {};
+// Run by hand or by a workflow, the simulator "runs the tests" (Scenario.app) the way this
+// machine reaches the internet: through https_proxy, trusting NODE_EXTRA_CA_CERTS, when set.
+if (scenario.app) {
+  const caFile = process.env.NODE_EXTRA_CA_CERTS;
+  scenario.app = {
+    proxy: process.env.https_proxy || process.env.HTTPS_PROXY || undefined,
+    ca: caFile ? readFileSync(caFile) : undefined,
+    ...scenario.app,
+  };
+}
 
 const sim = await Simulator.start(scenario, { port });
 console.log(`Simulator listening on ${sim.url}`);
