@@ -9,7 +9,7 @@ import {
 } from '../simulator/github.js';
 import { ConnectProxy } from '../simulator/proxy.js';
 import { DEFAULT_API_KEY, type ProjectScript, Simulator } from '../simulator/simulator.js';
-import { CA_CERT_PATH, CERT_HOSTS, TEST_HOST, TlsFront } from '../simulator/tls-front.js';
+import { CA_CERT_PATH, CERT_HOSTS, IPV6_CERT_HOST, TEST_HOST, TlsFront } from '../simulator/tls-front.js';
 
 /**
  * dist/index.js behind a real CONNECT proxy on 127.0.0.1. http-client never proxies loopback hosts,
@@ -81,6 +81,24 @@ describe.each(nodeBinaries())('dist/index.js through an HTTPS proxy, on $name', 
       Array.from({ length: requests }, () => [TARGET, 200]),
     );
     expect(front.connections.every((c) => c.servername === TEST_HOST && c.error === undefined)).toBe(true);
+  });
+
+  test('an IPv6 literal base-url through the proxy: the CONNECT target is [2001:db8::1]:8443, and the run passes', async () => {
+    sim = await Simulator.start({ project: PASSING });
+    front = await TlsFront.start({ target: { host: '127.0.0.1', port: Number(new URL(sim.url).port) } });
+    const target = `[${IPV6_CERT_HOST}]:8443`;
+    proxy = await ConnectProxy.start({ routes: { [target]: { host: '127.0.0.1', port: front.port } } });
+    const result = await runDist(
+      projectInputs(sim, {
+        'base-url': `https://[${IPV6_CERT_HOST}]:8443`,
+        'poll-interval': '1s',
+        timeout: '20s',
+      }),
+      { node: bin, env: { NODE_EXTRA_CA_CERTS: CA_CERT_PATH, https_proxy: proxy.url } },
+    );
+    expect(proxy.connects.map((entry) => [entry.target, entry.status])[0]).toEqual([target, 200]);
+    expect(result.outputs).toMatchObject({ status: 'PASSED', success: 'true' });
+    expect(front.connections.every((c) => c.error === undefined)).toBe(true);
   });
 
   test('HTTPS_PROXY with credentials in the URL: they are used, and never shown', async () => {

@@ -518,7 +518,10 @@ describe('TlsFront', () => {
     expect(cert.checkIssued(ca)).toBe(true);
     expect(cert.verify(ca.publicKey)).toBe(true);
     expect(cert.subjectAltName).toBe(
-      [...CERT_HOSTS, QUICK_TUNNEL_CERT_HOST].map((host) => `DNS:${host}`).join(', '),
+      [
+        ...[...CERT_HOSTS, QUICK_TUNNEL_CERT_HOST].map((host) => `DNS:${host}`),
+        'IP Address:2001:DB8:0:0:0:0:0:1',
+      ].join(', '),
     );
     for (const c of [ca, cert]) {
       expect(new Date(c.validFrom).getUTCFullYear()).toBe(2000);

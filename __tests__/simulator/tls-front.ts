@@ -25,6 +25,8 @@ export const CERT_HOSTS = ['tests.example.test', 'other.example.test'] as const;
 export const TEST_HOST = CERT_HOSTS[0];
 /** The certificate covers the stand-in cloudflared's names too (see cloudflared-stand-in.ts). */
 export const QUICK_TUNNEL_CERT_HOST = '*.trycloudflare.com';
+/** An IPv6 literal the certificate covers too (a documentation address: nothing routes it), for a base-url in brackets behind a proxy. */
+export const IPV6_CERT_HOST = '2001:db8::1';
 
 export interface TlsFrontOptions {
   target: Upstream;

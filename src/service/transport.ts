@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import { type ConnectionOptions, checkServerIdentity } from 'node:tls';
 import { HttpClient } from '@actions/http-client';
 import type { RequestHandler } from '@actions/http-client/lib/interfaces';
 import { tunnelFailure } from './proxy.js';
@@ -161,10 +162,32 @@ export function requestHost(host: string): string {
   return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
 }
 
-/** http-client lets its request handlers adjust the options Node gets: this one fixes the host. */
+/** The agent http-client makes for a proxy (the `tunnel` package's): it has proxy options. */
+interface TunnelingAgent {
+  proxyOptions?: unknown;
+  options?: ConnectionOptions;
+}
+
+/**
+ * http-client lets its request handlers adjust the options Node gets: this one fixes an IPv6
+ * literal host. Direct, Node wants it bare. Through a proxy, the CONNECT target must keep its
+ * brackets (`[2001:db8::1]:443`), and the tunnel package takes the TLS name from the Host header
+ * up to its first colon (`[2001`): the certificate is checked against the bare address instead.
+ */
 const ipv6Literals: RequestHandler = {
   prepareRequest: (options) => {
-    if (typeof options.host === 'string') options.host = requestHost(options.host);
+    const host = options.host;
+    if (typeof host !== 'string' || !host.startsWith('[')) return;
+    const agent = options.agent as TunnelingAgent | undefined;
+    if (agent?.proxyOptions === undefined) {
+      options.host = requestHost(host);
+      return;
+    }
+    const address = requestHost(host);
+    agent.options = {
+      ...agent.options,
+      checkServerIdentity: (_name, certificate) => checkServerIdentity(address, certificate),
+    };
   },
   canHandleAuthentication: () => false,
   handleAuthentication: () => Promise.reject(new Error('not an authentication handler')),

@@ -6,7 +6,7 @@
 # with this CA; rerunning this script replaces all three files.
 #
 #   ca.crt      test CA, trusted by test child processes through NODE_EXTRA_CA_CERTS
-#   server.crt  tests.example.test, other.example.test and *.trycloudflare.com (the stand-in
+#   server.crt  tests.example.test, other.example.test, the IPv6 literal 2001:db8::1 and *.trycloudflare.com (the stand-in
 #               cloudflared of the tunnel tests), signed by the test CA
 #   server.key  its private key (PKCS#8, P-256)
 #
@@ -39,7 +39,7 @@ subjectKeyIdentifier = hash
 basicConstraints = critical,CA:FALSE
 keyUsage = critical,digitalSignature
 extendedKeyUsage = serverAuth
-subjectAltName = DNS:tests.example.test,DNS:other.example.test,DNS:*.trycloudflare.com
+subjectAltName = DNS:tests.example.test,DNS:other.example.test,DNS:*.trycloudflare.com,IP:2001:db8::1
 subjectKeyIdentifier = hash
 authorityKeyIdentifier = keyid
 CNF
