@@ -4,8 +4,9 @@ import { annotate } from './report/annotations.js';
 import { writeReports } from './report/index.js';
 import type { RunOutcome } from './report/outcome.js';
 import { renderComment } from './report/pr-comment.js';
+import { judgeAgainstPrevious } from './run/compare.js';
 import { runToOutcome } from './run/index.js';
-import { commentContextOf, openPullRequestThread } from './run/pr-comment.js';
+import { commentContextOf, openPullRequestThread, whyNoEarlierComment } from './run/pr-comment.js';
 import { JobCancellation, onTermination } from './run/signals.js';
 import { STATE } from './run/state.js';
 import { beginStep, debug, fail } from './runner/log.js';
@@ -35,8 +36,14 @@ export async function run(dependencies: RunDependencies = {}): Promise<void> {
   let reported: { outcome: RunOutcome; settings: Settings } | undefined;
   try {
     const settings = await readSettings(dependencies.input, dependencies.env);
-    const outcome = await runToOutcome(settings, clock, job);
-    const thread = await openPullRequestThread(outcome, settings, clock, job.signal);
+    const ran = await runToOutcome(settings, clock, job);
+    const thread = await openPullRequestThread(ran, settings, clock, job.signal);
+    const earlier = {
+      body: thread?.previousBody,
+      headSha: settings.workflow.pullRequest?.headSha,
+      whyNone: whyNoEarlierComment(settings, thread),
+    };
+    const outcome = judgeAgainstPrevious(ran, earlier, settings.failOn);
     const reports = await writeReports(outcome, {
       summary: settings.summary,
       junitPath: settings.junitPath,

@@ -33,6 +33,8 @@ describe('writeReports', () => {
       flaky: '1',
       skipped: '0',
       'duration-ms': '1234',
+      'new-failures': '',
+      fixed: '',
       'results-file': written.resultsFile,
       'junit-file': junitPath,
     });

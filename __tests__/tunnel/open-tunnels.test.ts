@@ -235,14 +235,15 @@ describe('openTunnels', () => {
 
   it('reachable only from the 2nd attempt: opens with a fresh cloudflared, the first one stopped', async () => {
     const w = await world('reachable-from-2nd');
-    const run = track(w.run({ origins: [w.app.origin], bounds: { ...SHORT_BOUNDS, reachWaitMs: 400 } }));
+    // Long enough that the 2nd attempt reaches the app on a loaded machine; the 1st waits it out.
+    const run = track(w.run({ origins: [w.app.origin], bounds: { ...SHORT_BOUNDS, reachWaitMs: 1_500 } }));
     const { tunnels } = await run.next('opened');
     const [first, second] = w.standIn.invocations();
     expect(tunnels).toEqual([expect.objectContaining({ attempts: 2, pid: second?.pid })]);
     expect(isGone(first?.pid as number)).toBe(true);
     expect(run.logs).toContainEqual(
       expect.stringMatching(
-        /^Tunnel to \S+, attempt 1 of 3: its public URL did not reach the app within 0\.4 s \(last try: .*HTTP 502 Bad Gateway\)\. Trying again with a fresh cloudflared\.$/,
+        /^Tunnel to \S+, attempt 1 of 3: its public URL did not reach the app within 1\.5 s \(last try: .*HTTP 502 Bad Gateway\)\. Trying again with a fresh cloudflared\.$/,
       ),
     );
     // Each attempt masked its own URL.
@@ -251,7 +252,7 @@ describe('openTunnels', () => {
 
   it('a connection that never registers over QUIC: the next attempt uses --protocol http2', async () => {
     const w = await world('quic-blocked');
-    const run = track(w.run({ origins: [w.app.origin], bounds: { ...SHORT_BOUNDS, reachWaitMs: 300 } }));
+    const run = track(w.run({ origins: [w.app.origin], bounds: { ...SHORT_BOUNDS, reachWaitMs: 1_500 } }));
     const { tunnels } = await run.next('opened');
     expect(tunnels).toEqual([expect.objectContaining({ attempts: 2 })]);
     const [quic, http2] = w.standIn.invocations();
@@ -259,7 +260,7 @@ describe('openTunnels', () => {
     expect(http2?.argv.slice(-4)).toEqual(['--protocol', 'http2', '--url', w.app.origin]);
     expect(run.logs).toContainEqual(
       expect.stringMatching(
-        /^Tunnel to \S+, attempt 1 of 3: cloudflared did not connect to Cloudflare within 0\.3 s over QUIC \(UDP 7844\) \("Failed to dial a quic connection error=.*"\)\. Trying again with a fresh cloudflared over HTTP\/2 \(TCP 7844\)\.$/,
+        /^Tunnel to \S+, attempt 1 of 3: cloudflared did not connect to Cloudflare within 1\.5 s over QUIC \(UDP 7844\) \("Failed to dial a quic connection error=.*"\)\. Trying again with a fresh cloudflared over HTTP\/2 \(TCP 7844\)\.$/,
       ),
     );
   });

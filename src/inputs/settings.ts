@@ -28,6 +28,8 @@ interface CommonSettings {
   requestTimeoutMs: number;
   cancelOnAbort: boolean;
   failOnFlaky: boolean;
+  /** What fails the step: any failing test case, or only one that did not fail in the previous run. */
+  failOn: FailOn;
   summary: boolean;
   junitPath?: string;
   /** Where the results file goes: RUNNER_TEMP, or the system's temporary folder outside a runner. */
@@ -41,10 +43,12 @@ interface CommonSettings {
   workflow: WorkflowRun;
 }
 
+const FAIL_ON = ['any', 'new'] as const;
+export type FailOn = (typeof FAIL_ON)[number];
+
 /** When the pull request comment is written: never, after every run, or when the step fails. */
 const PR_COMMENT = ['off', 'always', 'on-failure'] as const;
 export type PrComment = (typeof PR_COMMENT)[number];
-const isPrComment = (value: string): value is PrComment => (PR_COMMENT as readonly string[]).includes(value);
 
 /** A project run: started, or attached to with `runId`. */
 interface ProjectTarget {
@@ -90,6 +94,7 @@ export const INPUT_DEFAULTS: Readonly<Record<string, string>> = {
   'request-timeout': '30s',
   'cancel-on-abort': 'true',
   'fail-on-flaky': 'false',
+  'fail-on': 'any',
   summary: 'true',
   'pr-comment': 'off',
 };
@@ -99,6 +104,12 @@ function parseBoolean(input: InputReader, name: string): boolean {
   if (/^true$/i.test(value)) return true;
   if (/^false$/i.test(value)) return false;
   throw new InputError(`Input '${name}' must be true or false; got ${shown(value)}.`);
+}
+
+function parseChoice<T extends string>(input: InputReader, name: string, choices: readonly T[]): T {
+  const value = input(name).toLowerCase();
+  if ((choices as readonly string[]).includes(value)) return value as T;
+  throw new InputError(`Input '${name}' must be one of ${choices.join(', ')}; got ${shown(input(name))}.`);
 }
 
 function parseDurationInput(input: InputReader, name: string): number {
@@ -393,12 +404,7 @@ export async function readSettings(
 
   const workspace = env.GITHUB_WORKSPACE || process.cwd();
   const junitInput = input('junit-report');
-  const prComment = input('pr-comment').toLowerCase();
-  if (!isPrComment(prComment)) {
-    throw new InputError(
-      `Input 'pr-comment' must be one of ${PR_COMMENT.join(', ')}; got ${shown(input('pr-comment'))}.`,
-    );
-  }
+  const prComment = parseChoice(input, 'pr-comment', PR_COMMENT);
 
   const dashboard = dashboardTemplates(input, target);
   const tunnelInput = tunnelEntries(input, { mode, wait, attach: runId !== undefined });
@@ -414,6 +420,7 @@ export async function readSettings(
     requestTimeoutMs,
     cancelOnAbort: parseBoolean(input, 'cancel-on-abort'),
     failOnFlaky: parseBoolean(input, 'fail-on-flaky'),
+    failOn: parseChoice(input, 'fail-on', FAIL_ON),
     summary: parseBoolean(input, 'summary'),
     junitPath: junitInput ? reportPath(workspace, junitInput, 'junit.xml') : undefined,
     resultsDir: env.RUNNER_TEMP || undefined,

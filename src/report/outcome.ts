@@ -4,6 +4,7 @@
  */
 
 import type { Mode } from '../inputs/settings.js';
+import type { Comparison } from './comparison.js';
 import type { Verdict } from './test-case-status.js';
 
 export interface TestCase {
@@ -63,6 +64,8 @@ export interface RunOutcome {
   message?: string;
   /** Extra lines for the log and summary, e.g. "suite runs cannot be cancelled". */
   notes: string[];
+  /** What changed since the previous run of this target, when its comment told (pull requests). */
+  comparison?: Comparison;
   /** The service's page for the run (`dashboard-url`). */
   dashboardUrl?: string;
   /** Suite runs: the options the service applied, sensitive values already hidden. */

@@ -16,4 +16,7 @@ export function setOutcomeOutputs(outcome: RunOutcome): void {
   setOutput('flaky', String(flaky));
   setOutput('skipped', String(skipped));
   if (outcome.durationMs !== undefined) setOutput('duration-ms', String(Math.round(outcome.durationMs)));
+  // Empty when there was nothing to compare with, so that a workflow can tell that from zero.
+  setOutput('new-failures', outcome.comparison ? String(outcome.comparison.newFailures.length) : '');
+  setOutput('fixed', outcome.comparison ? String(outcome.comparison.fixed.length) : '');
 }

@@ -1,4 +1,6 @@
 import { redact } from '../runner/secrets.js';
+import { DIGEST_MAX_CHARS, digestLine, digestOf } from './comment-digest.js';
+import { comparisonHeadline, PARTIAL_REASON } from './comparison.js';
 import { cellText, hrefText } from './escape.js';
 import { countsLine, plural } from './format.js';
 import { headingOf, runLine } from './headline.js';
@@ -7,8 +9,12 @@ import { inReportOrder, isFlakyOnly } from './test-case-status.js';
 
 /** GitHub refuses a comment body over 65,536 characters; the list of test cases stops well before. */
 export const COMMENT_MAX_CHARS = 65_536;
-const LIST_BUDGET_CHARS = 55_000;
+/** Room kept for the heading, the run line, the message, the counts and the list headings. */
+const FRAME_CHARS = 5_536;
+/** The visible lists: what the body leaves besides the frame and the two hidden digests. */
+const LIST_BUDGET_CHARS = COMMENT_MAX_CHARS - 2 * DIGEST_MAX_CHARS - FRAME_CHARS;
 const MAX_LISTED_FAILING = 30;
+const MAX_LISTED_FIXED = 30;
 const MAX_LISTED_FLAKY = 10;
 
 /** What the comment tells besides the outcome: the commit tested and the workflow run. */
@@ -57,18 +63,25 @@ function commentText(text: string, maxChars?: number): string {
   return inert(cellText(text, maxChars));
 }
 
+/** A test case's title for the comment, linked to its page on the service when there is one. */
+function titleOf(testCase: TestCase): string {
+  const title = commentText(testCase.title);
+  return testCase.dashboardUrl ? `<a href="${hrefText(testCase.dashboardUrl)}">${title}</a>` : title;
+}
+
 /** A list of test cases, each on a line, within `budget` characters; then how many more there are. */
 function listed(
-  title: string,
+  heading: string,
   testCases: readonly TestCase[],
   max: number,
   budget: { left: number },
+  marker = (testCase: TestCase) => `${testCase.verdict.icon} ${commentText(testCase.verdict.label, 60)} · `,
 ): string[] {
   if (testCases.length === 0) return [];
-  const lines = [`**${title}**`, ''];
+  const lines = [`**${heading}**`, ''];
   let shown = 0;
   for (const testCase of testCases.slice(0, max)) {
-    const line = `- ${testCase.verdict.icon} ${commentText(testCase.verdict.label, 60)} · ${commentText(testCase.title)}`;
+    const line = `- ${marker(testCase)}${titleOf(testCase)}`;
     if (line.length + 1 > budget.left) break;
     lines.push(line);
     budget.left -= line.length + 1;
@@ -79,7 +92,31 @@ function listed(
   return lines;
 }
 
-/** The comment: the outcome, what ran and where, the counts, the failing then the flaky test cases. */
+/** The failing test cases: new failures first and marked, then those still failing, then fixed ones. */
+function failureLists(outcome: RunOutcome, failing: readonly TestCase[], budget: { left: number }): string[] {
+  const { comparison } = outcome;
+  if (!comparison) return listed('Failed', failing, MAX_LISTED_FAILING, budget);
+  const partial = comparison.partial ? [`<sub>Compared in part: ${PARTIAL_REASON}.</sub>`, ''] : [];
+  return [
+    ...partial,
+    ...listed(
+      '🆕 New failures',
+      inReportOrder(comparison.newFailures),
+      MAX_LISTED_FAILING,
+      budget,
+      (testCase) => `🆕 ${testCase.verdict.icon} ${commentText(testCase.verdict.label, 60)} · `,
+    ),
+    ...listed('Still failing', inReportOrder(comparison.stillFailing), MAX_LISTED_FAILING, budget),
+    ...listed('Failing, not compared', inReportOrder(comparison.notCompared), MAX_LISTED_FAILING, budget),
+    ...listed('Fixed since the previous run', comparison.fixed, MAX_LISTED_FIXED, budget, () => '✅ '),
+  ];
+}
+
+/**
+ * The comment: the outcome (with what changed since the previous run, when known), what ran and
+ * where, the counts, the failing test cases (new ones first) and the fixed ones, the flaky ones,
+ * and, hidden, the digest the next run compares with.
+ */
 export function renderComment(outcome: RunOutcome, context: CommentContext): string {
   const ordered = inReportOrder(outcome.testCases);
   const failing = ordered.filter((testCase) => testCase.verdict.fails);
@@ -88,10 +125,11 @@ export function renderComment(outcome: RunOutcome, context: CommentContext): str
     context.headSha ? `Commit <code>${commentText(context.headSha.slice(0, 7))}</code>` : undefined,
     context.runUrl ? `<a href="${hrefText(context.runUrl)}">workflow run</a>` : undefined,
   ].filter(Boolean);
+  const news = outcome.comparison ? ` · ${comparisonHeadline(outcome.comparison)}` : '';
   const budget = { left: LIST_BUDGET_CHARS };
   const lines = [
     commentMarker(outcome),
-    `### ${headingOf(outcome)}`,
+    `### ${headingOf(outcome)}${news}`,
     '',
     runLine(outcome, commentText),
     ...(links.length > 0 ? ['', links.join(' · ')] : []),
@@ -99,9 +137,11 @@ export function renderComment(outcome: RunOutcome, context: CommentContext): str
     ...(outcome.message && !outcome.success ? [commentText(outcome.message, 1_000), ''] : []),
     `**${commentText(countsLine(outcome.counts))}**`,
     '',
-    ...listed('Failed', failing, MAX_LISTED_FAILING, budget),
+    ...failureLists(outcome, failing, budget),
     ...listed('Flaky', flaky, MAX_LISTED_FLAKY, budget),
     '<sub>Kept up to date by test-run-action: the workflow run has the full list.</sub>',
+    digestLine('digest', digestOf(outcome.testCases, context.headSha)),
+    ...(outcome.comparison ? [digestLine('baseline', outcome.comparison.baseline)] : []),
   ];
   return redact(lines.join('\n'));
 }

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { appendSummary } from '../runner/step.js';
-import { cellText, preText } from './escape.js';
+import { type Comparison, comparisonHeadline, PARTIAL_REASON } from './comparison.js';
+import { cellText, hrefText, preText } from './escape.js';
 import { countsLine, formatDuration, plural } from './format.js';
 import { headingOf, runLine } from './headline.js';
 import type { RunOutcome, TestCase } from './outcome.js';
@@ -42,7 +43,7 @@ function casesTable(ordered: readonly TestCase[], budgetBytes: number): Table {
       status = statusCell(testCase.verdict);
       statusCells.set(testCase.verdict, status);
     }
-    const row = `<tr><td>${status}</td><td>${cellText(testCase.title)}</td><td>${formatDuration(testCase.durationMs)}</td></tr>`;
+    const row = `<tr><td>${status}</td><td>${titleCell(testCase)}</td><td>${formatDuration(testCase.durationMs)}</td></tr>`;
     const rowBytes = Buffer.byteLength(row) + 1;
     if (bytes + rowBytes > budgetBytes) break;
     rows.push(row);
@@ -51,6 +52,37 @@ function casesTable(ordered: readonly TestCase[], budgetBytes: number): Table {
   }
   rows.push(close);
   return { html: rows.join('\n'), shown };
+}
+
+/** A test case's title, linked to its page on the service when there is one. */
+function titleCell(testCase: TestCase): string {
+  const title = cellText(testCase.title);
+  return testCase.dashboardUrl ? `<a href="${hrefText(testCase.dashboardUrl)}">${title}</a>` : title;
+}
+
+const MAX_COMPARED = 30;
+
+/** A list of test cases for the comparison, at most MAX_COMPARED, then how many more. */
+function comparedList(label: string, marker: string, testCases: readonly TestCase[]): string {
+  if (testCases.length === 0) return '';
+  const items = inReportOrder(testCases)
+    .slice(0, MAX_COMPARED)
+    .map((testCase) => `<li>${marker} ${titleCell(testCase)}</li>`);
+  if (testCases.length > MAX_COMPARED)
+    items.push(`<li>… and ${plural(testCases.length - MAX_COMPARED, 'more')}</li>`);
+  return `<p>${label}</p>\n<ul>${items.join('')}</ul>`;
+}
+
+/** What changed since the previous run of this target, as the pull request comment says it too. */
+function comparisonSection(comparison: Comparison | undefined): string[] {
+  if (!comparison) return [];
+  return [
+    `<h3>Since the previous run: ${comparisonHeadline(comparison)}, ${comparison.stillFailing.length} still failing</h3>`,
+    comparison.partial ? `<p>Compared in part: ${PARTIAL_REASON}.</p>` : '',
+    comparedList('🆕 New failures', '🆕', comparison.newFailures),
+    comparedList('Failing, not compared', '❔', comparison.notCompared),
+    comparedList('Fixed', '✅', comparison.fixed),
+  ].filter(Boolean);
 }
 
 function appliedOptionsDetails(options: Record<string, unknown> | undefined): string {
@@ -74,6 +106,7 @@ export function renderSummary(outcome: RunOutcome, context: SummaryContext): str
   }
   const flakyNote = outcome.failOnFlaky && outcome.counts.flaky > 0 ? ' (flaky ones count as failed)' : '';
   head.push(`<p>${cellText(countsLine(outcome.counts))}${flakyNote}</p>`);
+  head.push(...comparisonSection(outcome.comparison));
 
   const details = appliedOptionsDetails(outcome.appliedOptions);
   const tail: string[] = [];

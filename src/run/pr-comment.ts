@@ -158,6 +158,15 @@ export async function openPullRequestThread(
   return { previousBody: existing?.body, write };
 }
 
+/** Why there is no earlier comment of this target to compare with, for fail-on 'new''s fallback. */
+export function whyNoEarlierComment(settings: Settings, thread: PullRequestThread | undefined): string {
+  if (settings.prComment === 'off') return "pr-comment is 'off'";
+  if (!isPullRequestEvent(settings.workflow.eventName)) return 'the workflow does not run on a pull request';
+  return thread
+    ? 'this is the first run of this target on the pull request'
+    : 'the pull request comment could not be read';
+}
+
 /** What the comment tells besides the outcome: the commit tested and the workflow run. */
 export function commentContextOf(settings: Settings): { headSha?: string; runUrl?: string } {
   return {

@@ -1,0 +1,84 @@
+import { type Digest, digestKind, tellsAbout, titleHash } from './comment-digest.js';
+import type { TestCase } from './outcome.js';
+
+/** What changed since the previous run of the same target: the comment's and the summary's news. */
+export interface Comparison {
+  /** Failing now; passing, flaky, skipped or absent then. */
+  newFailures: TestCase[];
+  /** Failing then and now. */
+  stillFailing: TestCase[];
+  /** Failing then, passing now. */
+  fixed: TestCase[];
+  /**
+   * Failing now, but the previous run had more failing test cases than its digest holds, and this
+   * title's hash lies past what it holds: it may have failed then too. Neither new nor known.
+   */
+  notCompared: TestCase[];
+  /** The previous run had more failing test cases than its digest holds. */
+  partial: boolean;
+  /** The previous run's digest, carried into this run's comment for a re-run of the same commit. */
+  baseline: Digest;
+}
+
+/**
+ * Compares this run's test cases with the previous run's digest. Titles are compared as multisets:
+ * a title failing twice then and three times now is one new failure. A failing test that was
+ * renamed is a new failure, and its old title is gone (not fixed: it does not pass now). Only a
+ * test that passes now counts as fixed: failing then and flaky or skipped now is neither new nor
+ * fixed. "Failing" is the step's own reading (fail-on-flaky included).
+ */
+export function compareRuns(testCases: readonly TestCase[], previous: Digest): Comparison {
+  const comparison: Comparison = {
+    newFailures: [],
+    stillFailing: [],
+    fixed: [],
+    notCompared: [],
+    partial: previous.failingHeldUpTo !== undefined,
+    baseline: previous,
+  };
+  /** Per title: how many of its failures then are not yet matched by a failure or a pass now. */
+  const failedThen = new Map<string, number>();
+  const left = (hash: string) => failedThen.get(hash) ?? previous.counts.get(`${hash}:failing`) ?? 0;
+  const passing: { testCase: TestCase; hash: string }[] = [];
+  for (const testCase of testCases) {
+    const kind = digestKind(testCase);
+    if (kind === undefined) {
+      if (testCase.verdict.count === 'passed') passing.push({ testCase, hash: titleHash(testCase.title) });
+      continue;
+    }
+    if (kind !== 'failing') continue;
+    const hash = titleHash(testCase.title);
+    if (!tellsAbout(previous, hash)) {
+      comparison.notCompared.push(testCase);
+      continue;
+    }
+    const then = left(hash);
+    if (then > 0) {
+      comparison.stillFailing.push(testCase);
+      failedThen.set(hash, then - 1);
+    } else {
+      comparison.newFailures.push(testCase);
+      failedThen.set(hash, 0);
+    }
+  }
+  // Passes are matched only after every failure now, so that a title both failing and passing
+  // now is still failing before it is fixed.
+  for (const { testCase, hash } of passing) {
+    const then = left(hash);
+    if (then === 0) continue;
+    comparison.fixed.push(testCase);
+    failedThen.set(hash, then - 1);
+  }
+  return comparison;
+}
+
+/** Why a comparison is partial, for the comment and the summary. */
+export const PARTIAL_REASON =
+  'the previous run had more failing test cases than its comment remembers, and those past it are neither new nor known';
+
+/** "2 new failures, 1 fixed", and "(compared in part)" when the previous run's digest was cut. */
+export function comparisonHeadline(comparison: Comparison): string {
+  const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  const partial = comparison.partial ? ' (compared in part)' : '';
+  return `${count(comparison.newFailures.length, 'new failure', 'new failures')}, ${comparison.fixed.length} fixed${partial}`;
+}
