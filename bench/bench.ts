@@ -28,6 +28,7 @@ import * as path from 'node:path';
 import { Simulator } from '../__tests__/simulator/simulator.js';
 import { makeTestCases } from './cases.js';
 import { buildReferences, distVariants, measureColdStart } from './cold-start.js';
+import { digestTable, measureDigest } from './digest.js';
 import { distFilesLoaded, runDistWhole, writeProbes } from './dist-probe.js';
 import type { RunTimes } from './report-worker.js';
 import { bundleWorker, runWorker } from './reports.js';
@@ -40,7 +41,7 @@ const SIZES = [1_000, 10_000, 50_000];
 const WARM_RUNS = 5;
 const FIRST_RUN_PROCESSES = 3;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? '31');
-/** BENCH_ONLY=cold-start,size runs only those sections (reports, whole, cold-start, size, untrusted, tunnel). */
+/** BENCH_ONLY=cold-start,size runs only those sections (reports, whole, cold-start, size, untrusted, digest, tunnel). */
 const ONLY = process.env.BENCH_ONLY?.split(',');
 const runs = (section: string) => ONLY === undefined || ONLY.includes(section);
 const TARGETS = {
@@ -286,6 +287,11 @@ async function benchUntrusted(sim: Simulator, exitProbe: string): Promise<void> 
   print(table(['node', 'spawn to exit', 'peak RSS', 'exit code'], rows));
 }
 
+function benchDigest(): void {
+  heading('The digest hidden in the pull request comment: size, write, read, compare');
+  print(digestTable(measureDigest()));
+}
+
 async function benchTunnel(): Promise<void> {
   heading('The tunnel, with the stand-in cloudflared (what the action adds to cloudflared)');
   print(tunnelTable(await measureTunnel(11)));
@@ -312,6 +318,7 @@ try {
   if (runs('cold-start')) await benchColdStart(sim);
   if (runs('size')) await benchDistSize(sim, probes.loadRegister);
   if (runs('untrusted')) await benchUntrusted(sim, probes.exitProbe);
+  if (runs('digest')) benchDigest();
   if (runs('tunnel')) await benchTunnel();
 } finally {
   await sim?.stop();

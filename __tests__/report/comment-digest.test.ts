@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import {
   baselineIn,
   DIGEST_MAX_CHARS,
+  DIGEST_MAX_ENTRIES,
   digestLine,
   digestOf,
   readDigest,
@@ -125,6 +127,13 @@ describe('the digest hidden in the comment', () => {
         read !== undefined && tellsAbout(read, hash),
       ]);
     }
+  });
+
+  test('the README gives the cap as the code has it', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    expect(readme).toContain(
+      `capped at ${DIGEST_MAX_CHARS.toLocaleString('en-US')} characters, ${DIGEST_MAX_ENTRIES.toLocaleString('en-US')} titles`,
+    );
   });
 
   test('a digest that holds every failing title but not every flaky one is complete for the comparison', () => {

@@ -2,7 +2,8 @@
  * `npm start`: runs the bundled action (dist/index.js) against the service simulator the way the
  * GitHub runner does, for a passing and a failing project run, a test suite run with YAML
  * options, and a suite run that tests an app this "job" started, through a tunnel (the stand-in
- * cloudflared, and a loopback proxy standing for the internet), and prints what a user would see.
+ * cloudflared, and a loopback proxy standing for the internet), two pushes on a pull request with
+ * its comment, and prints what a user would see.
  */
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -13,6 +14,7 @@ import { LocalApp } from '../simulator/local-app.js';
 import { ConnectProxy } from '../simulator/proxy.js';
 import { DEFAULT_API_KEY, type ProjectScript, type Scenario, Simulator } from '../simulator/simulator.js';
 import { CA_CERT_PATH } from '../simulator/tls-front.js';
+import { pullRequestStory, STORY_INPUTS } from './pull-request-story.js';
 
 const passing: ProjectScript = {
   statuses: ['QUEUED', 'RUNNING', 'RUNNING', 'PASSED'],
@@ -148,4 +150,19 @@ try {
   await internet.stop();
   await app.stop();
   await standIn.cleanup();
+}
+
+// A pull request, two pushes: the comment says what changed since the first one.
+banner('Two pushes on a pull request (and the GitHub simulator): the comment after the second');
+const story = await pullRequestStory();
+console.log(
+  Object.entries(STORY_INPUTS)
+    .map(([name, value]) => `${name}: ${value}`)
+    .join('\n'),
+);
+console.log('--- the pull request comment (Markdown; the hidden lines are the digests) ---');
+console.log(story.comment);
+console.log('--- outputs ---');
+for (const name of ['status', 'success', 'new-failures', 'fixed', 'comment-url']) {
+  console.log(`${name}=${story.outputs[name] ?? ''}`);
 }

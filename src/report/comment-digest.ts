@@ -23,11 +23,12 @@ const KINDS: readonly DigestKind[] = ['failing', 'flaky', 'skipped'];
 const HASH_BYTES = 6;
 const ENTRY_BYTES = HASH_BYTES + 1;
 const MAX_COUNT = 64;
-/** Characters each of the comment's two digest lines may take of its 65,536: 1,589 entries. */
+/** Characters each of the comment's two digest lines may take of its 65,536. */
 export const DIGEST_MAX_CHARS = 15_000;
 /** The line's frame: the words, a commit of up to 64 digits and the two counts. */
 const FRAME_CHARS = 160;
-const MAX_ENTRIES = Math.floor(((DIGEST_MAX_CHARS - FRAME_CHARS) * 3) / 4 / ENTRY_BYTES);
+/** How many entries a digest holds (one per title, or one per 64 of a title seen more often): 1,590. */
+export const DIGEST_MAX_ENTRIES = Math.floor(((DIGEST_MAX_CHARS - FRAME_CHARS) * 3) / 4 / ENTRY_BYTES);
 
 /** `digest`: the run the comment reports. `baseline`: the run that one was compared with. */
 export type DigestRole = 'digest' | 'baseline';
@@ -102,7 +103,7 @@ export function digestOf(testCases: readonly TestCase[], commit: string | undefi
   for (const key of [...byKindAndHash.keys()].sort()) {
     const [kindIndex, hash] = key.split(':') as [string, string];
     const count = byKindAndHash.get(key) as number;
-    if (entries.length + Math.ceil(count / MAX_COUNT) > MAX_ENTRIES) break;
+    if (entries.length + Math.ceil(count / MAX_COUNT) > DIGEST_MAX_ENTRIES) break;
     for (let left = count; left > 0; left -= MAX_COUNT) {
       const entry = Buffer.alloc(ENTRY_BYTES);
       entry.write(hash, 'hex');
@@ -142,7 +143,7 @@ export function readDigest(body: string | undefined, role: DigestRole): Digest |
   const [, commit, failingText, othersText, encoded = ''] = match;
   const bytes = Buffer.from(encoded, 'base64url');
   if (bytes.length % ENTRY_BYTES !== 0 || bytes.toString('base64url') !== encoded) return undefined;
-  if (bytes.length / ENTRY_BYTES > MAX_ENTRIES) return undefined;
+  if (bytes.length / ENTRY_BYTES > DIGEST_MAX_ENTRIES) return undefined;
   const counts = new Map<string, number>();
   const held = { failing: 0, others: 0 };
   let previousKey = '';

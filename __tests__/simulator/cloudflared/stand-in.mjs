@@ -191,6 +191,11 @@ process.on('exit', () => rmSync(routeFile, { force: true }));
 
 tlsServer.listen(0, '127.0.0.1', () => {
   metrics.listen(Number(metricsPort), metricsHost, () => {
+    // The name routes before any line is printed: a test that waits for a line can use the name.
+    if (reachable) {
+      mkdirSync(path.dirname(routeFile), { recursive: true });
+      writeFileSync(routeFile, String(tlsServer.address().port));
+    }
     if (mode !== 'no-url') {
       const url = `https://${hostname}`;
       const width = 92;
@@ -213,10 +218,6 @@ tlsServer.listen(0, '127.0.0.1', () => {
     );
     log('INF', `Initial protocol ${http2 ? 'http2' : 'quic'}`);
     log('INF', `Starting metrics server on ${metricsHost}:${metrics.address().port}/metrics`);
-    if (reachable) {
-      mkdirSync(path.dirname(routeFile), { recursive: true });
-      writeFileSync(routeFile, String(tlsServer.address().port));
-    }
     if (registers) {
       registered = true;
       log(

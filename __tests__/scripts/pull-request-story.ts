@@ -1,0 +1,100 @@
+/**
+ * Two pushes on a pull request, the action's dist/index.js run for each as the runner runs it,
+ * against the service simulator and the GitHub simulator: the first push fails two test cases, the
+ * second fixes one, still fails the other, and breaks a third. What it leaves is what the README's
+ * pictures show (`npm run screenshots`) and what `npm start` prints last.
+ */
+import { runDist } from '../helpers/dist-runner.js';
+import {
+  DEFAULT_TOKEN,
+  GitHubSimulator,
+  pullRequestEventFile,
+  SAMPLE_PULL_REQUEST,
+} from '../simulator/github.js';
+import { DEFAULT_API_KEY, type SimTestCase, Simulator } from '../simulator/simulator.js';
+
+const PR = SAMPLE_PULL_REQUEST;
+
+const firstPush: SimTestCase[] = [
+  { title: 'Sign-in with email and password', status: 'PASSED', durationMs: 4210 },
+  { title: 'Checkout with a saved card', status: 'FAILED', durationMs: 9870 },
+  { title: 'Payment page loads', status: 'TIMEDOUT', durationMs: 60_000 },
+  { title: 'Search suggests products', status: 'PASSED', durationMs: 2950 },
+  { title: 'Order history lists the last order', status: 'PASSED', durationMs: 5120 },
+  { title: 'Export order history (beta)', status: 'SKIPPED' },
+];
+
+const secondPush: SimTestCase[] = [
+  { title: 'Sign-in with email and password', status: 'PASSED', durationMs: 4020 },
+  { title: 'Checkout with a saved card', status: 'PASSED', durationMs: 9410 },
+  { title: 'Payment page loads', status: 'TIMEDOUT', durationMs: 60_000 },
+  { title: 'Search suggests products', status: 'FLAKY', durationMs: 3310 },
+  { title: 'Order history lists the last order', status: 'FAILED', durationMs: 5480 },
+  { title: 'Export order history (beta)', status: 'SKIPPED' },
+];
+
+/** The inputs of the story's step, as a workflow would give them. */
+export const STORY_INPUTS = {
+  'project-id': 'shop-web',
+  environment: 'staging',
+  'pr-comment': 'always',
+  'dashboard-url': 'https://app.tests.example.com/projects/{projectId}/runs/{runId}',
+};
+
+export interface Story {
+  /** The pull request comment after the second push. */
+  comment: string;
+  /** The job summary of the second push. */
+  summary: string;
+  /** The second push's log and outputs. */
+  log: string;
+  outputs: Record<string, string>;
+}
+
+export async function pullRequestStory(): Promise<Story> {
+  const gh = await GitHubSimulator.start();
+  try {
+    let last: Awaited<ReturnType<typeof runDist>> | undefined;
+    for (const [push, testCases] of [firstPush, secondPush].entries()) {
+      const headSha = String(push + 1)
+        .repeat(7)
+        .padEnd(40, 'a');
+      last = await runPush(gh, testCases, headSha, push + 1);
+    }
+    const [comment] = gh.comments(PR.owner, PR.repo, PR.number);
+    if (!comment?.body || !last) throw new Error('the story left no comment');
+    return { comment: comment.body, summary: last.summary, log: last.stdout, outputs: last.outputs };
+  } finally {
+    await gh.stop();
+  }
+}
+
+async function runPush(gh: GitHubSimulator, testCases: SimTestCase[], headSha: string, runNumber: number) {
+  const sim = await Simulator.start({
+    runIds: [`run-${runNumber}`],
+    project: { statuses: ['RUNNING', 'FAILED'], testCases, runMs: 184_000 },
+  });
+  try {
+    return await runDist(
+      {
+        'api-key': DEFAULT_API_KEY,
+        'base-url': sim.url,
+        'poll-interval': '50ms',
+        'github-token': DEFAULT_TOKEN,
+        ...STORY_INPUTS,
+      },
+      {
+        env: {
+          GITHUB_EVENT_NAME: 'pull_request',
+          GITHUB_EVENT_PATH: pullRequestEventFile({ ...PR, headSha }),
+          GITHUB_API_URL: gh.url,
+          GITHUB_HEAD_REF: PR.headRef,
+          GITHUB_REF_NAME: `${PR.number}/merge`,
+          GITHUB_RUN_ID: String(7_700 + runNumber),
+        },
+      },
+    );
+  } finally {
+    await sim.stop();
+  }
+}
