@@ -190,12 +190,15 @@ describe("fail-on: 'new'", () => {
     expect(listUnder(visibleLines(result.body), 'Still failing')).toEqual(['❌ FAILED · B']);
   });
 
-  test('a new failure fails the step, saying which kind', async () => {
+  test('a new failure fails the step, saying so, with the link to the run', async () => {
     await runOnPullRequest(failed('A'), commit('1'));
-    const result = await runOnPullRequest(failed('A', 'C'), commit('2'), { 'fail-on': 'new' });
+    const result = await runOnPullRequest(failed('A', 'C'), commit('2'), {
+      'fail-on': 'new',
+      'dashboard-url': 'https://app.example.com/{projectId}/runs/{runId}',
+    });
     expect(result.outputs).toMatchObject({ success: 'false', 'new-failures': '1' });
     expect(annotations(result.log, 'error')).toContain(
-      "::error::Project run run-1: 1 test case failed that did not fail in the previous run (2 failing in all; fail-on is 'new').",
+      "::error::Project run run-1: 1 test case failed that did not fail in the previous run (2 failing in all; fail-on is 'new'). The service's page for the run: https://app.example.com/proj-1/runs/run-1",
     );
   });
 

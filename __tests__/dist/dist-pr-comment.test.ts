@@ -37,8 +37,8 @@ describe.each(nodeBinaries())('the pull request comment, dist/index.js on $name'
   }
 
   /** The runner's environment on a pull_request event (or `eventName`), with the API at the simulator. */
-  function pullRequestEnv(eventName = 'pull_request'): Record<string, string> {
-    const eventFile = pullRequestEventFile(PR);
+  function pullRequestEnv(eventName = 'pull_request', headSha: string = PR.headSha): Record<string, string> {
+    const eventFile = pullRequestEventFile({ ...PR, headSha });
     return {
       GITHUB_EVENT_NAME: eventName,
       GITHUB_EVENT_PATH: eventFile,
@@ -61,6 +61,39 @@ describe.each(nodeBinaries())('the pull request comment, dist/index.js on $name'
     runDist(inputs, { node: bin, env: pullRequestEnv(eventName) });
 
   const comments = () => gh.comments(PR.owner, PR.repo, PR.number);
+
+  test('fail-on: new, push after push: a new failure fails the step, a known one does not, a re-run is judged as its first attempt', async () => {
+    const push = (digit: string) => ({ node: bin, env: pullRequestEnv(undefined, digit.repeat(40)) });
+    await start(FAILING); // checkout fails
+    const first = await runDist(commentInputs({ 'fail-on': 'new' }), push('1'));
+    expect([first.code, first.outputs['new-failures']]).toEqual([1, '']);
+    expect(first.stdout).toContain("fail-on is 'new', but there is nothing to compare with");
+
+    const broken = {
+      statuses: ['FAILED'],
+      testCases: [...(FAILING.testCases ?? []), { title: 'search', status: 'FAILED' }],
+    };
+    sim.setScenario({ project: broken });
+    const second = await runDist(commentInputs({ 'fail-on': 'new' }), push('2'));
+    expect([second.code, second.outputs['new-failures'], second.outputs.fixed]).toEqual([1, '1', '0']);
+    expect(comments()[0]?.body).toContain('### ❌ Test run failed · 1 new failure, 0 fixed');
+    const rerun = await runDist(commentInputs({ 'fail-on': 'new' }), push('2'));
+    expect([rerun.code, rerun.outputs['new-failures']]).toEqual([1, '1']);
+
+    sim.setScenario({
+      project: {
+        statuses: ['FAILED'],
+        testCases: [
+          { title: 'search', status: 'FAILED' },
+          { title: 'checkout', status: 'PASSED' },
+        ],
+      },
+    });
+    const third = await runDist(commentInputs({ 'fail-on': 'new' }), push('3'));
+    expect([third.code, third.outputs.status, third.outputs.success]).toEqual([0, 'FAILED', 'true']);
+    expect([third.outputs['new-failures'], third.outputs.fixed]).toEqual(['0', '1']);
+    expect(comments()).toHaveLength(1);
+  });
 
   test('a failing run creates one comment; a second run updates it in place', async () => {
     await start(FAILING);

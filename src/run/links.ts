@@ -24,8 +24,11 @@ export function withLinks(outcome: RunOutcome, settings: Settings): RunOutcome {
           }),
         }));
   const message =
-    !outcome.success && outcome.message && dashboardUrl
-      ? `${outcome.message} The service's page for the run: ${dashboardUrl}`
-      : outcome.message;
+    !outcome.success && outcome.message ? failureMessage(outcome.message, dashboardUrl) : outcome.message;
   return { ...outcome, dashboardUrl, testCases, message };
+}
+
+/** A failing step's message, with the service's page for the run when there is one. */
+export function failureMessage(message: string, dashboardUrl: string | undefined): string {
+  return dashboardUrl ? `${message} The service's page for the run: ${dashboardUrl}` : message;
 }
