@@ -165,8 +165,8 @@ describe('junitXml', () => {
     expect(names).toHaveLength(HOSTILE_TITLES.length);
     expect(names).toContain('<script>alert(1)</script>');
     expect(names).toContain('line one line two <b>after a blank line</b>');
-    expect(names).toContain('nul bell esc[31m del\u007f nel\u0085 csi\u009b');
-    expect(names).toContain('lone  surrogate');
+    expect(names).toContain('nul<U+0000> bell<U+0007> esc<U+001B>[31m del<U+007F> nel<U+0085> csi<U+009B>');
+    expect(names).toContain('lone \ufffd surrogate');
     expect(names).toContain(`${'x'.repeat(298)}<>`);
     expect(names).toContain('(untitled)');
     for (const line of xml.split('\n')) expect(line.match(/<testcase /g)?.length ?? 0).toBeLessThanOrEqual(1);

@@ -74,7 +74,7 @@ describe('job summary', () => {
     const titles = rows.map((row) => decodeEntities(row[1] as string));
     expect(titles).toContain('<script>alert(1)</script>');
     expect(titles).toContain('line one line two <b>after a blank line</b>');
-    expect(titles).toContain('nul bell esc[31m del nel csi');
+    expect(titles).toContain('nul<U+0000> bell<U+0007> esc<U+001B>[31m del<U+007F> nel<U+0085> csi<U+009B>');
     expect(titles).toContain('(untitled)');
     expect(titles).toContain(`${'x'.repeat(199)}…`);
   });

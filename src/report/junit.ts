@@ -1,18 +1,10 @@
-import { redact, redactAround } from '../runner/secrets.js';
+import { clean } from '../runner/text.js';
 import { UNTITLED } from './escape.js';
 import type { RunOutcome } from './outcome.js';
 import type { Verdict } from './test-case-status.js';
 import { writeFileReplacing } from './write-file.js';
 
-const LINE_BREAKS = /[\t\n\r\u2028\u2029]+/g;
-// What XML 1.0 cannot carry even escaped: C0 controls but tab/LF/CR, U+FFFE, U+FFFF, lone surrogates.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
-const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
-const LONE_SURROGATES = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const XML_SPECIALS = /[&<>"']/g;
-/** Anything xmlAttr would change but secrets: most titles have none and take the short way. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it looks for
-const NEEDS_WORK = /[\u0000-\u001F&<>"'\u2028\u2029\uD800-\uDFFF\uFFFE\uFFFF]/;
 const XML_ENTITIES: Record<string, string> = {
   '&': '&amp;',
   '<': '&lt;',
@@ -22,15 +14,14 @@ const XML_ENTITIES: Record<string, string> = {
 };
 
 /**
- * An attribute value: secrets redacted, whole but on one line (some JUnit consumers cut a name at
- * a newline or show `&#10;` literally), without what XML cannot carry, escaped.
+ * An attribute value: cleaned, whole but on one line (some JUnit consumers cut a name at a newline
+ * or show `&#10;` literally), escaped. The cleaner's set holds everything XML 1.0 cannot carry.
  */
 function xmlAttr(text: string): string {
-  if (!NEEDS_WORK.test(text)) return redact(text);
-  const oneLine = redactAround(text, (redacted) => redacted.replace(LINE_BREAKS, ' ').replace(NOT_XML, ''));
-  // The regex is slow on long inputs; most titles are well-formed and skip it.
-  const wellFormed = oneLine.isWellFormed() ? oneLine : oneLine.replace(LONE_SURROGATES, '');
-  return wellFormed.replace(XML_SPECIALS, (char) => XML_ENTITIES[char] ?? char);
+  return clean(text, Number.POSITIVE_INFINITY, 'fold').replace(
+    XML_SPECIALS,
+    (char) => XML_ENTITIES[char] ?? char,
+  );
 }
 
 function seconds(ms: number | undefined): string {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { redact } from '../runner/secrets.js';
+import { clean } from '../runner/text.js';
 import type { RunOutcome } from './outcome.js';
 import { writeFileReplacing } from './write-file.js';
 
@@ -19,11 +19,13 @@ export function resultsFileName(runId: string | undefined): string {
   return `test-run-${name}-${hash}.json`;
 }
 
+const whole = (text: string) => clean(text, Number.POSITIVE_INFINITY, 'keep');
+
 /** The results file's content: the normalised run and every test case, titles whole. */
 export function resultsJson(outcome: RunOutcome): string {
-  // Every string that can come from the service or the inputs is redacted here rather than in a
-  // JSON.stringify replacer, which would take stringify off its fast path. Undefined fields are left out.
-  const text = (value: string | undefined) => (value === undefined ? undefined : redact(value));
+  // Every string that can come from the service or the inputs is cleaned here, whole, rather than
+  // in a JSON.stringify replacer, which would take stringify off its fast path. Undefined fields are left out.
+  const text = (value: string | undefined) => (value === undefined ? undefined : whole(value));
   const document = {
     schemaVersion: RESULTS_SCHEMA_VERSION,
     mode: outcome.mode,
@@ -40,9 +42,9 @@ export function resultsJson(outcome: RunOutcome): string {
     durationMs: outcome.durationMs,
     counts: outcome.counts,
     message: text(outcome.message),
-    notes: outcome.notes.map(redact),
+    notes: outcome.notes.map(whole),
     testCases: outcome.testCases.map((testCase) => ({
-      title: redact(testCase.title),
+      title: whole(testCase.title),
       status: text(testCase.status) ?? null,
       verdict: testCase.verdict.verdict,
       durationMs: testCase.durationMs,
