@@ -32,16 +32,34 @@ describe('durations', () => {
 });
 
 describe('settings', () => {
-  test.each(['localhost', '127.0.0.1', '127.1.2.3', '[::1]', 'LOCALHOST'])('%s is loopback', (host) => {
-    expect(isLoopbackHost(host)).toBe(true);
+  test.each([
+    'localhost',
+    'localhost.',
+    'app.localhost',
+    '127.0.0.1',
+    '127.1.2.3',
+    '[::1]',
+    'LOCALHOST',
+    '0x7f.1',
+    '2130706433',
+    '[::ffff:127.0.0.1]',
+    '0.0.0.0',
+    '[::]',
+  ])('%s is loopback, as a URL parser reads it', (host) => {
+    expect(isLoopbackHost(new URL(`http://${host}/`).hostname)).toBe(true);
   });
 
-  test.each(['example.com', '10.0.0.1', '128.0.0.1', '127.0.0.1.example.com', '[::2]'])(
-    '%s is not',
-    (host) => {
-      expect(isLoopbackHost(host)).toBe(false);
-    },
-  );
+  test.each([
+    'example.com',
+    '10.0.0.1',
+    '128.0.0.1',
+    '127.0.0.1.example.com',
+    '[::2]',
+    'localhost.example',
+    '[::ffff:10.0.0.1]',
+  ])('%s is not', (host) => {
+    expect(isLoopbackHost(new URL(`http://${host}/`).hostname)).toBe(false);
+  });
 
   test('base-url keeps its path prefix and loses its trailing slash', async () => {
     const settings = await readSettings(reader({ 'base-url': 'https://tests.example.com/api/' }), {});
@@ -211,6 +229,18 @@ describe('settings', () => {
       await expect(
         readSettings(suite({ tunnel: 'http://localhost:3000', options: override }), {}),
       ).rejects.toThrow('options.variableOverrides.BASE.value points at http://127.0.0.1:5000');
+    });
+
+    test.each([
+      ['http://localhost.:3000/', 'http://localhost.:3000'],
+      ['http://[::ffff:127.0.0.1]:3000/', 'http://[::ffff:7f00:1]:3000'],
+      ['http://0.0.0.0:3000/', 'http://0.0.0.0:3000'],
+      ['ws://localhost:3000/', 'http://localhost:3000'],
+      ['http://localhost:3000\\@x.example/', 'http://localhost:3000'],
+    ])('%s in the options with no tunnel is an input error too', async (url, tunnel) => {
+      await expect(readSettings(suite({ options: replacing(url) }), {})).rejects.toThrow(
+        `'tunnel: ${tunnel}'`,
+      );
     });
 
     test('unless the service itself runs on this machine (a loopback base-url)', async () => {

@@ -1,4 +1,5 @@
-import { originKey, parseTunnelOrigin, parseTunnelOrigins } from '../../src/tunnel/origin.js';
+import { originKey } from '../../src/service/loopback.js';
+import { parseTunnelOrigin, parseTunnelOrigins } from '../../src/tunnel/origin.js';
 
 describe('parseTunnelOrigin', () => {
   test.each([
@@ -9,6 +10,8 @@ describe('parseTunnelOrigin', () => {
     ['http://[::1]:5173', 'http://[::1]:5173'],
     ['http://[0:0:0:0:0:0:0:1]:5173', 'http://[::1]:5173'],
     ['http://localhost:80', 'http://localhost'],
+    ['http://0.0.0.0:3000', 'http://0.0.0.0:3000'],
+    ['http://app.localhost.:3000', 'http://app.localhost.:3000'],
     ['https://localhost', 'https://localhost'],
   ])('%s is the origin %s', (text, origin) => {
     expect(parseTunnelOrigin(text)).toEqual({ ok: true, origin });
@@ -87,9 +90,23 @@ describe('originKey', () => {
     expect(originKey('https://127.0.0.1')).toBe('https://localhost:443');
   });
 
-  test('no key for what is not an http(s) URL', () => {
-    for (const text of ['localhost:3000', 'ws://localhost:3000', 'just text', '']) {
+  test('no key for what is not a web URL', () => {
+    for (const text of ['localhost:3000', 'ftp://localhost:3000', 'just text', '']) {
       expect(originKey(text)).toBeUndefined();
     }
+  });
+
+  test('every spelling of this machine, as a URL parser reads it, is one origin, WebSockets included', () => {
+    const spellings = [
+      'http://localhost.:3000/',
+      'http://[::ffff:127.0.0.1]:3000/',
+      'http://0.0.0.0:3000/',
+      'http://[::]:3000/',
+      'ws://localhost:3000/socket',
+      'http://0x7f.1:3000/',
+      'http://2130706433:3000/',
+      'http://localhost:3000\\@x.example/',
+    ];
+    expect(spellings.map(originKey)).toEqual(spellings.map(() => 'http://localhost:3000'));
   });
 });

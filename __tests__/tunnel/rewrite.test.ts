@@ -50,6 +50,28 @@ describe('rewriteTunnelUrls', () => {
     expect(options.urlReplacements[0]?.replacement).toBe('http://localhost:3000');
   });
 
+  test('every spelling of the local origin is rewritten as a URL parser reads it; a WebSocket URL becomes wss://', () => {
+    const spellings = {
+      TRAILING_DOT: 'http://localhost.:3000/a',
+      MAPPED: 'http://[::ffff:127.0.0.1]:3000/a',
+      UNSPECIFIED: 'http://0.0.0.0:3000/a',
+      HEX: 'http://0x7f.0.0.1:3000/a',
+      SOCKET: 'ws://localhost:3000/a',
+      // A parser reads the backslash as a path separator: the host is localhost, not x.example.
+      BACKSLASH: 'http://localhost:3000\\@x.example/a',
+    };
+    const rewritten = rewriteTunnelUrls({ variableOverrides: spellings }, tunnels);
+    expect(rewritten.variableOverrides).toEqual({
+      TRAILING_DOT: `${PUBLIC}/a`,
+      MAPPED: `${PUBLIC}/a`,
+      UNSPECIFIED: `${PUBLIC}/a`,
+      HEX: `${PUBLIC}/a`,
+      SOCKET: `${PUBLIC.replace('https:', 'wss:')}/a`,
+      BACKSLASH: `${PUBLIC}/@x.example/a`,
+    });
+    expect(untunnelledLoopbackUrls({ variableOverrides: spellings }, [])).toHaveLength(6);
+  });
+
   test('a scheme other than the tunnel’s is another origin', () => {
     const options = {
       urlReplacements: [{ original: 'https://a.example', replacement: 'https://localhost:3000/' }],

@@ -244,7 +244,7 @@ function checkTunnelUrls(
   const where = issuePath('options', first.path);
   const origin = new URL(first.url).origin;
   throw new InputError(
-    `${where} points at ${origin}, on this runner, which the service cannot reach: it runs in the cloud. To test the app this job started, open a tunnel to it with the input 'tunnel: ${origin}'.`,
+    `${where} points at ${origin}, on this runner, which the service cannot reach: it runs in the cloud. To test the app this job started, open a tunnel to it with the input 'tunnel: ${origin.replace(/^ws/, 'http')}'.`,
   );
 }
 

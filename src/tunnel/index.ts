@@ -19,10 +19,8 @@ export {
   TunnelError,
 } from './open.js';
 export {
-  isLoopbackUrl,
   type OriginCheck,
   type OriginsCheck,
-  originKey,
   parseTunnelOrigin,
   parseTunnelOrigins,
 } from './origin.js';

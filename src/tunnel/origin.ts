@@ -1,38 +1,7 @@
-import { isLoopbackHost } from '../service/loopback.js';
+import { isLoopbackHost, originKey, parseUrl } from '../service/loopback.js';
 import { shown } from '../service/validation.js';
 
-/** Local origins: what a `tunnel` entry may be, and when two URLs reach the same app. */
-
-/** The three names of this machine that count as one host when comparing origins. */
-const SAME_HOST = new Set(['localhost', '127.0.0.1', '[::1]']);
-
-const DEFAULT_PORTS: Readonly<Record<string, string>> = { 'http:': '80', 'https:': '443' };
-
-function parseUrl(text: string): URL | undefined {
-  try {
-    return new URL(text);
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The key of an http(s) URL's origin, equal for URLs that reach the same local app:
- * `http://localhost:3000`, `http://127.0.0.1:3000/x` and `http://[::1]:3000` share one.
- * Undefined when `text` is not an http:// or https:// URL.
- */
-export function originKey(text: string): string | undefined {
-  const url = parseUrl(text);
-  if (!url || DEFAULT_PORTS[url.protocol] === undefined) return undefined;
-  const host = SAME_HOST.has(url.hostname) ? 'localhost' : url.hostname;
-  return `${url.protocol}//${host}:${url.port || DEFAULT_PORTS[url.protocol]}`;
-}
-
-/** An http(s) URL whose host is this machine. */
-export function isLoopbackUrl(text: string): boolean {
-  const url = parseUrl(text);
-  return url !== undefined && DEFAULT_PORTS[url.protocol] !== undefined && isLoopbackHost(url.hostname);
-}
+/** What a `tunnel` entry may be: a local origin, as the one classifier (service/loopback.ts) reads it. */
 
 export type OriginCheck = { ok: true; origin: string } | { ok: false; reason: string };
 
@@ -42,7 +11,7 @@ export type OriginCheck = { ok: true; origin: string } | { ok: false; reason: st
  */
 export function parseTunnelOrigin(text: string): OriginCheck {
   const url = parseUrl(text.trim());
-  if (!url || DEFAULT_PORTS[url.protocol] === undefined) {
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
     return { ok: false, reason: 'is not an http:// or https:// URL such as http://localhost:3000.' };
   }
   if (url.username || url.password) return { ok: false, reason: 'must not carry credentials.' };

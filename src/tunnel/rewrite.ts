@@ -1,4 +1,4 @@
-import { isLoopbackUrl, originKey } from './origin.js';
+import { isLocalWebUrl, originKey, withOrigin } from '../service/loopback.js';
 
 /**
  * The URLs of a suite run's options that can point at the job's app: `urlReplacements[].replacement`
@@ -59,19 +59,6 @@ function mapOptionUrls<T extends Record<string, unknown>>(options: T, map: MapSt
   return mapped as T;
 }
 
-/** `scheme://[userinfo@]host[:port]`, the part of a URL that the public origin replaces. */
-const AUTHORITY = /^[a-z][a-z\d+.-]*:\/\/([^/?#@]*@)?[^/?#]*/i;
-
-/** `url` with its origin replaced by `publicOrigin`; path, query and fragment kept as written. */
-function withOrigin(url: string, publicOrigin: string): string {
-  const match = AUTHORITY.exec(url);
-  const { protocol, host } = new URL(publicOrigin);
-  if (match) return `${protocol}//${match[1] ?? ''}${host}${url.slice(match[0].length)}`;
-  // Written in a form the pattern does not read (http:\\localhost…): rebuilt from its parts.
-  const parsed = new URL(url);
-  return `${protocol}//${host}${parsed.pathname}${parsed.search}${parsed.hash}`;
-}
-
 /**
  * `options` with every URL whose origin is a tunnel's local origin sent to that tunnel's public
  * origin instead. `publicOrigins` maps local origins (`http://localhost:3000`) to public ones
@@ -100,7 +87,7 @@ export interface UntunnelledUrl {
 }
 
 /**
- * The loopback URLs of `options` (http(s) on localhost, 127.0.0.0/8, [::1]) whose origin has no
+ * The loopback URLs of `options` (http(s) and ws(s), as service/loopback.ts classifies them) whose origin has no
  * tunnel among `tunnelOrigins`: the service could not reach them.
  */
 export function untunnelledLoopbackUrls(
@@ -110,7 +97,7 @@ export function untunnelledLoopbackUrls(
   const tunnelled = new Set(tunnelOrigins.map(originKey));
   const found: UntunnelledUrl[] = [];
   mapOptionUrls(options, (text, path) => {
-    if (isLoopbackUrl(text) && !tunnelled.has(originKey(text))) found.push({ path, url: text });
+    if (isLocalWebUrl(text) && !tunnelled.has(originKey(text))) found.push({ path, url: text });
     return text;
   });
   return found;
