@@ -125,6 +125,30 @@ describe('the links, end to end', () => {
     });
   });
 
+  test('a placeholder in the host that would choose another host gives no link and one warning', async () => {
+    sim = await Simulator.start({
+      runIds: ['evil.example'],
+      project: { statuses: ['FAILED'], testCases: [{ title: 'a', status: 'FAILED' }] },
+    });
+    const result = await runInProcess(
+      projectInputs(sim, { 'dashboard-url': 'https://{runId}.dash.example/{projectId}' }),
+    );
+    expect(result.outputs['dashboard-url']).toBe('');
+    expect(result.summary).not.toContain('<a href');
+    expect(annotations(result.log, 'warning')).toEqual([
+      "::warning::No link from 'dashboard-url': {runId} is in its host, and 'evil.example' is not a single DNS label (letters, digits, '-'), so it would choose another host.",
+    ]);
+    expect(annotations(result.log, 'error')[0]).not.toContain('dash.example');
+  });
+
+  test('a placeholder in the host that is one label links there', async () => {
+    sim = await Simulator.start({ runIds: ['run-7'] });
+    const result = await runInProcess(
+      projectInputs(sim, { 'dashboard-url': 'https://{runId}.dash.example/' }),
+    );
+    expect(result.outputs['dashboard-url']).toBe('https://run-7.dash.example/');
+  });
+
   test('without the input the output is empty and nothing links', async () => {
     sim = await Simulator.start();
     const result = await runInProcess(projectInputs(sim));

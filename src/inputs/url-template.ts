@@ -13,7 +13,14 @@ export interface UrlTemplate {
   text: string;
   /** The placeholders it uses. */
   uses: ReadonlySet<Placeholder>;
+  /** Those of them in the host: each must expand to one DNS label, so no value chooses the host. */
+  inHost: ReadonlySet<Placeholder>;
+  /** The input's name, for the warning when a value would change the host. */
+  input: string;
 }
+
+/** One DNS label: what a placeholder in a template's host may expand to. */
+const DNS_LABEL = /^[A-Za-z0-9-]{1,63}$/;
 
 const PLACEHOLDER = /\{([^{}]*)\}/g;
 
@@ -38,9 +45,11 @@ export function parseUrlTemplate(
     }
     uses.add(placeholder as Placeholder);
   }
+  // Each placeholder stands in for itself as a label no URL would hold, to see which are in the host.
+  const stand = (placeholder: string) => `placeholder-${placeholder.toLowerCase()}-here`;
   let url: URL;
   try {
-    url = new URL(text.replace(PLACEHOLDER, 'x'));
+    url = new URL(text.replace(PLACEHOLDER, (_, placeholder: string) => stand(placeholder)));
   } catch {
     throw new InputError(
       `Input '${name}' must be a URL such as https://tests.example.com/runs/{runId}; got ${shown(text)}.`,
@@ -52,16 +61,27 @@ export function parseUrlTemplate(
       `Input '${name}' must be an https:// URL (http:// only on localhost, 127.0.0.0/8 and [::1]); got ${shown(text)}.`,
     );
   }
-  return { text, uses };
+  const inHost = new Set([...uses].filter((placeholder) => url.hostname.includes(stand(placeholder))));
+  return { text, uses, inHost, input: name };
 }
 
-/** The template with each placeholder's value URL-encoded; undefined while a value it uses is unknown. */
+/**
+ * The template with each placeholder's value URL-encoded; undefined while a value it uses is
+ * unknown; `refused` (why, in words) when a value in the host is not one DNS label.
+ */
 export function expandUrl(
   template: UrlTemplate | undefined,
   values: Partial<Record<Placeholder, string>>,
-): string | undefined {
+): string | undefined | { refused: string } {
   if (template === undefined) return undefined;
   for (const placeholder of template.uses) if (values[placeholder] === undefined) return undefined;
+  for (const placeholder of template.inHost) {
+    const value = values[placeholder] as string;
+    if (DNS_LABEL.test(value)) continue;
+    return {
+      refused: `No link from '${template.input}': {${placeholder}} is in its host, and '${value}' is not a single DNS label (letters, digits, '-'), so it would choose another host.`,
+    };
+  }
   return template.text.replace(PLACEHOLDER, (_, placeholder: Placeholder) =>
     encodeURIComponent(values[placeholder] as string),
   );

@@ -1,6 +1,8 @@
 import type { Settings } from '../inputs/settings.js';
 import { expandUrl } from '../inputs/url-template.js';
 import type { RunOutcome } from '../report/outcome.js';
+import { warning } from '../runner/log.js';
+import { line } from '../runner/text.js';
 
 /**
  * The outcome with its links to the service's pages: the run's (`dashboard-url`), each test
@@ -10,14 +12,22 @@ import type { RunOutcome } from '../report/outcome.js';
 export function withLinks(outcome: RunOutcome, settings: Settings): RunOutcome {
   const { dashboardUrl: runTemplate, dashboardTestUrl: testTemplate } = settings;
   if (runTemplate === undefined && testTemplate === undefined) return outcome;
+  // A value that would choose the link's host gives no link, and one warning per template.
+  const refusals = new Set<string>();
+  const expand = (...args: Parameters<typeof expandUrl>) => {
+    const expanded = expandUrl(...args);
+    if (typeof expanded !== 'object') return expanded;
+    refusals.add(expanded.refused);
+    return undefined;
+  };
   const run = { projectId: outcome.projectId, runId: outcome.runId, testSuiteId: outcome.testSuiteId };
-  const dashboardUrl = expandUrl(runTemplate, run);
+  const dashboardUrl = expand(runTemplate, run);
   const testCases =
     testTemplate === undefined
       ? outcome.testCases
       : outcome.testCases.map((testCase) => ({
           ...testCase,
-          dashboardUrl: expandUrl(testTemplate, {
+          dashboardUrl: expand(testTemplate, {
             ...run,
             testRunId: testCase.testRunId,
             testId: testCase.testId,
@@ -25,6 +35,7 @@ export function withLinks(outcome: RunOutcome, settings: Settings): RunOutcome {
         }));
   const message =
     !outcome.success && outcome.message ? failureMessage(outcome.message, dashboardUrl) : outcome.message;
+  for (const refusal of refusals) warning(line`${refusal}`);
   return { ...outcome, dashboardUrl, testCases, message };
 }
 
