@@ -3,7 +3,13 @@ import * as path from 'node:path';
 import { nodeBinaries, runDist } from '../helpers/dist-runner.js';
 import { projectInputs, suiteInputs } from '../helpers/inputs.js';
 import { followPeakMemory } from '../helpers/process.js';
-import { makeRunnerFiles } from '../helpers/runner-files.js';
+import { annotations, makeRunnerFiles } from '../helpers/runner-files.js';
+import {
+  DEFAULT_TOKEN,
+  GitHubSimulator,
+  pullRequestEventFile,
+  SAMPLE_PULL_REQUEST,
+} from '../simulator/github.js';
 import { Simulator } from '../simulator/simulator.js';
 
 /** What dist/index.js believes of the service and of its inputs: only as much as it must. */
@@ -96,5 +102,44 @@ describe.each(nodeBinaries())('trust boundaries of dist/index.js on $name', ({ b
     );
     expect(peak).toBeGreaterThan(64);
     expect(peak).toBeLessThan(400);
+  });
+
+  test("GitHub's comment list that never ends: reading stops at the cap, one warning, memory bounded", async () => {
+    sim = await Simulator.start({ project: { statuses: ['PASSED'] } });
+    const gh = await GitHubSimulator.start({
+      faults: [{ operation: 'listComments', requests: 'all', fault: { kind: 'endless' } }],
+    });
+    let memory: { peak: () => number } | undefined;
+    try {
+      const result = await runDist(
+        projectInputs(sim, { 'pr-comment': 'always', 'github-token': DEFAULT_TOKEN }),
+        {
+          node: bin,
+          env: {
+            GITHUB_EVENT_NAME: 'pull_request',
+            GITHUB_EVENT_PATH: pullRequestEventFile(SAMPLE_PULL_REQUEST),
+            GITHUB_API_URL: gh.url,
+          },
+          onSpawn: (child) => {
+            memory = followPeakMemory(child);
+          },
+        },
+      );
+
+      expect(result.outputs).toMatchObject({ status: 'PASSED', success: 'true', 'comment-url': '' });
+      expect(annotations(result.stdout, 'warning')).toEqual([
+        '::warning::Could not keep the pull request comment up to date. Could not list the comments of pull request #7 (page 1): the answer was larger than 64 MiB, so reading stopped there.',
+      ]);
+      expect(gh.count('listComments')).toBe(1);
+      expect(gh.count('createComment')).toBe(0);
+      const peak = memory?.peak() ?? 0;
+      console.log(
+        `peak resident memory of the step against an endless GitHub answer, on ${bin}: ${peak.toFixed(0)} MiB`,
+      );
+      expect(peak).toBeGreaterThan(64);
+      expect(peak).toBeLessThan(400);
+    } finally {
+      await gh.stop();
+    }
   });
 });

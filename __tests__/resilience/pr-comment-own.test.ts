@@ -25,14 +25,14 @@ afterEach(async () => {
   await gh?.stop();
 });
 
-async function comment(seeds: SeedComment[], faults: FaultRule[] = []) {
+async function comment(seeds: SeedComment[], faults: FaultRule[] = [], inputs: Record<string, string> = {}) {
   sim = await Simulator.start({
     project: { statuses: ['FAILED'], testCases: [{ title: 'a', status: 'FAILED' }] },
   });
   gh = await GitHubSimulator.start({ faults });
   const seeded = gh.seedComments(PR.owner, PR.repo, PR.number, seeds);
   const result = await runInProcess(
-    projectInputs(sim, { 'pr-comment': 'always', 'github-token': DEFAULT_TOKEN }),
+    projectInputs(sim, { 'pr-comment': 'always', 'github-token': DEFAULT_TOKEN, ...inputs }),
     {
       clock: virtualClock(),
       env: {
@@ -78,26 +78,43 @@ describe('only its own comments', () => {
   });
 
   test.each([
-    ['GraphQL answers errors', { kind: 'status', status: 200, body: { errors: [{ message: 'nope' }] } }],
-    ['GraphQL is forbidden', { kind: 'status', status: 403 }],
+    // a GraphQL error, a refusal or a page is an answer: not tried again
+    ['GraphQL answers errors', { kind: 'status', status: 200, body: { errors: [{ message: 'nope' }] } }, 1],
+    ['GraphQL is forbidden', { kind: 'status', status: 403 }, 1],
+    ['GraphQL answers a page that is not JSON', { kind: 'text', text: '<html>Sign in</html>' }, 1],
+    ['GraphQL answers 502', { kind: 'status', status: 502 }, undefined],
+    // the lookup gets a third of the comment's budget: the write keeps time to happen
+    ['GraphQL never answers', { kind: 'hang' }, undefined],
   ] as const)(
-    "when GitHub cannot say who the token is (%s), only a bot's comment is edited",
-    async (_, fault) => {
-      const { result, seeded, comments } = await comment(
-        [OURS, PASTED],
-        [{ operation: 'graphql', requests: 'all', fault }],
-      );
+    'when GitHub cannot say who the token is (%s), no earlier comment is edited or trusted: a new one is written',
+    async (_, fault, attempts) => {
+      // the earlier run's own comment, whose digest knows test case 'a' fails
+      const earlier = (await comment([])).comments[0]?.body ?? '';
+      await sim.stop();
+      await gh.stop();
+      const seeds = [{ body: earlier }, PASTED, { body: earlier, user: OTHER_BOT }];
+      const { result, comments } = await comment(seeds, [{ operation: 'graphql', requests: 'all', fault }], {
+        'fail-on': 'new',
+      });
 
-      expect(comments[1]?.body).toBe(PASTED.body);
-      expect(comments[0]?.id).toBe(seeded[0]?.id);
-      expect(comments[0]?.body).toContain('1 of 1 test case failed');
+      expect(comments.slice(0, 3).map((each) => each.body)).toEqual(seeds.map((seed) => seed.body));
+      expect(comments).toHaveLength(4);
+      expect(comments[3]?.user?.login).toBe(GITHUB_ACTIONS_BOT.login);
+      expect(result.outputs).toMatchObject({
+        success: 'false',
+        'new-failures': '',
+        'comment-url': comments[3]?.html_url,
+      });
       expect(result.log).toMatch(
-        /Could not learn who the github-token acts as \(.*\): only a comment with this target's marker written by a bot is updated, never a person's\./,
+        /Could not learn who the github-token acts as \(.*\): no earlier comment is updated or compared with, a new one is written\./,
+      );
+      expect(result.log).toContain(
+        "fail-on is 'new', but there is nothing to compare with (GitHub could not say who the github-token acts as, so no earlier comment is trusted): any failure fails the step.",
       );
       expect(annotations(result.log, 'warning')).toEqual([]);
-      // a GraphQL error is an answer: not tried again
-      expect(gh.count('graphql')).toBe(1);
+      if (attempts !== undefined) expect(gh.count('graphql')).toBe(attempts);
     },
+    60_000,
   );
 
   test('no comment holds the marker: nobody is asked who the token is', async () => {

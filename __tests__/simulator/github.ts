@@ -42,6 +42,7 @@ import {
   type Reply,
   type StartOptions,
   send,
+  streamForever,
 } from './json-server.js';
 
 export type IssueComment = components['schemas']['issue-comment'];
@@ -92,7 +93,11 @@ export type Fault =
   | { kind: 'delay'; ms: number } // answer normally, after ms
   | { kind: 'status-after-effect'; status: number; body?: unknown } // perform the operation, then answer status
   | { kind: 'reset-after-effect' } // perform the operation, then destroy the socket without an answer
-  | { kind: 'deleted' }; // updateComment: someone deleted the comment just before; it is gone, and this answers 404
+  | { kind: 'deleted' } // updateComment: someone deleted the comment just before; it is gone, and this answers 404
+  | { kind: 'endless' } // 200, a JSON list whose first comment's body never ends
+  | { kind: 'text'; text: string } // 200 with this body as text/html (a captive portal's page, say)
+  | { kind: 'link'; next: string } // answer normally, with a Link header naming `next` as the next page
+  | { kind: 'redirect'; status: 301 | 302 | 307 | 308; location: string };
 
 export type FaultRule = JsonServerFaultRule<Operation, Fault>;
 export type LoggedRequest = JsonServerRequest<Operation>;
@@ -272,6 +277,20 @@ export class GitHubSimulator extends JsonServer<Operation> {
       case 'deleted':
         this.remove(route);
         this.send(res, this.answer(route, req, path, body));
+        return;
+      case 'endless':
+        streamForever(res, '[{"id": 1, "html_url": "https://github.com/", "body": "');
+        return;
+      case 'text':
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(fault.text);
+        return;
+      case 'link': {
+        const reply = this.answer(route, req, path, body);
+        this.send(res, { ...reply, headers: { ...reply.headers, link: `<${fault.next}>; rel="next"` } });
+        return;
+      }
+      case 'redirect':
+        this.send(res, { status: fault.status, body: {}, headers: { location: fault.location } });
         return;
     }
   }

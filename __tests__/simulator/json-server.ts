@@ -190,6 +190,18 @@ export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** A 200 whose body starts with `opening` and never ends (64 KiB of 'a' as fast as the client reads). */
+export function streamForever(res: ServerResponse, opening: string): void {
+  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+  const chunk = Buffer.alloc(64 * 1024, 'a');
+  const more = (): void => {
+    while (!res.destroyed && res.write(chunk));
+    if (!res.destroyed) res.once('drain', more);
+  };
+  res.write(opening);
+  more();
+}
+
 export function send(res: ServerResponse, reply: Reply): void {
   if (res.destroyed || res.headersSent) return;
   const text = JSON.stringify(reply.body) ?? '';

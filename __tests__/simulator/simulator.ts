@@ -31,6 +31,7 @@ import {
   type Reply,
   type StartOptions,
   send,
+  streamForever,
 } from './json-server.js';
 
 export type Operation =
@@ -267,7 +268,7 @@ export class Simulator extends JsonServer<Operation> {
         res.end();
         return;
       case 'endless':
-        streamForever(res);
+        streamForever(res, '{"status": "RUNNING", "padding": "');
         return;
     }
   }
@@ -515,17 +516,6 @@ function readForm(run: ProjectRun, now: number): Record<string, unknown> {
 // ---- HTTP helpers ----
 
 /** A 200 whose JSON never ends: 64 KiB chunks, each written once the client has read the last. */
-function streamForever(res: ServerResponse): void {
-  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
-  const chunk = Buffer.alloc(64 * 1024, 'a');
-  const more = (): void => {
-    while (!res.destroyed && res.write(chunk));
-    if (!res.destroyed) res.once('drain', more);
-  };
-  res.write('{"status": "RUNNING", "padding": "');
-  more();
-}
-
 /** The request body as an object: an empty body counts as {}; invalid JSON or a non-object is a 400. */
 function bodyObject(
   body: ParsedBody,

@@ -10,6 +10,7 @@ import {
   type Comment,
   type CommentContext,
   GitHubError,
+  githubFetch,
   type Identity,
   type PullRequest,
   PullRequestComments,
@@ -37,8 +38,8 @@ function reasonToSkip(outcome: RunOutcome, workflow: WorkflowRun): string | unde
 }
 
 /**
- * Who the token acts as, so that only its own comments are edited. When GitHub cannot tell, only
- * a bot's comment with the marker is taken: a person's copy of it never is.
+ * Who the token acts as, so that only its own comments are edited. When GitHub cannot tell, no
+ * earlier comment is the action's: another app's copy of the marker must not be edited or believed.
  */
 async function identityOf(
   comments: PullRequestComments,
@@ -54,7 +55,7 @@ async function identityOf(
     reason = error.message;
   }
   info(
-    line`Could not learn who the github-token acts as (${reason}): only a comment with this target's marker written by a bot is updated, never a person's.`,
+    line`Could not learn who the github-token acts as (${reason}): no earlier comment is updated or compared with, a new one is written.`,
   );
   return undefined;
 }
@@ -68,10 +69,75 @@ function explain(error: unknown, pullRequest: PullRequest): string {
   return `Could not keep the pull request comment up to date. ${reason}`;
 }
 
+/** The pull request's comments, through Octokit over the project's transport, and the budget they share. */
+async function commentsOn(
+  settings: Settings,
+  pullRequest: PullRequest,
+  token: string,
+  clock: Clock,
+  signal: AbortSignal,
+): Promise<{ comments: PullRequestComments; context: CommentContext }> {
+  // Octokit comes only with the comment: the start of every other run stays as it is.
+  const { getOctokit } = await import('@actions/github');
+  const { apiUrl } = settings.workflow;
+  const requestTimeoutMs = Math.min(settings.requestTimeoutMs, COMMENT_REQUEST_TIMEOUT_MS);
+  const octokit = getOctokit(token, {
+    baseUrl: apiUrl,
+    userAgent: USER_AGENT,
+    request: { fetch: githubFetch(apiUrl, requestTimeoutMs) },
+  });
+  const context: CommentContext = {
+    clock,
+    deadline: clock.now() + COMMENT_BUDGET_MS,
+    requestTimeoutMs,
+    signal,
+    onRetry: (what, failure, delayMs) =>
+      info(line`Could not ${what} (${failure}); trying again in ${formatDuration(delayMs)}.`),
+  };
+  return { comments: new PullRequestComments(octokit, pullRequest, apiUrl), context };
+}
+
+/** Writes this run's comment as `pr-comment` says; a failure is one warning. */
+async function writeComment(
+  { comments, context }: { comments: PullRequestComments; context: CommentContext },
+  existing: Comment | undefined,
+  settings: Settings,
+  pullRequest: PullRequest,
+  body: string,
+  stepFails: boolean,
+): Promise<CommentResult> {
+  try {
+    if (existing) {
+      try {
+        const updated = await comments.update(existing, body, context);
+        info(line`Updated the comment on pull request #${pullRequest.number}: ${updated.url}`);
+        return { url: updated.url };
+      } catch (error) {
+        // Deleted between the lookup and the update: a PATCH that answered 404 wrote nothing.
+        if (!(error instanceof GitHubError && error.status === 404)) throw error;
+        info(
+          line`The comment on pull request #${pullRequest.number} was deleted meanwhile: writing it anew.`,
+        );
+      }
+    } else if (settings.prComment === 'on-failure' && !stepFails) {
+      info(line`No pull request comment: the step passed and there is no earlier comment to update.`);
+      return {};
+    }
+    const created = await comments.create(body, context);
+    info(line`Commented on pull request #${pullRequest.number}: ${created.url}`);
+    return { url: created.url };
+  } catch (error) {
+    warning(line`${explain(error, pullRequest)}`);
+    return {};
+  }
+}
+
 /** This target's comment on the pull request: what an earlier run left there, and how to write this run's. */
 export interface PullRequestThread {
   /** The body of the comment an earlier run of this target wrote, if there is one. */
   previousBody?: string;
+  /** GitHub could not say who the token acts as: no earlier comment is believed. */
+  untrusted: boolean;
   /**
    * Writes this run's comment, as `pr-comment` says: the earlier one is updated; one is created
    * only where none exists (with on-failure, only when the step fails). A failure only warns.
@@ -107,64 +173,33 @@ export async function openPullRequestThread(
     );
     return undefined;
   }
-  // Octokit comes only with the comment: the start of every other run stays as it is.
-  const { getOctokit } = await import('@actions/github');
-  const octokit = getOctokit(settings.githubToken, {
-    baseUrl: settings.workflow.apiUrl,
-    userAgent: USER_AGENT,
-  });
-  const comments = new PullRequestComments(octokit, pullRequest, settings.workflow.apiUrl);
-  const context: CommentContext = {
-    clock,
-    deadline: clock.now() + COMMENT_BUDGET_MS,
-    requestTimeoutMs: Math.min(settings.requestTimeoutMs, COMMENT_REQUEST_TIMEOUT_MS),
-    signal,
-    onRetry: (what, failure, delayMs) =>
-      info(line`Could not ${what} (${failure}); trying again in ${formatDuration(delayMs)}.`),
+  const github = await commentsOn(settings, pullRequest, settings.githubToken, clock, signal);
+  let untrusted = false;
+  const identity = async () => {
+    const found = await identityOf(github.comments, github.context);
+    untrusted = found === undefined;
+    return found;
   };
   let existing: Comment | undefined;
   try {
-    existing = await comments.find(commentMarker(outcome), context, () => identityOf(comments, context));
+    existing = await github.comments.find(commentMarker(outcome), github.context, identity);
   } catch (error) {
     warning(line`${explain(error, pullRequest)}`);
     return undefined;
   }
-  const write = async (body: string, stepFails: boolean): Promise<CommentResult> => {
-    try {
-      if (existing) {
-        try {
-          const updated = await comments.update(existing, body, context);
-          info(line`Updated the comment on pull request #${pullRequest.number}: ${updated.url}`);
-          return { url: updated.url };
-        } catch (error) {
-          // Deleted between the lookup and the update: a PATCH that answered 404 wrote nothing.
-          if (!(error instanceof GitHubError && error.status === 404)) throw error;
-          info(
-            line`The comment on pull request #${pullRequest.number} was deleted meanwhile: writing it anew.`,
-          );
-        }
-      } else if (settings.prComment === 'on-failure' && !stepFails) {
-        info(line`No pull request comment: the step passed and there is no earlier comment to update.`);
-        return {};
-      }
-      const created = await comments.create(body, context);
-      info(line`Commented on pull request #${pullRequest.number}: ${created.url}`);
-      return { url: created.url };
-    } catch (error) {
-      warning(line`${explain(error, pullRequest)}`);
-      return {};
-    }
-  };
-  return { previousBody: existing?.body, write };
+  const write = (body: string, stepFails: boolean) =>
+    writeComment(github, existing, settings, pullRequest, body, stepFails);
+  return { previousBody: existing?.body, untrusted, write };
 }
 
 /** Why there is no earlier comment of this target to compare with, for fail-on 'new''s fallback. */
 export function whyNoEarlierComment(settings: Settings, thread: PullRequestThread | undefined): string {
   if (settings.prComment === 'off') return "pr-comment is 'off'";
   if (!isPullRequestEvent(settings.workflow.eventName)) return 'the workflow does not run on a pull request';
-  return thread
-    ? 'this is the first run of this target on the pull request'
-    : 'the pull request comment could not be read';
+  if (!thread) return 'the pull request comment could not be read';
+  return thread.untrusted
+    ? 'GitHub could not say who the github-token acts as, so no earlier comment is trusted'
+    : 'this is the first run of this target on the pull request';
 }
 
 /** What the comment tells besides the outcome: the commit tested and the workflow run. */

@@ -1,4 +1,5 @@
 import type { getOctokit } from '@actions/github';
+import * as z from 'zod/mini';
 import type { Clock } from './clock.js';
 import {
   type Failure,
@@ -8,7 +9,15 @@ import {
   retryReason,
   withRetry,
 } from './retry.js';
-import { describeNetworkError, TransportError } from './transport.js';
+import { once } from './schemas.js';
+import {
+  describeNetworkError,
+  MAX_REDIRECTS,
+  type RefusedRedirect,
+  send,
+  TransportError,
+} from './transport.js';
+import { explainIssues, issuePath } from './validation.js';
 
 /** Octokit as @actions/github makes it; the caller imports @actions/github only when commenting. */
 export type Octokit = ReturnType<typeof getOctokit>;
@@ -45,21 +54,35 @@ export interface Identity {
   id?: number;
 }
 
-interface ListedComment {
-  id: number;
-  html_url: string;
-  body?: string;
-  user?: { login?: string; id?: number; type?: string } | null;
-}
+/** GitHub's answers as its API describes them, as far as they are used; extra fields are dropped. */
+const answers = once(() => ({
+  list: z.array(
+    z.object({
+      id: z.number(),
+      html_url: z.string(),
+      body: z.optional(z.nullable(z.string())),
+      user: z.optional(
+        z.nullable(
+          z.object({
+            id: z.optional(z.number()),
+            login: z.optional(z.string()),
+            type: z.optional(z.string()),
+          }),
+        ),
+      ),
+    }),
+  ),
+  written: z.object({ id: z.number(), html_url: z.string() }),
+  viewer: z.object({
+    viewer: z.object({ login: z.string(), databaseId: z.optional(z.nullable(z.number())) }),
+  }),
+}));
 
-/**
- * Whether a comment is the token's own: by its author's id (logins of bots differ between GraphQL
- * and REST in places; ids do not), else its login. Without an identity, only a bot's comment may
- * be: a person's never is.
- */
-function isOwn(comment: ListedComment, identity: Identity | undefined): boolean {
+type ListedComment = z.infer<ReturnType<typeof answers>['list']>[number];
+
+/** Whether a comment is the token's own: by its author's id (logins of bots differ between GraphQL and REST in places; ids do not), else its login. */
+function isOwn(comment: ListedComment, identity: Identity): boolean {
   const author = comment.user ?? {};
-  if (identity === undefined) return author.type === 'Bot';
   return identity.id !== undefined ? author.id === identity.id : author.login === identity.login;
 }
 
@@ -100,7 +123,78 @@ function failureOf(error: unknown, timedOut: boolean, aborted: boolean, apiUrl: 
   }
   if (aborted) return new TransportError('aborted', 'aborted', true);
   if (timedOut) return new TransportError('no answer in time', 'timeout', true);
+  // Octokit wraps what its fetch threw: the transport's own verdict (too large, refused).
+  const cause = (error as { cause?: unknown } | undefined)?.cause;
+  if (cause instanceof TransportError) return cause;
   return describeNetworkError(error, apiUrl, "GitHub's");
+}
+
+/** `value` as `schema` says, or a GitHubError that says in words where the answer is wrong. */
+function checked<T>(schema: z.ZodMiniType<T>, value: unknown, what: string): T {
+  const parsed = schema.safeParse(value, { reportInput: true });
+  if (parsed.success) return parsed.data;
+  const problems = explainIssues(schema, parsed.error.issues, {
+    where: (path) => (path.length === 0 ? 'the answer' : `field '${issuePath('', path)}'`),
+    // Its kind only: a value from GitHub's answer is no help to the reader.
+    showsInput: () => false,
+    max: 3,
+  });
+  throw new GitHubError(
+    `Could not ${what}: GitHub's answer does not match its API: ${problems.join(' ')}`,
+    undefined,
+  );
+}
+
+/** The comment a create or an update wrote, from GitHub's answer. */
+function written(data: unknown, what: string): Comment {
+  const { id, html_url } = checked(answers().written, data, what);
+  return { id, url: html_url };
+}
+
+const notTheOrigin = (origin: string) =>
+  `not the API's origin ${origin}: the github-token goes to that origin only, so nothing was sent there`;
+
+function refusedRedirect(status: number, { location, origin, reason }: RefusedRedirect): string {
+  const moved = `GitHub answered HTTP ${status}, a redirect to ${location}`;
+  if (reason === 'other-origin') return `${moved}, which is ${notTheOrigin(origin)}`;
+  if (reason === 'not-a-read') return `${moved}: a write is never sent again to a redirect's target`;
+  if (reason === 'too-many')
+    return `${moved} after ${MAX_REDIRECTS} redirects within ${origin}: a redirect loop`;
+  return `GitHub answered HTTP ${status}, a redirect without a usable Location`;
+}
+
+interface FetchInit {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  signal?: AbortSignal | null;
+}
+
+/**
+ * Octokit's fetch, over the service's transport and its rules: proxies, answers capped while
+ * read, redirects of reads followed within the origin only, a time limit per request. A URL
+ * outside the API's origin (a Link to a next page elsewhere) is refused before anything is sent.
+ */
+export function githubFetch(apiUrl: string, timeoutMs: number) {
+  const { origin } = new URL(apiUrl);
+  return async (url: string, init: FetchInit = {}): Promise<Response> => {
+    const unusable = (message: string) => new TransportError(message, 'unusable', false, true);
+    if (new URL(url).origin !== origin) throw unusable(`${url} is ${notTheOrigin(origin)}`);
+    const method = init.method ?? 'GET';
+    const signal = init.signal ?? undefined;
+    const answer = await send(url, method, init.headers ?? {}, init.body, timeoutMs, signal, "GitHub's");
+    const { status } = answer;
+    if (answer.redirect) throw unusable(refusedRedirect(status, answer.redirect));
+    if (status < 200 || status > 599)
+      throw unusable(`GitHub answered HTTP ${status}, which HTTP does not have`);
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(answer.headers)) {
+      for (const each of [value ?? []].flat()) headers.append(name, each);
+    }
+    // A Response refuses a body with these statuses.
+    const body = [204, 205, 304].includes(status) ? null : answer.body;
+    return new Response(body, { status, headers });
+  };
 }
 
 /** GitHub's `message`, when its answer has one. */
@@ -129,7 +223,7 @@ export class PullRequestComments {
     what: string,
     rule: RetryRule,
     context: CommentContext,
-    send: (signal: AbortSignal) => Promise<T>,
+    request: (signal: AbortSignal) => Promise<T>,
   ): Promise<T> {
     const { clock, deadline } = context;
     try {
@@ -146,7 +240,7 @@ export class PullRequestComments {
           const timeout = AbortSignal.timeout(timeoutMs);
           const signal = context.signal ? AbortSignal.any([timeout, context.signal]) : timeout;
           try {
-            return { ok: true, value: await send(signal) };
+            return { ok: true, value: await request(signal) };
           } catch (error) {
             return {
               ok: false,
@@ -171,34 +265,33 @@ export class PullRequestComments {
 
   /**
    * Who the token acts as (GraphQL's viewer: the REST API's GET /user refuses the workflow's
-   * token); undefined when GitHub cannot tell, e.g. a GraphQL error.
+   * token); undefined when GitHub cannot tell, e.g. a GraphQL error. It gets a third of the time
+   * left at most, so that the write keeps time to happen.
    */
   async identity(context: CommentContext): Promise<Identity | undefined> {
-    const answer = await this.call(
-      'learn who the github-token acts as',
-      'github',
-      context,
-      async (signal) => {
-        try {
-          return await this.octokit.graphql<{ viewer?: { login?: string; databaseId?: number | null } }>(
-            'query { viewer { login databaseId } }',
-            { request: { signal } },
-          );
-        } catch (error) {
-          // GitHub answered, with GraphQL errors: no retry will change that.
-          if ((error as { name?: string }).name === 'GraphqlResponseError') return undefined;
-          throw error;
-        }
-      },
-    );
-    const viewer = answer?.viewer;
-    if (typeof viewer?.login !== 'string') return undefined;
-    return { login: viewer.login, id: typeof viewer.databaseId === 'number' ? viewer.databaseId : undefined };
+    const what = 'learn who the github-token acts as';
+    const now = context.clock.now();
+    const slice = { ...context, deadline: now + Math.floor((context.deadline - now) / 3) };
+    const answer = await this.call(what, 'github', slice, async (signal) => {
+      try {
+        return await this.octokit.graphql<unknown>('query { viewer { login databaseId } }', {
+          request: { signal },
+        });
+      } catch (error) {
+        // GitHub answered, with GraphQL errors: no retry will change that.
+        if ((error as { name?: string }).name === 'GraphqlResponseError') return undefined;
+        throw error;
+      }
+    });
+    if (answer === undefined) return undefined;
+    const { viewer } = checked(answers().viewer, answer, what);
+    return { login: viewer.login, id: viewer.databaseId ?? undefined };
   }
 
   /**
    * The most recent of the token's own comments whose body holds `marker`, looking through every
-   * page; `identity` is asked for only when some comment holds the marker.
+   * page; `identity` is asked for only when some comment holds the marker. Without an identity,
+   * no comment is the token's own: another app's copy must never be taken for it.
    */
   async find(
     marker: string,
@@ -210,28 +303,31 @@ export class PullRequestComments {
     let url: string | undefined = `GET /repos/${owner}/${repo}/issues/${number}/comments?per_page=100`;
     for (let page = 1; url !== undefined; page++) {
       const request: string = url;
+      const what = `list the comments of pull request #${number} (page ${page})`;
       const response: { data: unknown; headers: { link?: string } } = await this.call(
-        `list the comments of pull request #${number} (page ${page})`,
+        what,
         'github',
         context,
         (signal) => this.octokit.request(request, { request: { signal } }),
       );
-      for (const comment of response.data as ListedComment[]) {
+      for (const comment of checked(answers().list, response.data, what)) {
         if (comment.body?.includes(marker)) marked.push(comment);
       }
-      // GitHub's Link header names the next page; Octokit requests an absolute URL as it is.
+      // GitHub's Link header names the next page; Octokit requests an absolute URL as it is, and
+      // githubFetch refuses one outside the API's origin.
       const next = /<([^>]+)>;\s*rel="next"/.exec(response.headers.link ?? '')?.[1];
       url = next === undefined ? undefined : `GET ${next}`;
     }
     if (marked.length === 0) return undefined;
     const who = await identity();
-    const own = marked.filter((comment) => isOwn(comment, who)).at(-1);
-    return own && { id: own.id, url: own.html_url, body: own.body };
+    const own = who && marked.filter((comment) => isOwn(comment, who)).at(-1);
+    return own ? { id: own.id, url: own.html_url, body: own.body ?? undefined } : undefined;
   }
 
   async update(comment: Comment, body: string, context: CommentContext): Promise<Comment> {
     const { owner, repo } = this.pullRequest;
-    const { data } = await this.call(`update the pull request comment`, 'github', context, (signal) =>
+    const what = 'update the pull request comment';
+    const { data } = await this.call(what, 'github', context, (signal) =>
       this.octokit.rest.issues.updateComment({
         owner,
         repo,
@@ -240,24 +336,21 @@ export class PullRequestComments {
         request: { signal },
       }),
     );
-    return { id: data.id, url: data.html_url };
+    return written(data, what);
   }
 
   async create(body: string, context: CommentContext): Promise<Comment> {
     const { owner, repo, number } = this.pullRequest;
-    const { data } = await this.call(
-      `comment on pull request #${number}`,
-      'github-create',
-      context,
-      (signal) =>
-        this.octokit.rest.issues.createComment({
-          owner,
-          repo,
-          issue_number: number,
-          body,
-          request: { signal },
-        }),
+    const what = `comment on pull request #${number}`;
+    const { data } = await this.call(what, 'github-create', context, (signal) =>
+      this.octokit.rest.issues.createComment({
+        owner,
+        repo,
+        issue_number: number,
+        body,
+        request: { signal },
+      }),
     );
-    return { id: data.id, url: data.html_url };
+    return written(data, what);
   }
 }

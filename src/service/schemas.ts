@@ -10,7 +10,7 @@ import { hasUnsafeCharacters, line } from '../runner/text.js';
  * Each schema is built on first use: building them all takes about 4 ms, which every run would
  * otherwise pay before its first request, though a project run needs none of the suite's.
  */
-function once<T>(build: () => T): () => T {
+export function once<T>(build: () => T): () => T {
   let built: T | undefined;
   return () => {
     built ??= build();

@@ -49,9 +49,10 @@ export class TransportError extends Error {
     /**
      * timeout: no answer within the request's deadline; aborted: the job is being cancelled;
      * tls: the service's certificate was refused; proxy: the proxy refused the tunnel, or could
-     * not be reached; too-large: the answer passed MAX_ANSWER_BYTES and was not read further.
+     * not be reached; too-large: the answer passed MAX_ANSWER_BYTES and was not read further;
+     * unusable: not sent where it would go, or answered in a way HTTP does not allow.
      */
-    readonly kind: 'network' | 'timeout' | 'aborted' | 'tls' | 'proxy' | 'too-large',
+    readonly kind: 'network' | 'timeout' | 'aborted' | 'tls' | 'proxy' | 'too-large' | 'unusable',
     /** False only when the request certainly never reached the service. */
     readonly mayHaveReached: boolean,
     /** No retry can fix it: a refused certificate, a proxy's refusal. */
@@ -97,8 +98,8 @@ export function describeNetworkError(error: unknown, url: string, peer = "the se
   return new TransportError(text, 'network', !(code !== undefined && NOT_SENT_CODES.has(code)));
 }
 
-function tooLarge(maxBytes: number): TransportError {
-  const megabytes = maxBytes / (1024 * 1024);
+function tooLarge(): TransportError {
+  const megabytes = MAX_ANSWER_BYTES / (1024 * 1024);
   return new TransportError(
     `the answer was larger than ${megabytes} MiB, so reading stopped there`,
     'too-large',
@@ -108,22 +109,22 @@ function tooLarge(maxBytes: number): TransportError {
 }
 
 /**
- * The body as text, at most `maxBytes`: past them the socket is destroyed at once. Not
+ * The body as text, at most MAX_ANSWER_BYTES: past them the socket is destroyed at once. Not
  * http-client's readBody, which never settles when the connection is reset after the headers and
  * reads without bound: iterating the stream rejects with the reset instead.
  */
-async function readBody(message: IncomingMessage, maxBytes: number): Promise<string> {
-  if (Number(message.headers['content-length']) > maxBytes) {
+async function readBody(message: IncomingMessage): Promise<string> {
+  if (Number(message.headers['content-length']) > MAX_ANSWER_BYTES) {
     message.destroy();
-    throw tooLarge(maxBytes);
+    throw tooLarge();
   }
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of message) {
     size += (chunk as Buffer).length;
-    if (size > maxBytes) {
+    if (size > MAX_ANSWER_BYTES) {
       message.destroy();
-      throw tooLarge(maxBytes);
+      throw tooLarge();
     }
     chunks.push(chunk as Buffer);
   }
@@ -198,16 +199,17 @@ const ipv6Literals: RequestHandler = {
  * abort signal, neither of which the client supports itself: on either, the client is disposed,
  * which destroys its socket. The client's own redirects are off: a same-origin redirect of a GET
  * is followed here, and any other comes back as the answer, with `redirect` saying why it was not
- * followed. The body is read up to MAX_ANSWER_BYTES.
+ * followed. The body is read up to MAX_ANSWER_BYTES. `peer` names the server in a message about
+ * its certificate.
  */
 export async function send(
   url: string,
-  method: 'GET' | 'POST',
+  method: string,
   headers: Record<string, string>,
   body: string | undefined,
   timeoutMs: number,
   signal?: AbortSignal,
-  maxBytes = MAX_ANSWER_BYTES,
+  peer = "the service's",
 ): Promise<HttpAnswer> {
   if (signal?.aborted) throw new TransportError('aborted', 'aborted', false);
   const client = new HttpClient(USER_AGENT, [ipv6Literals], {
@@ -232,7 +234,7 @@ export async function send(
       const { message } = await client.request(method, target, body ?? null, headers);
       const status = message.statusCode ?? 0;
       if (!REDIRECT_STATUSES.has(status)) {
-        return { status, headers: message.headers, body: await readBody(message, maxBytes) };
+        return { status, headers: message.headers, body: await readBody(message) };
       }
       message.destroy();
       const next = redirectTarget(target, method, message.headers.location, hops);
@@ -244,7 +246,7 @@ export async function send(
     return await Promise.race([exchange, interrupted]);
   } catch (error) {
     if (error instanceof TransportError) throw error;
-    throw describeNetworkError(error, url);
+    throw describeNetworkError(error, url, peer);
   } finally {
     clearTimeout(timer);
     if (onAbort) signal?.removeEventListener('abort', onAbort);
