@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { stopLeftover } from '../../src/tunnel/index.js';
 import { type DriverRun, isGone, SHORT_BOUNDS, TunnelWorld } from '../helpers/tunnels.js';
-import { STAND_IN_BIN_DIR, type StandInMode } from '../simulator/cloudflared-stand-in.js';
+import type { StandInMode } from '../simulator/cloudflared-stand-in.js';
 import { listen } from '../simulator/loopback.js';
 
 /**
@@ -92,7 +92,7 @@ describe('openTunnels', () => {
       line: expect.stringMatching(/INF \| {2}https:/),
     });
     expect(run.logs).toEqual([
-      `Using cloudflared from PATH: ${path.join(STAND_IN_BIN_DIR, 'cloudflared')}`,
+      `Using cloudflared from PATH: ${path.join(w.standIn.binDir, 'cloudflared')}`,
       expect.stringMatching(
         new RegExp(`^Tunnel to ${w.app.origin} is up at ${publicOrigin} \\(\\d+\\.\\d s, attempt 1\\)\\.$`),
       ),
@@ -114,9 +114,10 @@ describe('openTunnels', () => {
         '--url',
         w.app.origin,
       ],
-      tunnelVariables: [],
+      env: expect.any(Array),
       config: '',
     });
+    expect(invocation?.env.filter((name) => /^tunnel_/i.test(name))).toEqual([]);
     const configPath = invocation?.argv[3] as string;
     expect(existsSync(configPath)).toBe(true);
 
