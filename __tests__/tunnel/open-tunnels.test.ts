@@ -5,6 +5,7 @@ import { createServer } from 'node:http';
 import os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from '@jest/globals';
+import { cloudflaredEnv } from '../../src/tunnel/cloudflared-process.js';
 import { stopLeftover } from '../../src/tunnel/index.js';
 import { type DriverRun, isGone, SHORT_BOUNDS, TunnelWorld } from '../helpers/tunnels.js';
 import type { StandInMode } from '../simulator/cloudflared-stand-in.js';
@@ -131,6 +132,24 @@ describe('openTunnels', () => {
     expect(isGone(pid)).toBe(true);
     expect(existsSync(path.dirname(configPath))).toBe(false);
     expect(run.events.some((e) => e.event === 'down')).toBe(false);
+  });
+
+  it('cloudflared inherits only what a Go program needs: no credential of the step, TUNNEL_* or proxy', async () => {
+    const w = await world();
+    const env = w.env({
+      'INPUT_API-KEY': 'secret',
+      INPUT_NOTE: 'note',
+      GITHUB_TOKEN: 'ghs_secret',
+      ACTIONS_RUNTIME_TOKEN: 'runtime',
+      ACTIONS_ID_TOKEN_REQUEST_TOKEN: 'oidc',
+      TUNNEL_TOKEN: 'token',
+      HTTPS_PROXY: 'http://127.0.0.1:9',
+      LC_ALL: 'C.UTF-8',
+    });
+    const run = track(w.run({ origins: [w.app.origin], bounds: SHORT_BOUNDS }, env));
+    await run.next('stopped');
+    const expected = ['HOME', 'LANG', 'LC_ALL', 'PATH', 'TMPDIR'].filter((name) => name in env);
+    expect(w.standIn.invocations()[0]?.env.sort()).toEqual(expected);
   });
 
   it('an https origin: --no-tls-verify, and a certificate the probe refuses still counts as listening', async () => {
@@ -302,6 +321,20 @@ describe('openTunnels', () => {
     const { stopMs } = await run.next('stopped');
     expect(stopMs).toBeGreaterThanOrEqual(290);
     expect(isGone(pid)).toBe(true);
+  });
+});
+
+describe('cloudflaredEnv', () => {
+  it('matches names case-insensitively on Windows only', () => {
+    const env = {
+      Path: 'C:\\bin',
+      SYSTEMROOT: 'C:\\Windows',
+      windir: 'C:\\Windows',
+      Github_Token: 't',
+      lc_all: 'C',
+    };
+    expect(Object.keys(cloudflaredEnv(env, 'win32'))).toEqual(['Path', 'SYSTEMROOT', 'windir', 'lc_all']);
+    expect(Object.keys(cloudflaredEnv(env, 'linux'))).toEqual(['windir']);
   });
 });
 

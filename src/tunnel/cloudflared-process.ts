@@ -38,9 +38,20 @@ export function cloudflaredArgs(command: CloudflaredCommand): string[] {
   ];
 }
 
-/** `env` without the TUNNEL_* variables, each of which would set one of cloudflared's flags. */
-export function withoutTunnelVariables(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(env).filter(([name]) => !/^TUNNEL_/i.test(name)));
+/** What a Go program needs: PATH, home and temp folders, Windows' system variables, locale, certificates. */
+const INHERITED =
+  'PATH|HOME|USERPROFILE|TMPDIR|TMP|TEMP|LANG|LANGUAGE|LC_[A-Z]+|SSL_CERT_FILE|SSL_CERT_DIR|' +
+  'SystemRoot|SystemDrive|windir|ComSpec|PATHEXT|APPDATA|LOCALAPPDATA|ProgramData|ProgramFiles|' +
+  'ProgramFiles\\(x86\\)|ProgramW6432|CommonProgramFiles|CommonProgramFiles\\(x86\\)|HOMEDRIVE|HOMEPATH';
+
+/**
+ * cloudflared's environment: an allow-list, so that no credential of the step (INPUT_*, GITHUB_*,
+ * ACTIONS_*), no TUNNEL_* variable (each sets one of its flags) and no proxy reaches it. Names
+ * match case-insensitively on Windows, as Windows reads them.
+ */
+export function cloudflaredEnv(env: NodeJS.ProcessEnv, platform = process.platform): NodeJS.ProcessEnv {
+  const allowed = new RegExp(`^(?:${INHERITED})$`, platform === 'win32' ? 'i' : '');
+  return Object.fromEntries(Object.entries(env).filter(([name]) => allowed.test(name)));
 }
 
 /** A port free on 127.0.0.1 for cloudflared's metrics server (taken by another process in the meantime, the attempt fails and the next one takes another). */

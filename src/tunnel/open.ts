@@ -11,10 +11,10 @@ import { publicOriginFromMetrics, type QuickTunnelLog } from './cloudflared-log.
 import {
   CloudflaredProcess,
   cloudflaredArgs,
+  cloudflaredEnv,
   emptyConfig,
   freePort,
   KILL_AFTER_MS,
-  withoutTunnelVariables,
 } from './cloudflared-process.js';
 import {
   type AttemptFailure,
@@ -68,7 +68,7 @@ export interface OpenTunnelsOptions {
   debug?: (line: string) => void;
   /** Called once, at once, when the cloudflared of a tunnel that was up exits without stop(). */
   onUnexpectedExit?: (tunnel: Tunnel, message: string) => void;
-  /** Where to look for cloudflared (PATH) and what it inherits (without TUNNEL_*); process.env by default. */
+  /** Where to look for cloudflared (PATH) and what it may inherit (see cloudflaredEnv); process.env by default. */
   env?: NodeJS.ProcessEnv;
   /** Where cloudflared's empty config goes: RUNNER_TEMP on a runner; the system's temporary folder by default. */
   workDir?: string;
@@ -252,7 +252,7 @@ async function tryOnce(
   const cloudflared = CloudflaredProcess.start(
     binary,
     cloudflaredArgs({ origin, metricsPort, configPath, http2 }),
-    withoutTunnelVariables(context.env),
+    cloudflaredEnv(context.env),
     clock,
     (line: string, log: QuickTunnelLog) => {
       if (log.publicOrigin) maskOnce(log.publicOrigin);
