@@ -51,13 +51,23 @@ export class StandInCloudflared {
     readonly script: string,
   ) {}
 
-  static async create(mode: StandInMode = 'ok'): Promise<StandInCloudflared> {
+  /**
+   * With `wrapper`, the `cloudflared` on PATH is a shell script that runs the stand-in without
+   * `exec`, as some installs do: the stand-in is then the grandchild of whoever started it, and
+   * holds the pipes it inherited.
+   */
+  static async create(mode: StandInMode = 'ok', wrapper = false): Promise<StandInCloudflared> {
     const stateDir = await mkdtemp(path.join(os.tmpdir(), 'cloudflared-stand-in-'));
     const settings = JSON.stringify({ stateDir, mode });
     const script = `#!${process.execPath}\nglobalThis.cloudflaredStandIn = ${settings};\nimport(${JSON.stringify(STAND_IN)});\n`;
     const standIn = new StandInCloudflared(stateDir, mode, script);
     await mkdir(standIn.binDir);
-    await writeFile(path.join(standIn.binDir, 'cloudflared'), script, { mode: 0o755 });
+    const real = path.join(stateDir, wrapper ? 'stand-in' : 'bin/cloudflared');
+    await writeFile(real, script, { mode: 0o755 });
+    if (wrapper) {
+      const sh = `#!/bin/sh\n${JSON.stringify(real)} "$@"\n`;
+      await writeFile(path.join(standIn.binDir, 'cloudflared'), sh, { mode: 0o755 });
+    }
     return standIn;
   }
 

@@ -24,10 +24,20 @@ afterEach(async () => {
 async function world(
   mode: StandInMode = 'ok',
   app?: { https?: boolean; status?: number },
+  wrapper = false,
 ): Promise<TunnelWorld> {
-  const started = await TunnelWorld.start(mode, app);
-  cleanups.push(() => started.stop());
+  const started = await TunnelWorld.start(mode, app, wrapper);
+  cleanups.push(async () => {
+    for (const { pid } of started.standIn.invocations()) if (!isGone(pid)) process.kill(pid, 'SIGKILL');
+    await started.stop();
+  });
   return started;
+}
+
+/** Whether the driver exits by itself within `ms`: no pipe or child keeps its Node alive. */
+async function exitsWithin(run: DriverRun, ms: number): Promise<boolean> {
+  const timer = new Promise<false>((resolve) => setTimeout(() => resolve(false), ms).unref());
+  return Promise.race([run.exited.then(() => true), timer]);
 }
 
 function track(run: DriverRun): DriverRun {
@@ -322,6 +332,19 @@ describe('openTunnels', () => {
     expect(stopMs).toBeGreaterThanOrEqual(290);
     expect(isGone(pid)).toBe(true);
   });
+
+  it('stop() ends the whole process group of a wrapper that runs cloudflared without exec, promptly', async () => {
+    const w = await world('ignore-sigterm', undefined, true);
+    const run = track(w.run({ origins: [w.app.origin], bounds: SHORT_BOUNDS }));
+    const wrapper = await onePid(run);
+    const { stopMs } = await run.next('stopped');
+    const [standIn] = w.standIn.invocations();
+    expect(standIn?.pid).not.toBe(wrapper);
+    expect([wrapper, standIn?.pid].map((pid) => isGone(pid as number))).toEqual([true, true]);
+    // SIGTERM, then SIGKILL to the group after the bound (1 s): not a second bound waiting on pipes.
+    expect(stopMs).toBeLessThan((SHORT_BOUNDS.killAfterMs as number) + 700);
+    expect(await exitsWithin(run, 5_000)).toBe(true);
+  });
 });
 
 describe('cloudflaredEnv', () => {
@@ -340,8 +363,8 @@ describe('cloudflaredEnv', () => {
 
 describe('stopLeftover', () => {
   /** A main step killed with its tunnel up: the driver dies, its cloudflared stays. */
-  async function leftover(mode: StandInMode): Promise<number> {
-    const w = await world(mode);
+  async function leftover(mode: StandInMode, w?: TunnelWorld): Promise<number> {
+    w ??= await world(mode);
     const run = track(w.run({ origins: [w.app.origin], bounds: SHORT_BOUNDS, hold: true }));
     const pid = await onePid(run);
     run.child.kill('SIGKILL');
@@ -363,8 +386,20 @@ describe('stopLeftover', () => {
     expect(isGone(pid)).toBe(true);
   });
 
+  it('kills the whole group of a wrapper that runs cloudflared without exec', async () => {
+    const w = await world('ignore-sigterm', undefined, true);
+    const wrapper = await leftover('ignore-sigterm', w);
+    const standIn = w.standIn.invocations()[0]?.pid as number;
+    expect(isGone(standIn)).toBe(false);
+    expect(await stopLeftover([wrapper], { killAfterMs: 300 })).toEqual([
+      { pid: wrapper, outcome: 'killed' },
+    ]);
+    expect([isGone(wrapper), isGone(standIn)]).toEqual([true, true]);
+  });
+
   it('leaves alone a pid that is not a cloudflared, and ids that are not a process', async () => {
-    const sleeper = spawn('sleep', ['30']);
+    // Detached, it leads a process group of its own, as a cloudflared the action started does.
+    const sleeper = spawn('sleep', ['30'], { detached: true });
     cleanups.push(() => sleeper.kill('SIGKILL'));
     const pid = sleeper.pid as number;
     expect(await stopLeftover([pid, 0, -1, process.pid])).toEqual([
