@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import os from 'node:os';
 import * as path from 'node:path';
@@ -103,7 +104,7 @@ describe('openTunnels', () => {
       line: expect.stringMatching(/INF \| {2}https:/),
     });
     expect(run.logs).toEqual([
-      `Using cloudflared from PATH: ${path.join(w.standIn.binDir, 'cloudflared')}`,
+      `Using cloudflared from PATH (not checked: the action checks only the one it downloads): ${path.join(w.standIn.binDir, 'cloudflared')}`,
       expect.stringMatching(
         new RegExp(`^Tunnel to ${w.app.origin} is up at ${publicOrigin} \\(\\d+\\.\\d s, attempt 1\\)\\.$`),
       ),
@@ -221,6 +222,50 @@ describe('openTunnels', () => {
       ),
     );
     expect(w.standIn.invocations()).toEqual([]);
+  });
+
+  it('a cloudflared planted in the tool cache never runs: its sum is checked, and it is downloaded again', async () => {
+    const w = await world();
+    const runner = await mkdtemp(path.join(os.tmpdir(), 'runner-'));
+    cleanups.push(() => rm(runner, { recursive: true, force: true }));
+    // What an earlier job on a self-hosted runner could leave, as @actions/tool-cache lays it out.
+    const cached = path.join(runner, 'cache', 'cloudflared', '2099.1.0', process.arch);
+    const ran = path.join(runner, 'planted-ran');
+    await mkdir(cached, { recursive: true });
+    await writeFile(path.join(cached, 'cloudflared'), `#!/bin/sh\ntouch '${ran}'\n`, { mode: 0o755 });
+    await writeFile(`${cached}.complete`, '');
+    const file = `cloudflared-linux-${process.arch === 'x64' ? 'amd64' : process.arch}`;
+    const requests: string[] = [];
+    const releases = createServer((req, res) => {
+      requests.push(req.url ?? '');
+      res.end(w.standIn.script);
+    });
+    await listen(releases);
+    cleanups.push(() => new Promise((resolve) => releases.close(resolve)));
+    const base = `http://127.0.0.1:${(releases.address() as { port: number }).port}/download`;
+    const sha256 = createHash('sha256').update(w.standIn.script).digest('hex');
+    const release = { version: '2099.1.0', assets: { [`linux-${process.arch}`]: { file, sha256 } } };
+    const env = w.env(
+      { RUNNER_TEMP: path.join(runner, 'temp'), RUNNER_TOOL_CACHE: path.join(runner, 'cache') },
+      false,
+    );
+    const run = track(
+      w.run(
+        { origins: [w.app.origin], bounds: SHORT_BOUNDS, install: { releaseBaseUrl: base, release } },
+        env,
+      ),
+    );
+    await run.exited;
+    expect(existsSync(ran)).toBe(false);
+    expect(run.events.map((e) => e.event)).toContain('opened');
+    expect(await readFile(path.join(cached, 'cloudflared'), 'utf8')).toBe(w.standIn.script);
+    expect(requests).toEqual([`/download/2099.1.0/${file}`]);
+    expect(run.logs.slice(0, 2)).toEqual([
+      expect.stringMatching(
+        /^The cloudflared 2099\.1\.0 in the tool cache is not the pinned one \(its SHA-256 is [0-9a-f]{64}\): deleted, and downloaded again\.$/,
+      ),
+      `Using cloudflared 2099.1.0 from the tool cache, its SHA-256 checked: ${path.join(cached, 'cloudflared')}`,
+    ]);
   });
 
   it.each<[StandInMode, Partial<typeof SHORT_BOUNDS>, RegExp]>([
