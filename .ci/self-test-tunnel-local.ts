@@ -10,7 +10,7 @@
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { STAND_IN_BIN_DIR, StandInCloudflared } from '../__tests__/simulator/cloudflared-stand-in.js';
+import { StandInCloudflared } from '../__tests__/simulator/cloudflared-stand-in.js';
 import { ConnectProxy } from '../__tests__/simulator/proxy.js';
 import { CA_CERT_PATH } from '../__tests__/simulator/tls-front.js';
 
@@ -20,7 +20,7 @@ const proxy = await ConnectProxy.start({ routes: {}, resolve: standIn.resolve })
 try {
   const env = {
     ...standIn.env(process.env),
-    PATH: [STAND_IN_BIN_DIR, process.env.PATH ?? ''].join(path.delimiter),
+    PATH: [standIn.binDir, process.env.PATH ?? ''].join(path.delimiter),
     NODE_EXTRA_CA_CERTS: CA_CERT_PATH,
     https_proxy: proxy.url,
   };

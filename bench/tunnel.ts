@@ -15,7 +15,6 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { runDist } from '../__tests__/helpers/dist-runner.js';
 import { isGone, SHORT_BOUNDS, TunnelWorld } from '../__tests__/helpers/tunnels.js';
-import { STAND_IN_BIN_DIR } from '../__tests__/simulator/cloudflared-stand-in.js';
 import { DEFAULT_API_KEY, Simulator } from '../__tests__/simulator/simulator.js';
 import { CA_CERT_PATH } from '../__tests__/simulator/tls-front.js';
 import { median, ms, percentile, table } from './stats.js';
@@ -84,7 +83,7 @@ export async function measureTunnelStep(bin: string, rounds = 7): Promise<Tunnel
   const sim = await Simulator.start({ app: { proxy: world.proxy.url, ca: readFileSync(CA_CERT_PATH) } });
   const env = {
     ...world.standIn.env({}),
-    PATH: [STAND_IN_BIN_DIR, process.env.PATH ?? ''].join(path.delimiter),
+    PATH: [world.standIn.binDir, process.env.PATH ?? ''].join(path.delimiter),
     NODE_EXTRA_CA_CERTS: CA_CERT_PATH,
     https_proxy: world.proxy.url,
   };

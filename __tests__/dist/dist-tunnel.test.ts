@@ -5,7 +5,7 @@ import { nodeBinaries, postStepEnv, runDist } from '../helpers/dist-runner.js';
 import { suiteInputs } from '../helpers/inputs.js';
 import { annotations, visibleLog } from '../helpers/runner-files.js';
 import { isGone, TunnelWorld } from '../helpers/tunnels.js';
-import { STAND_IN_BIN_DIR, type StandInMode } from '../simulator/cloudflared-stand-in.js';
+import type { StandInMode } from '../simulator/cloudflared-stand-in.js';
 import { Simulator } from '../simulator/simulator.js';
 import { CA_CERT_PATH } from '../simulator/tls-front.js';
 
@@ -33,7 +33,7 @@ describe.each(nodeBinaries())('tunnel, dist/index.js on $name', ({ bin }) => {
 
   const env = () => ({
     ...world.standIn.env({}),
-    PATH: [STAND_IN_BIN_DIR, process.env.PATH ?? ''].join(path.delimiter),
+    PATH: [world.standIn.binDir, process.env.PATH ?? ''].join(path.delimiter),
     NODE_EXTRA_CA_CERTS: CA_CERT_PATH,
     https_proxy: world.proxy.url,
   });

@@ -108,11 +108,13 @@ export class TunnelWorld {
     readonly proxy: ConnectProxy,
   ) {}
 
+  /** `wrapper`: the stand-in's `cloudflared` runs it without exec (see StandInCloudflared.create). */
   static async start(
     mode: StandInMode = 'ok',
     app?: { https?: boolean; status?: number },
+    wrapper = false,
   ): Promise<TunnelWorld> {
-    const standIn = await StandInCloudflared.create(mode);
+    const standIn = await StandInCloudflared.create(mode, wrapper);
     const proxy = await ConnectProxy.start({ routes: {}, resolve: standIn.resolve });
     return new TunnelWorld(await LocalApp.start(app), standIn, proxy);
   }

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { runDist } from '../helpers/dist-runner.js';
 import { renderSummary } from '../helpers/render-summary.js';
-import { STAND_IN_BIN_DIR, StandInCloudflared } from '../simulator/cloudflared-stand-in.js';
+import { StandInCloudflared } from '../simulator/cloudflared-stand-in.js';
 import { LocalApp } from '../simulator/local-app.js';
 import { ConnectProxy } from '../simulator/proxy.js';
 import { DEFAULT_API_KEY, type ProjectScript, type Scenario, Simulator } from '../simulator/simulator.js';
@@ -141,7 +141,7 @@ try {
     },
     {
       ...standIn.env({}),
-      PATH: [STAND_IN_BIN_DIR, process.env.PATH ?? ''].join(path.delimiter),
+      PATH: [standIn.binDir, process.env.PATH ?? ''].join(path.delimiter),
       NODE_EXTRA_CA_CERTS: CA_CERT_PATH,
       https_proxy: internet.url,
     },

@@ -1,19 +1,17 @@
 /**
- * The test side of the stand-in cloudflared (cloudflared/stand-in.mjs): its PATH and state folder,
- * what each of its processes was started with, and the routes its names resolve to, for a
- * ConnectProxy's `resolve`.
+ * The test side of the stand-in cloudflared (cloudflared/stand-in.mjs): its `cloudflared`, its PATH
+ * and state folder, what each of its processes was started with, and the routes its names resolve
+ * to, for a ConnectProxy's `resolve`.
  */
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Upstream } from './proxy.js';
 
-/** The folder holding the stand-in's `cloudflared`: put it first on PATH. */
-export const STAND_IN_BIN_DIR = fileURLToPath(new URL('./cloudflared/', import.meta.url));
+const STAND_IN = new URL('./cloudflared/stand-in.mjs', import.meta.url).href;
 
 export type StandInMode =
   | 'ok'
@@ -28,8 +26,8 @@ export type StandInMode =
 export interface StandInInvocation {
   pid: number;
   argv: string[];
-  /** The names of the TUNNEL_* variables its environment held. */
-  tunnelVariables: string[];
+  /** The names of the variables its environment held. */
+  env: string[];
   /** What its --config file held when it started; null without --config. */
   config: string | null;
 }
@@ -49,22 +47,40 @@ export class StandInCloudflared {
     /** Where the stand-in keeps its invocations and routes. */
     readonly stateDir: string,
     readonly mode: StandInMode,
+    /** Its `cloudflared`, a script that carries its settings (no environment variable reaches it). */
+    readonly script: string,
   ) {}
 
-  static async create(mode: StandInMode = 'ok'): Promise<StandInCloudflared> {
-    return new StandInCloudflared(await mkdtemp(path.join(os.tmpdir(), 'cloudflared-stand-in-')), mode);
+  /**
+   * With `wrapper`, the `cloudflared` on PATH is a shell script that runs the stand-in without
+   * `exec`, as some installs do: the stand-in is then the grandchild of whoever started it, and
+   * holds the pipes it inherited.
+   */
+  static async create(mode: StandInMode = 'ok', wrapper = false): Promise<StandInCloudflared> {
+    const stateDir = await mkdtemp(path.join(os.tmpdir(), 'cloudflared-stand-in-'));
+    const settings = JSON.stringify({ stateDir, mode });
+    const script = `#!${process.execPath}\nglobalThis.cloudflaredStandIn = ${settings};\nimport(${JSON.stringify(STAND_IN)});\n`;
+    const standIn = new StandInCloudflared(stateDir, mode, script);
+    await mkdir(standIn.binDir);
+    const real = path.join(stateDir, wrapper ? 'stand-in' : 'bin/cloudflared');
+    await writeFile(real, script, { mode: 0o755 });
+    if (wrapper) {
+      const sh = `#!/bin/sh\n${JSON.stringify(real)} "$@"\n`;
+      await writeFile(path.join(standIn.binDir, 'cloudflared'), sh, { mode: 0o755 });
+    }
+    return standIn;
   }
 
-  /** `base` with the stand-in first on PATH and its settings. */
+  /** The folder holding its `cloudflared`: put it first on PATH. */
+  get binDir(): string {
+    return path.join(this.stateDir, 'bin');
+  }
+
+  /** `base` with the stand-in first on PATH. */
   env(base: NodeJS.ProcessEnv = process.env): Record<string, string> {
     const env: Record<string, string> = {};
     for (const [name, value] of Object.entries(base)) if (value !== undefined) env[name] = value;
-    return {
-      ...env,
-      PATH: [STAND_IN_BIN_DIR, base.PATH ?? ''].join(path.delimiter),
-      CLOUDFLARED_STANDIN_DIR: this.stateDir,
-      CLOUDFLARED_STANDIN_MODE: this.mode,
-    };
+    return { ...env, PATH: [this.binDir, base.PATH ?? ''].join(path.delimiter) };
   }
 
   /** Every start of the stand-in, in order. */

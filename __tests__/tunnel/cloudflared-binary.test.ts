@@ -67,12 +67,12 @@ afterEach(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-async function release(sumOf: 'download' | 'binary in archive', sha256: string): Promise<CloudflaredRelease> {
+function release(sha256: string, binarySha256?: string): CloudflaredRelease {
   return {
     version: '2099.1.0',
     assets: {
-      'linux-x64': { file: 'cloudflared-linux-amd64', sha256, sumOf },
-      'darwin-arm64': { file: 'cloudflared-darwin-arm64.tgz', sha256, sumOf },
+      'linux-x64': { file: 'cloudflared-linux-amd64', sha256 },
+      'darwin-arm64': { file: 'cloudflared-darwin-arm64.tgz', sha256, binarySha256 },
     },
   };
 }
@@ -80,7 +80,7 @@ async function release(sumOf: 'download' | 'binary in archive', sha256: string):
 describe('installCloudflared', () => {
   test('downloads the pinned asset, checks its sum, caches it runnable, and uses the cache next time', async () => {
     host = await ReleaseHost.start(new Map([['/releases/2099.1.0/cloudflared-linux-amd64', BINARY]]));
-    const pinned = await release('download', await sha256(BINARY, work));
+    const pinned = release(await sha256(BINARY, work));
     const options = { releaseBaseUrl: host.url, release: pinned, platform: 'linux' as const, arch: 'x64' };
 
     const binary = await installCloudflared(options);
@@ -95,7 +95,7 @@ describe('installCloudflared', () => {
 
   test('refuses a download whose sum is not the pinned one: deleted, not cached, never run', async () => {
     host = await ReleaseHost.start(new Map([['/releases/2099.1.0/cloudflared-linux-amd64', BINARY]]));
-    const pinned = await release('download', 'f'.repeat(64));
+    const pinned = release('f'.repeat(64));
     const install = installCloudflared({
       releaseBaseUrl: host.url,
       release: pinned,
@@ -112,7 +112,7 @@ describe('installCloudflared', () => {
 
   test('a release host that answers 404 is named with the status', async () => {
     host = await ReleaseHost.start(new Map());
-    const pinned = await release('download', 'f'.repeat(64));
+    const pinned = release('f'.repeat(64));
     await expect(
       installCloudflared({ releaseBaseUrl: host.url, release: pinned, platform: 'linux', arch: 'x64' }),
     ).rejects.toThrow(
@@ -120,7 +120,7 @@ describe('installCloudflared', () => {
     );
   });
 
-  test('a .tgz (macOS) is unpacked, and a sum pinned for the binary inside is checked on that binary', async () => {
+  test('a .tgz (macOS) is checked, unpacked, its binary checked, and the cached binary checked against that sum', async () => {
     const packed = path.join(work, 'pack');
     await mkdir(packed);
     await writeFile(path.join(packed, 'cloudflared'), BINARY);
@@ -130,19 +130,17 @@ describe('installCloudflared', () => {
     host = await ReleaseHost.start(new Map([['/releases/2099.1.0/cloudflared-darwin-arm64.tgz', archive]]));
     const options = { releaseBaseUrl: host.url, platform: 'darwin' as const, arch: 'arm64' };
 
+    const archiveSum = await sha256(archive, work);
     await expect(
-      installCloudflared({
-        ...options,
-        release: await release('binary in archive', await sha256(archive, work)),
-      }),
+      installCloudflared({ ...options, release: release(archiveSum, archiveSum) }),
     ).rejects.toThrow(/^the cloudflared in http:.*cloudflared-darwin-arm64\.tgz was refused \(and not run\)/);
 
-    const binary = await installCloudflared({
-      ...options,
-      release: await release('binary in archive', await sha256(BINARY, work)),
-    });
+    const pinned = release(archiveSum, await sha256(BINARY, work));
+    const binary = await installCloudflared({ ...options, release: pinned });
     expect(binary).toBe(path.join(work, 'tool-cache', 'cloudflared', '2099.1.0', 'arm64', 'cloudflared'));
     expect(await readFile(binary)).toEqual(BINARY);
+    expect(await installCloudflared({ ...options, release: pinned })).toBe(binary);
+    expect(host.requests).toHaveLength(2);
   });
 
   test('a system with no pinned asset is named', async () => {

@@ -1,13 +1,15 @@
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from '@jest/globals';
+import { cloudflaredEnv } from '../../src/tunnel/cloudflared-process.js';
 import { stopLeftover } from '../../src/tunnel/index.js';
 import { type DriverRun, isGone, SHORT_BOUNDS, TunnelWorld } from '../helpers/tunnels.js';
-import { STAND_IN_BIN_DIR, type StandInMode } from '../simulator/cloudflared-stand-in.js';
+import type { StandInMode } from '../simulator/cloudflared-stand-in.js';
 import { listen } from '../simulator/loopback.js';
 
 /**
@@ -23,10 +25,20 @@ afterEach(async () => {
 async function world(
   mode: StandInMode = 'ok',
   app?: { https?: boolean; status?: number },
+  wrapper = false,
 ): Promise<TunnelWorld> {
-  const started = await TunnelWorld.start(mode, app);
-  cleanups.push(() => started.stop());
+  const started = await TunnelWorld.start(mode, app, wrapper);
+  cleanups.push(async () => {
+    for (const { pid } of started.standIn.invocations()) if (!isGone(pid)) process.kill(pid, 'SIGKILL');
+    await started.stop();
+  });
   return started;
+}
+
+/** Whether the driver exits by itself within `ms`: no pipe or child keeps its Node alive. */
+async function exitsWithin(run: DriverRun, ms: number): Promise<boolean> {
+  const timer = new Promise<false>((resolve) => setTimeout(() => resolve(false), ms).unref());
+  return Promise.race([run.exited.then(() => true), timer]);
 }
 
 function track(run: DriverRun): DriverRun {
@@ -92,7 +104,7 @@ describe('openTunnels', () => {
       line: expect.stringMatching(/INF \| {2}https:/),
     });
     expect(run.logs).toEqual([
-      `Using cloudflared from PATH: ${path.join(STAND_IN_BIN_DIR, 'cloudflared')}`,
+      `Using cloudflared from PATH (not checked: the action checks only the one it downloads): ${path.join(w.standIn.binDir, 'cloudflared')}`,
       expect.stringMatching(
         new RegExp(`^Tunnel to ${w.app.origin} is up at ${publicOrigin} \\(\\d+\\.\\d s, attempt 1\\)\\.$`),
       ),
@@ -114,9 +126,10 @@ describe('openTunnels', () => {
         '--url',
         w.app.origin,
       ],
-      tunnelVariables: [],
+      env: expect.any(Array),
       config: '',
     });
+    expect(invocation?.env.filter((name) => /^tunnel_/i.test(name))).toEqual([]);
     const configPath = invocation?.argv[3] as string;
     expect(existsSync(configPath)).toBe(true);
 
@@ -130,6 +143,24 @@ describe('openTunnels', () => {
     expect(isGone(pid)).toBe(true);
     expect(existsSync(path.dirname(configPath))).toBe(false);
     expect(run.events.some((e) => e.event === 'down')).toBe(false);
+  });
+
+  it('cloudflared inherits only what a Go program needs: no credential of the step, TUNNEL_* or proxy', async () => {
+    const w = await world();
+    const env = w.env({
+      'INPUT_API-KEY': 'secret',
+      INPUT_NOTE: 'note',
+      GITHUB_TOKEN: 'ghs_secret',
+      ACTIONS_RUNTIME_TOKEN: 'runtime',
+      ACTIONS_ID_TOKEN_REQUEST_TOKEN: 'oidc',
+      TUNNEL_TOKEN: 'token',
+      HTTPS_PROXY: 'http://127.0.0.1:9',
+      LC_ALL: 'C.UTF-8',
+    });
+    const run = track(w.run({ origins: [w.app.origin], bounds: SHORT_BOUNDS }, env));
+    await run.next('stopped');
+    const expected = ['HOME', 'LANG', 'LC_ALL', 'PATH', 'TMPDIR'].filter((name) => name in env);
+    expect(w.standIn.invocations()[0]?.env.sort()).toEqual(expected);
   });
 
   it('an https origin: --no-tls-verify, and a certificate the probe refuses still counts as listening', async () => {
@@ -191,6 +222,50 @@ describe('openTunnels', () => {
       ),
     );
     expect(w.standIn.invocations()).toEqual([]);
+  });
+
+  it('a cloudflared planted in the tool cache never runs: its sum is checked, and it is downloaded again', async () => {
+    const w = await world();
+    const runner = await mkdtemp(path.join(os.tmpdir(), 'runner-'));
+    cleanups.push(() => rm(runner, { recursive: true, force: true }));
+    // What an earlier job on a self-hosted runner could leave, as @actions/tool-cache lays it out.
+    const cached = path.join(runner, 'cache', 'cloudflared', '2099.1.0', process.arch);
+    const ran = path.join(runner, 'planted-ran');
+    await mkdir(cached, { recursive: true });
+    await writeFile(path.join(cached, 'cloudflared'), `#!/bin/sh\ntouch '${ran}'\n`, { mode: 0o755 });
+    await writeFile(`${cached}.complete`, '');
+    const file = `cloudflared-linux-${process.arch === 'x64' ? 'amd64' : process.arch}`;
+    const requests: string[] = [];
+    const releases = createServer((req, res) => {
+      requests.push(req.url ?? '');
+      res.end(w.standIn.script);
+    });
+    await listen(releases);
+    cleanups.push(() => new Promise((resolve) => releases.close(resolve)));
+    const base = `http://127.0.0.1:${(releases.address() as { port: number }).port}/download`;
+    const sha256 = createHash('sha256').update(w.standIn.script).digest('hex');
+    const release = { version: '2099.1.0', assets: { [`linux-${process.arch}`]: { file, sha256 } } };
+    const env = w.env(
+      { RUNNER_TEMP: path.join(runner, 'temp'), RUNNER_TOOL_CACHE: path.join(runner, 'cache') },
+      false,
+    );
+    const run = track(
+      w.run(
+        { origins: [w.app.origin], bounds: SHORT_BOUNDS, install: { releaseBaseUrl: base, release } },
+        env,
+      ),
+    );
+    await run.exited;
+    expect(existsSync(ran)).toBe(false);
+    expect(run.events.map((e) => e.event)).toContain('opened');
+    expect(await readFile(path.join(cached, 'cloudflared'), 'utf8')).toBe(w.standIn.script);
+    expect(requests).toEqual([`/download/2099.1.0/${file}`]);
+    expect(run.logs.slice(0, 2)).toEqual([
+      expect.stringMatching(
+        /^The cloudflared 2099\.1\.0 in the tool cache is not the pinned one \(its SHA-256 is [0-9a-f]{64}\): deleted, and downloaded again\.$/,
+      ),
+      `Using cloudflared 2099.1.0 from the tool cache, its SHA-256 checked: ${path.join(cached, 'cloudflared')}`,
+    ]);
   });
 
   it.each<[StandInMode, Partial<typeof SHORT_BOUNDS>, RegExp]>([
@@ -302,12 +377,39 @@ describe('openTunnels', () => {
     expect(stopMs).toBeGreaterThanOrEqual(290);
     expect(isGone(pid)).toBe(true);
   });
+
+  it('stop() ends the whole process group of a wrapper that runs cloudflared without exec, promptly', async () => {
+    const w = await world('ignore-sigterm', undefined, true);
+    const run = track(w.run({ origins: [w.app.origin], bounds: SHORT_BOUNDS }));
+    const wrapper = await onePid(run);
+    const { stopMs } = await run.next('stopped');
+    const [standIn] = w.standIn.invocations();
+    expect(standIn?.pid).not.toBe(wrapper);
+    expect([wrapper, standIn?.pid].map((pid) => isGone(pid as number))).toEqual([true, true]);
+    // SIGTERM, then SIGKILL to the group after the bound (1 s): not a second bound waiting on pipes.
+    expect(stopMs).toBeLessThan((SHORT_BOUNDS.killAfterMs as number) + 700);
+    expect(await exitsWithin(run, 5_000)).toBe(true);
+  });
+});
+
+describe('cloudflaredEnv', () => {
+  it('matches names case-insensitively on Windows only', () => {
+    const env = {
+      Path: 'C:\\bin',
+      SYSTEMROOT: 'C:\\Windows',
+      windir: 'C:\\Windows',
+      Github_Token: 't',
+      lc_all: 'C',
+    };
+    expect(Object.keys(cloudflaredEnv(env, 'win32'))).toEqual(['Path', 'SYSTEMROOT', 'windir', 'lc_all']);
+    expect(Object.keys(cloudflaredEnv(env, 'linux'))).toEqual(['windir']);
+  });
 });
 
 describe('stopLeftover', () => {
   /** A main step killed with its tunnel up: the driver dies, its cloudflared stays. */
-  async function leftover(mode: StandInMode): Promise<number> {
-    const w = await world(mode);
+  async function leftover(mode: StandInMode, w?: TunnelWorld): Promise<number> {
+    w ??= await world(mode);
     const run = track(w.run({ origins: [w.app.origin], bounds: SHORT_BOUNDS, hold: true }));
     const pid = await onePid(run);
     run.child.kill('SIGKILL');
@@ -329,8 +431,20 @@ describe('stopLeftover', () => {
     expect(isGone(pid)).toBe(true);
   });
 
+  it('kills the whole group of a wrapper that runs cloudflared without exec', async () => {
+    const w = await world('ignore-sigterm', undefined, true);
+    const wrapper = await leftover('ignore-sigterm', w);
+    const standIn = w.standIn.invocations()[0]?.pid as number;
+    expect(isGone(standIn)).toBe(false);
+    expect(await stopLeftover([wrapper], { killAfterMs: 300 })).toEqual([
+      { pid: wrapper, outcome: 'killed' },
+    ]);
+    expect([isGone(wrapper), isGone(standIn)]).toEqual([true, true]);
+  });
+
   it('leaves alone a pid that is not a cloudflared, and ids that are not a process', async () => {
-    const sleeper = spawn('sleep', ['30']);
+    // Detached, it leads a process group of its own, as a cloudflared the action started does.
+    const sleeper = spawn('sleep', ['30'], { detached: true });
     cleanups.push(() => sleeper.kill('SIGKILL'));
     const pid = sleeper.pid as number;
     expect(await stopLeftover([pid, 0, -1, process.pid])).toEqual([

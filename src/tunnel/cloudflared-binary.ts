@@ -7,17 +7,19 @@ import { describeNetworkError } from '../service/transport.js';
 
 /**
  * The `cloudflared` binary: the one on PATH, else a pinned release downloaded through
- * @actions/tool-cache, checked against the SHA-256 sums below before anything runs it, and kept
- * in the runner's tool cache for the next job.
+ * @actions/tool-cache and kept in the runner's tool cache for the next job. The download is checked
+ * against the SHA-256 sums below before it is unpacked or cached, and the cached binary again each
+ * time it is taken from the cache: on a self-hosted runner the cache outlives jobs, and anything
+ * may have been put there.
  */
 
 export interface ReleaseAsset {
   /** The asset's file name on the release page. */
   file: string;
-  /** Lower-case hex SHA-256. */
+  /** Lower-case hex SHA-256 of the file as downloaded. */
   sha256: string;
-  /** What the sum is of: the downloaded file itself, or the `cloudflared` inside a downloaded .tgz. */
-  sumOf: 'download' | 'binary in archive';
+  /** Of the `cloudflared` inside, for a .tgz; otherwise the binary is the download, and `sha256` is its sum. */
+  binarySha256?: string;
 }
 
 export interface CloudflaredRelease {
@@ -29,15 +31,17 @@ export interface CloudflaredRelease {
 export const RELEASE_BASE_URL = 'https://github.com/cloudflare/cloudflared/releases/download';
 
 /**
- * Release 2026.8.2 (2026-08-14), the sums of the files as downloaded (for macOS, of the .tgz, not
- * of the binary inside it, whose sum Cloudflare's release notes give). Each was read in two
- * independent places or more:
+ * Release 2026.8.2 (2026-08-14), the sums of the files as downloaded, and for macOS of the binary
+ * inside the .tgz too. Each was read in two independent places or more:
  * - cashapp/hermit-packages, cloudflared.hcl (sha256sums by release URL: Linux amd64 and arm64,
  *   the macOS amd64 .tgz; Hermit has no macOS arm64 or Windows entry);
  * - GitHub's own `digest` of each release asset, as a public project's notes quote the release's
  *   asset listing from the GitHub API (all five, with their sizes);
  * - the pins of several unrelated projects that download this release (Rust, Python, Go,
  *   TypeScript and shell installers, found with the search tool), which agree on all five.
+ * The macOS binaries' sums are the ones Cloudflare's release notes list under the .tgz names (as
+ * quoted by a Renovate pull request for 2026.8.2, cerfedino/Homelab#30); several unrelated
+ * installers pin the same two as the sums of the extracted executable.
  * The self-test workflow's real download is what finally proves them.
  */
 export const CLOUDFLARED_RELEASE: CloudflaredRelease = {
@@ -47,31 +51,28 @@ export const CLOUDFLARED_RELEASE: CloudflaredRelease = {
     'linux-x64': {
       file: 'cloudflared-linux-amd64',
       sha256: 'fcfb02b575a52ca1af2e3267af4e1517bcdeb30ac48c834c69abaed3c0576ad2',
-      sumOf: 'download',
     },
     // hermit-packages; GitHub's asset digest; other projects' pins
     'linux-arm64': {
       file: 'cloudflared-linux-arm64',
       sha256: '7747d94570fb390cf47dcb4f9555c193c6355cda9793f0d878d9049e5d6a7790',
-      sumOf: 'download',
     },
-    // the .tgz: hermit-packages; GitHub's asset digest (the binary inside: b0f770e1…)
+    // the .tgz: hermit-packages; GitHub's asset digest. The binary: the release notes; other projects' pins
     'darwin-x64': {
       file: 'cloudflared-darwin-amd64.tgz',
       sha256: 'f1727723c586500e2092368ae21871b3df7ddfd2cb097f22d81bee4a9c458bb4',
-      sumOf: 'download',
+      binarySha256: 'b0f770e1e0b281399a57219b840fd8eef1cc25387a404124248157ea2073727a',
     },
-    // the .tgz: GitHub's asset digest; other projects' pins (the binary inside: b61054d3…)
+    // the .tgz: GitHub's asset digest; other projects' pins. The binary: the release notes; other projects' pins
     'darwin-arm64': {
       file: 'cloudflared-darwin-arm64.tgz',
       sha256: '9042c2c5d8b2de78e60f313d5fb31b6c5c1cebde787a3caf1f2c9588084ac442',
-      sumOf: 'download',
+      binarySha256: 'b61054d3d6326ea558cb49826eebf5676e0d0a36d51b546975096ca3e0e3c89d',
     },
     // GitHub's asset digest; other projects' pins
     'win32-x64': {
       file: 'cloudflared-windows-amd64.exe',
       sha256: 'c29eee2b121f5436a642eed69fd9767da7e7b8c510fa50aaa130337f931357b5',
-      sumOf: 'download',
     },
   },
 };
@@ -120,10 +121,14 @@ export class InstallFailure extends Error {
 }
 
 /**
- * The path of the pinned `cloudflared` in the tool cache, downloaded and checked first when it is
- * not there yet. A download whose sum differs from the pinned one is deleted, never run.
+ * The path of the pinned `cloudflared` in the tool cache, its sum checked now; downloaded and
+ * checked first when it is not there, or not the pinned binary (that one is deleted, never run and
+ * said in `log`). A download whose sum differs from the pinned one is deleted, never run.
  */
-export async function installCloudflared(options: InstallOptions = {}): Promise<string> {
+export async function installCloudflared(
+  options: InstallOptions = {},
+  log: (line: string) => void = () => undefined,
+): Promise<string> {
   const { releaseBaseUrl = RELEASE_BASE_URL, release = CLOUDFLARED_RELEASE } = options;
   const platform = options.platform ?? process.platform;
   const arch = options.arch ?? process.arch;
@@ -135,9 +140,28 @@ export async function installCloudflared(options: InstallOptions = {}): Promise<
   }
   const name = binaryName(platform);
   const cached = toolCache.find(TOOL_NAME, release.version, arch);
-  if (cached) return path.join(cached, name);
-
+  if (cached) {
+    const actual = await sha256Of(path.join(cached, name)).catch(() => 'unreadable');
+    if (actual === (asset.binarySha256 ?? asset.sha256)) return path.join(cached, name);
+    log(
+      `The cloudflared ${release.version} in the tool cache is not the pinned one (its SHA-256 is ${actual}): deleted, and downloaded again.`,
+    );
+    await rm(cached, { recursive: true, force: true });
+    await rm(`${cached}.complete`, { force: true });
+  }
   const url = `${releaseBaseUrl.replace(/\/+$/, '')}/${release.version}/${asset.file}`;
+  return download(url, release.version, asset, platform, arch);
+}
+
+/** Downloads `url`, checks it (and the binary inside a .tgz), and caches the binary; its path. */
+async function download(
+  url: string,
+  version: string,
+  asset: ReleaseAsset,
+  platform: NodeJS.Platform,
+  arch: string,
+): Promise<string> {
+  const name = binaryName(platform);
   let downloaded: string;
   try {
     downloaded = await toolCache.downloadTool(url);
@@ -146,31 +170,31 @@ export async function installCloudflared(options: InstallOptions = {}): Promise<
       error instanceof toolCache.HTTPError
         ? `HTTP ${error.httpStatusCode}`
         : describeNetworkError(error, url, "the release host's").describe('no answer');
-    throw new InstallFailure(`the download of release ${release.version} from ${url} failed: ${why}`);
+    throw new InstallFailure(`the download of release ${version} from ${url} failed: ${why}`);
   }
   const cleanUp: string[] = [downloaded];
   try {
-    if (asset.sumOf === 'download') await checkSum(downloaded, asset, url);
+    await checkSum(downloaded, asset.sha256, url);
     let binary = downloaded;
     if (asset.file.endsWith('.tgz')) {
       const dir = await toolCache.extractTar(downloaded);
       cleanUp.push(dir);
       binary = await findInArchive(dir, name, url);
-      if (asset.sumOf === 'binary in archive') await checkSum(binary, asset, `the cloudflared in ${url}`);
+      if (asset.binarySha256) await checkSum(binary, asset.binarySha256, `the cloudflared in ${url}`);
     }
     if (platform !== 'win32') await chmod(binary, 0o755);
-    const dir = await toolCache.cacheFile(binary, name, TOOL_NAME, release.version, arch);
+    const dir = await toolCache.cacheFile(binary, name, TOOL_NAME, version, arch);
     return path.join(dir, name);
   } finally {
     for (const leftover of cleanUp) await rm(leftover, { recursive: true, force: true });
   }
 }
 
-async function checkSum(file: string, asset: ReleaseAsset, what: string): Promise<void> {
+async function checkSum(file: string, pinned: string, what: string): Promise<void> {
   const actual = await sha256Of(file);
-  if (actual !== asset.sha256) {
+  if (actual !== pinned) {
     throw new InstallFailure(
-      `${what} was refused (and not run): its SHA-256 is ${actual}, not the pinned ${asset.sha256}`,
+      `${what} was refused (and not run): its SHA-256 is ${actual}, not the pinned ${pinned}`,
     );
   }
 }

@@ -4,12 +4,16 @@ import { createServer } from 'node:net';
 import * as path from 'node:path';
 import type { Clock } from '../service/clock.js';
 import { EMPTY_LOG, type QuickTunnelLog, readLogLine } from './cloudflared-log.js';
+import { stopProcessGroup } from './process-group.js';
 
 /** How long cloudflared may finish requests in flight once told to stop (its default, 30 s, is past the runner's budget). */
 export const GRACE_PERIOD = '1s';
 
 /** From SIGTERM to a kill, and from the kill to giving up: the grace period and some slack. */
 export const KILL_AFTER_MS = 3_000;
+
+/** Once it has exited, how long its last lines may take to be read: a process it started may hold the pipes for good. */
+const PIPE_DRAIN_MS = 200;
 
 export interface CloudflaredCommand {
   origin: string;
@@ -38,9 +42,20 @@ export function cloudflaredArgs(command: CloudflaredCommand): string[] {
   ];
 }
 
-/** `env` without the TUNNEL_* variables, each of which would set one of cloudflared's flags. */
-export function withoutTunnelVariables(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(env).filter(([name]) => !/^TUNNEL_/i.test(name)));
+/** What a Go program needs: PATH, home and temp folders, Windows' system variables, locale, certificates. */
+const INHERITED =
+  'PATH|HOME|USERPROFILE|TMPDIR|TMP|TEMP|LANG|LANGUAGE|LC_[A-Z]+|SSL_CERT_FILE|SSL_CERT_DIR|' +
+  'SystemRoot|SystemDrive|windir|ComSpec|PATHEXT|APPDATA|LOCALAPPDATA|ProgramData|ProgramFiles|' +
+  'ProgramFiles\\(x86\\)|ProgramW6432|CommonProgramFiles|CommonProgramFiles\\(x86\\)|HOMEDRIVE|HOMEPATH';
+
+/**
+ * cloudflared's environment: an allow-list, so that no credential of the step (INPUT_*, GITHUB_*,
+ * ACTIONS_*), no TUNNEL_* variable (each sets one of its flags) and no proxy reaches it. Names
+ * match case-insensitively on Windows, as Windows reads them.
+ */
+export function cloudflaredEnv(env: NodeJS.ProcessEnv, platform = process.platform): NodeJS.ProcessEnv {
+  const allowed = new RegExp(`^(?:${INHERITED})$`, platform === 'win32' ? 'i' : '');
+  return Object.fromEntries(Object.entries(env).filter(([name]) => allowed.test(name)));
 }
 
 /** A port free on 127.0.0.1 for cloudflared's metrics server (taken by another process in the meantime, the attempt fails and the next one takes another). */
@@ -73,15 +88,16 @@ export interface Exit {
 }
 
 /**
- * One cloudflared process. Its stderr (and stdout) are read for its whole life: a closed pipe would
- * kill it. Each line updates `log` before `onLine` sees it.
+ * One cloudflared process, leading a process group of its own (POSIX). Its stderr (and stdout) are
+ * read for its whole life: a closed pipe would kill it. Each line updates `log` before `onLine`
+ * sees it.
  */
 export class CloudflaredProcess {
   private current: QuickTunnelLog = EMPTY_LOG;
   private ended: Exit | undefined;
   private stopRequested = false;
   private readonly waiters = new Set<() => void>();
-  /** Resolves when the process has exited and its output is read; never rejects. */
+  /** Resolves when the process has exited and its output is read (or its pipes let go); never rejects. */
   readonly exited: Promise<Exit>;
 
   private constructor(
@@ -108,17 +124,24 @@ export class CloudflaredProcess {
       const end = (exit: Exit) => {
         if (this.ended) return;
         this.ended = exit;
+        // So that no pipe a grandchild still holds keeps Node alive.
+        child.stdout?.destroy();
+        child.stderr?.destroy();
         this.notify();
         resolve(exit);
       };
       child.once('error', (error: NodeJS.ErrnoException) =>
         end({ code: null, signal: null, error: error.code ?? error.message }),
       );
-      child.once('close', (code, signal) => end({ code, signal }));
+      child.once('exit', (code, signal) => {
+        const closed = new AbortController();
+        child.once('close', () => closed.abort());
+        void clock.sleep(PIPE_DRAIN_MS, closed.signal).then(() => end({ code, signal }));
+      });
     });
   }
 
-  /** Starts `binary` with `args`, without a shell. */
+  /** Starts `binary` with `args`, without a shell, as the leader of a new process group (POSIX). */
   static start(
     binary: string,
     args: readonly string[],
@@ -126,7 +149,12 @@ export class CloudflaredProcess {
     clock: Clock,
     onLine: (line: string, log: QuickTunnelLog) => void = () => undefined,
   ): CloudflaredProcess {
-    const child = spawn(binary, args, { env, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+    const child = spawn(binary, args, {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      windowsHide: true,
+      detached: process.platform !== 'win32',
+    });
     return new CloudflaredProcess(child, clock, onLine);
   }
 
@@ -186,23 +214,17 @@ export class CloudflaredProcess {
   }
 
   /**
-   * Stops it: SIGTERM (on Windows, which has no signals, a kill), then a kill if it is still there
-   * after `killAfterMs`. Resolves once it is gone (true), or false if even the kill did not end it
-   * within `killAfterMs`.
+   * Stops it and whatever it started: SIGTERM to its process group, then SIGKILL to the group if any
+   * process of it is left after `killAfterMs` (on Windows, its process tree is ended). Resolves once
+   * none is left (true), or false if even the kill did not end them within `killAfterMs`.
    */
   async stop(killAfterMs: number): Promise<boolean> {
     this.stopRequested = true;
-    if (this.ended) return true;
-    this.child.kill(process.platform === 'win32' ? undefined : 'SIGTERM');
-    if (await this.exitedWithin(killAfterMs)) return true;
-    this.child.kill('SIGKILL');
-    return this.exitedWithin(killAfterMs);
-  }
-
-  private async exitedWithin(ms: number): Promise<boolean> {
-    const timer = new AbortController();
-    await Promise.race([this.exited, this.clock.sleep(ms, timer.signal)]);
-    timer.abort();
-    return this.ended !== undefined;
+    const pid = this.child.pid;
+    if (pid !== undefined && (await stopProcessGroup(pid, killAfterMs, this.clock)) === 'still running') {
+      return false;
+    }
+    await this.exited;
+    return true;
   }
 }

@@ -1,18 +1,20 @@
 import { readFile } from 'node:fs/promises';
 import { type Clock, systemClock } from '../service/clock.js';
 import { KILL_AFTER_MS } from './cloudflared-process.js';
+import { groupAlive, stopProcessGroup } from './process-group.js';
 
 /**
  * The post step's cleanup: a main step that was killed leaves its cloudflared running, known only
- * by the pid it saved.
+ * by the pid it saved, which is also the id of the process group it leads (on Windows, the root of
+ * its process tree).
  */
 
 export type LeftoverOutcome =
-  /** It had already exited. */
+  /** Its whole group had already exited. */
   | 'gone'
-  /** It exited on SIGTERM (on Windows, the kill). */
+  /** Its group exited on SIGTERM (on Windows, its tree on the kill). */
   | 'stopped'
-  /** It lingered past the bound and was killed. */
+  /** A process of its group lingered past the bound, and the group was killed. */
   | 'killed'
   /** Still there after the kill, or not ours to signal (EPERM). */
   | 'still running'
@@ -24,20 +26,6 @@ export interface LeftoverStop {
   outcome: LeftoverOutcome;
 }
 
-/** Whether `pid` is a live process: one that exited but was not reaped yet (a zombie, Linux) is not. */
-async function isRunning(pid: number): Promise<boolean> {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  try {
-    return !/^\d+ \(.*\) Z/s.test(await readFile(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return true; // no /proc (macOS, Windows)
-  }
-}
-
 /** Whether `pid` may still be a cloudflared: where /proc exists, its command line must name it. */
 async function mayBeCloudflared(pid: number): Promise<boolean> {
   try {
@@ -47,36 +35,15 @@ async function mayBeCloudflared(pid: number): Promise<boolean> {
   }
 }
 
-function signal(pid: number, name: NodeJS.Signals): boolean {
-  try {
-    process.kill(pid, name);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function exitedWithin(pid: number, ms: number, clock: Clock): Promise<boolean> {
-  const deadline = clock.now() + ms;
-  while (await isRunning(pid)) {
-    if (clock.now() >= deadline) return false;
-    await clock.sleep(Math.min(50, deadline - clock.now()));
-  }
-  return true;
-}
-
 async function stopOne(pid: number, killAfterMs: number, clock: Clock): Promise<LeftoverOutcome> {
   // 0 and negative numbers name process groups (-1: every process): never signalled, nor this process.
   if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return 'not cloudflared';
-  if (!(await isRunning(pid))) return 'gone';
+  if (!(await groupAlive(pid))) return 'gone';
   if (!(await mayBeCloudflared(pid))) return 'not cloudflared';
-  if (!signal(pid, 'SIGTERM')) return (await isRunning(pid)) ? 'still running' : 'gone';
-  if (await exitedWithin(pid, killAfterMs, clock)) return 'stopped';
-  signal(pid, 'SIGKILL');
-  return (await exitedWithin(pid, killAfterMs, clock)) ? 'killed' : 'still running';
+  return stopProcessGroup(pid, killAfterMs, clock);
 }
 
-/** Stops the cloudflared processes `pids` that are still running: SIGTERM, then a kill after `killAfterMs`. */
+/** Stops the process groups of the cloudflared processes `pids`: SIGTERM, then SIGKILL after `killAfterMs`. */
 export async function stopLeftover(
   pids: readonly number[],
   options: { killAfterMs?: number; clock?: Clock } = {},

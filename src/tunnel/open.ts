@@ -11,10 +11,10 @@ import { publicOriginFromMetrics, type QuickTunnelLog } from './cloudflared-log.
 import {
   CloudflaredProcess,
   cloudflaredArgs,
+  cloudflaredEnv,
   emptyConfig,
   freePort,
   KILL_AFTER_MS,
-  withoutTunnelVariables,
 } from './cloudflared-process.js';
 import {
   type AttemptFailure,
@@ -68,7 +68,7 @@ export interface OpenTunnelsOptions {
   debug?: (line: string) => void;
   /** Called once, at once, when the cloudflared of a tunnel that was up exits without stop(). */
   onUnexpectedExit?: (tunnel: Tunnel, message: string) => void;
-  /** Where to look for cloudflared (PATH) and what it inherits (without TUNNEL_*); process.env by default. */
+  /** Where to look for cloudflared (PATH) and what it may inherit (see cloudflaredEnv); process.env by default. */
   env?: NodeJS.ProcessEnv;
   /** Where cloudflared's empty config goes: RUNNER_TEMP on a runner; the system's temporary folder by default. */
   workDir?: string;
@@ -160,13 +160,16 @@ async function locateCloudflared(
 ): Promise<string | { missing: string }> {
   const onPath = await findOnPath(env);
   if (onPath) {
-    options.log(`Using cloudflared from PATH: ${onPath}`);
+    // The job's own choice: the pinned sums are of one release, which it need not be.
+    options.log(
+      `Using cloudflared from PATH (not checked: the action checks only the one it downloads): ${onPath}`,
+    );
     return onPath;
   }
   const version = (options.install?.release ?? CLOUDFLARED_RELEASE).version;
   try {
-    const binary = await installCloudflared(options.install);
-    options.log(`Using cloudflared ${version}, SHA-256 checked, from the tool cache: ${binary}`);
+    const binary = await installCloudflared(options.install, options.log);
+    options.log(`Using cloudflared ${version} from the tool cache, its SHA-256 checked: ${binary}`);
     return binary;
   } catch (error) {
     return { missing: error instanceof Error ? error.message : String(error) };
@@ -252,7 +255,7 @@ async function tryOnce(
   const cloudflared = CloudflaredProcess.start(
     binary,
     cloudflaredArgs({ origin, metricsPort, configPath, http2 }),
-    withoutTunnelVariables(context.env),
+    cloudflaredEnv(context.env),
     clock,
     (line: string, log: QuickTunnelLog) => {
       if (log.publicOrigin) maskOnce(log.publicOrigin);

@@ -1,6 +1,8 @@
 /**
- * A stand-in for `cloudflared tunnel --url <origin>` (a quick tunnel), for the tests: the tests put
- * this folder first on PATH, and its `cloudflared` runs this file.
+ * A stand-in for `cloudflared tunnel --url <origin>` (a quick tunnel), for the tests: each test world
+ * writes a `cloudflared` of its own (../cloudflared-stand-in.ts) that sets its settings and imports
+ * this file. The settings travel inside that executable, not in the environment: the action gives
+ * cloudflared an allow-list of variables, and test variables are not on it.
  *
  * It takes the real one's arguments, writes its log to stderr the way the real one does (the public
  * URL inside a box of INF lines), answers `/ready` and `/quicktunnel` on `--metrics`, and serves its
@@ -10,12 +12,13 @@
  * proxy (../proxy.ts, `resolve`) reads it, so that a client behind the proxy reaches the app the way
  * it would through Cloudflare.
  *
- * Environment:
- *   CLOUDFLARED_STANDIN_DIR   state folder (required): invocations.jsonl gets one line per start
- *                             (its count is the attempt number, across processes), routes/ the names
- *   CLOUDFLARED_STANDIN_MODE  ok (default) | exit-early | no-url | unreachable | reachable-from-2nd |
- *                             refuse-429 | quic-blocked (never registers unless --protocol http2) |
- *                             ignore-sigterm (only SIGKILL ends it)
+ * Settings (globalThis.cloudflaredStandIn):
+ *   stateDir   state folder (required): invocations.jsonl gets one line per start (its count is the
+ *              attempt number, across processes; each line names the variables it received), routes/
+ *              the names
+ *   mode       ok (default) | exit-early | no-url | unreachable | reachable-from-2nd |
+ *              refuse-429 | quic-blocked (never registers unless --protocol http2) |
+ *              ignore-sigterm (only SIGKILL ends it)
  */
 
 import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -73,19 +76,18 @@ if (parsed.error) {
   process.exit(0);
 }
 const { flags } = parsed;
-const stateDir = process.env.CLOUDFLARED_STANDIN_DIR;
+const { stateDir, mode = 'ok' } = globalThis.cloudflaredStandIn ?? {};
 if (!stateDir) {
-  log('ERR', 'CLOUDFLARED_STANDIN_DIR is not set');
+  log('ERR', 'started without its settings: run the cloudflared that cloudflared-stand-in.ts writes');
   process.exit(2);
 }
-const mode = process.env.CLOUDFLARED_STANDIN_MODE || 'ok';
 const invocations = path.join(stateDir, 'invocations.jsonl');
 appendFileSync(
   invocations,
   `${JSON.stringify({
     pid: process.pid,
     argv: process.argv.slice(2),
-    tunnelVariables: Object.keys(process.env).filter((name) => /^TUNNEL_/i.test(name)),
+    env: Object.keys(process.env),
     config: flags['--config'] === undefined ? null : readFileSync(flags['--config'], 'utf8'),
   })}\n`,
 );

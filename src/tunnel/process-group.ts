@@ -1,0 +1,85 @@
+import { spawn } from 'node:child_process';
+import { readdir, readFile } from 'node:fs/promises';
+import type { Clock } from '../service/clock.js';
+
+/**
+ * Stopping cloudflared with whatever it started (a wrapper script may run it as a child): on POSIX
+ * it leads its own process group and the whole group is signalled; on Windows its process tree is
+ * ended. One function for the main step and the post step.
+ */
+
+export type GroupStop = 'gone' | 'stopped' | 'killed' | 'still running';
+
+/** Whether a process of group `pgid` is alive (on Windows, process `pgid`): zombies nobody reaps do not count. */
+export async function groupAlive(pgid: number): Promise<boolean> {
+  try {
+    process.kill(process.platform === 'win32' ? pgid : -pgid, 0);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  return !(await onlyZombies(pgid));
+}
+
+/** Where /proc tells (Linux): whether every process of group `pgid` has exited and waits to be reaped. */
+async function onlyZombies(pgid: number): Promise<boolean> {
+  let pids: string[];
+  try {
+    pids = (await readdir('/proc')).filter((name) => /^\d+$/.test(name));
+  } catch {
+    return false;
+  }
+  for (const pid of pids) {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+    // After the command name in parentheses: state, parent, group.
+    const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(group) === pgid && state !== 'Z') return false;
+  }
+  return true;
+}
+
+function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
+  try {
+    process.kill(-pgid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Windows: ends process `pid` and its descendants (taskkill /T), without a shell. */
+function endTree(pid: number): Promise<void> {
+  return new Promise((resolve) => {
+    const taskkill = spawn('taskkill', ['/pid', String(pid), '/T', '/F'], {
+      stdio: 'ignore',
+      windowsHide: true,
+    });
+    taskkill.once('error', () => resolve());
+    taskkill.once('exit', () => resolve());
+  });
+}
+
+async function goneWithin(pgid: number, ms: number, clock: Clock): Promise<boolean> {
+  const deadline = clock.now() + ms;
+  while (await groupAlive(pgid)) {
+    if (clock.now() >= deadline) return false;
+    await clock.sleep(Math.min(50, deadline - clock.now()));
+  }
+  return true;
+}
+
+/**
+ * Stops process group `pgid`: SIGTERM to the group, then SIGKILL to it if any process of it is
+ * left after `killAfterMs` (on Windows, the tree is ended at once). Resolves once none is left, or
+ * `killAfterMs` after the kill.
+ */
+export async function stopProcessGroup(pgid: number, killAfterMs: number, clock: Clock): Promise<GroupStop> {
+  if (!(await groupAlive(pgid))) return 'gone';
+  if (process.platform === 'win32') {
+    await endTree(pgid);
+    return (await goneWithin(pgid, killAfterMs, clock)) ? 'stopped' : 'still running';
+  }
+  if (!signalGroup(pgid, 'SIGTERM')) return (await groupAlive(pgid)) ? 'still running' : 'gone';
+  if (await goneWithin(pgid, killAfterMs, clock)) return 'stopped';
+  signalGroup(pgid, 'SIGKILL');
+  return (await goneWithin(pgid, killAfterMs, clock)) ? 'killed' : 'still running';
+}
