@@ -1,17 +1,12 @@
 // Hand-written: the maintained emulator (nektos/act) needs Docker and runner images from the internet; this runs the self-test job's steps here, as far as they can run here.
 /**
- *   npx tsx .ci/self-test-local.mjs [workflow file] [job id]   # default: .github/workflows/self-test.yml self-test
+ *   npx tsx .ci/self-test-local.mjs [workflow] [job]   # default: .github/workflows/self-test.yml self-test
  *
- * Like the runner: `run:` steps in `bash --noprofile --norc -eo pipefail` with the job's and the
- * step's `env:`; `uses: ./` steps as `node dist/index.js` (on NODE24_BIN when set) with INPUT_*
- * variables (action.yml's defaults first) and fresh GITHUB_OUTPUT, GITHUB_STATE and
- * GITHUB_STEP_SUMMARY files, outputs read back; `id`, `if`, `continue-on-error`, `outcome`,
- * `conclusion`; a failed step skips the rest but `always()` / `!cancelled()` ones. Not: other actions
- * and `npm ci` (this work tree and this Node stand in), the matrix (its first values), the post step,
- * and expressions beyond env.*, steps.*, matrix.*, runner.temp/os, github.token (empty) and the status
- * functions (any other fails loudly). *_PORT job variables get free ports (the variables naming the
- * old port follow), GITHUB_WORKSPACE is a temporary directory, and what the steps leave running is
- * stopped at the end.
+ * Like the runner: `run:` steps in bash -eo pipefail with the job's and step's env; `uses: ./` as
+ * `node dist/index.js` (NODE24_BIN if set) with INPUT_* (action.yml's defaults first), fresh runner
+ * files and outputs read back; id, if, continue-on-error, outcome, conclusion. Not: other actions and
+ * `npm ci` (this work tree and Node stand in), the matrix (first values), the post step, expressions
+ * but the few in evaluate(). *_PORT job variables get free ports; what the steps leave running stops.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,6 +15,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { load as parse } from 'js-yaml';
 import { inputEnv, readKeyValueFile } from '../__tests__/helpers/runner-files.ts';
+import { StandInCloudflared } from '../__tests__/simulator/cloudflared-stand-in.ts';
+import { ConnectProxy } from '../__tests__/simulator/proxy.ts';
+import { CA_CERT_PATH } from '../__tests__/simulator/tls-front.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const workflowFile = resolve(root, process.argv[2] ?? '.github/workflows/self-test.yml');
@@ -30,6 +28,14 @@ if (!job) {
   console.error(`self-test-local: no job '${jobId}' in ${workflowFile}`);
   process.exit(2);
 }
+// The tunnel job, where Cloudflare cannot be reached: the stand-in cloudflared goes first on PATH,
+// and a CONNECT proxy on loopback (named by https_proxy, the test CA trusted) stands for the
+// internet, resolving the stand-in's trycloudflare.com names. The job must have started it.
+const standIn = jobId === 'tunnel' ? await StandInCloudflared.create('ok') : undefined;
+const proxy = standIn && (await ConnectProxy.start({ routes: {}, resolve: standIn.resolve }));
+const hostEnv = standIn
+  ? { ...standIn.env(process.env), NODE_EXTRA_CA_CERTS: CA_CERT_PATH, https_proxy: proxy.url }
+  : process.env;
 const action = parse(readFileSync(join(root, 'action.yml'), 'utf8'));
 const temp = mkdtempSync(join(tmpdir(), 'self-test-local-'));
 const [runnerTemp, workspace] = ['runner-temp', 'workspace'].map((d) => join(temp, d));
@@ -116,7 +122,7 @@ try {
   for (const [i, step] of job.steps.entries()) {
     const index = i + 1;
     const label = `\n--- step ${index}: ${step.name ?? step.uses ?? step.run?.split('\n')[0]}`;
-    const baseEnv = { ...process.env, ...githubEnv, ...jobEnv };
+    const baseEnv = { ...hostEnv, ...githubEnv, ...jobEnv };
     const env = { ...baseEnv };
     for (const [k, v] of Object.entries(step.env ?? {})) env[k] = interpolate(v, baseEnv);
     const when =
@@ -170,6 +176,12 @@ try {
     } catch {}
   }
   rmSync(temp, { recursive: true, force: true });
+  if (standIn?.invocations().length === 0) {
+    console.log('self-test-local: the stand-in cloudflared was never started');
+    jobFailed = true;
+  }
+  await proxy?.stop();
+  await standIn?.cleanup();
 }
 console.log(
   `\nself-test-local: job '${jobId}' of ${workflowFile.slice(root.length + 1)} ${jobFailed ? 'failed' : 'passed'}`,
