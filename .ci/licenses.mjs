@@ -1,13 +1,10 @@
 // Hand-written: ncc's --license keeps one chunk's list (the last written), and the npm generators (generate-license-file, license-checker-rseidelsohn) read the dependency tree, not what the bundle holds.
 /**
- *   node .ci/licenses.mjs write [dir]   # after ncc, in .ci/bundle.mjs (dir: dist/ unless named)
- *   node .ci/licenses.mjs check [dir]   # in .ci/run: every bundled package has its notice, nothing else is listed
+ *   node .ci/licenses.mjs write|check [dir]   # dir: dist/ unless named; write runs in .ci/bundle.mjs
  *
- * What is bundled is read from the source maps (dist/*.js.map, the lazily loaded chunks included):
- * every `sources` entry under node_modules/ names a package, found in node_modules/ by that path.
- * Its notice is the text of its licence files (LICENSE*, LICENCE*, COPYING*, NOTICE*) as its npm
- * package ships them; a package that ships none, or none with a copyright line, needs an entry in
- * FALLBACKS (none does today), else both modes fail naming it.
+ * The packages: those the source maps (dist/*.js.map) name under node_modules/. A notice: the
+ * licence files (LICENSE*, LICENCE*, COPYING*, NOTICE*) its npm package ships; one with no copyright
+ * line needs an entry in FALLBACKS (none does today), else both modes fail naming it.
  */
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -42,12 +39,9 @@ const normalise = (text) =>
     .replace(/[^\S\n]+$/gm, '')
     .replace(/^\n+|\n+$/g, '');
 
-function licenseField(pkg) {
-  if (typeof pkg.license === 'string') return pkg.license;
-  if (typeof pkg.license?.type === 'string') return pkg.license.type;
-  if (Array.isArray(pkg.licenses)) return pkg.licenses.map((l) => l.type ?? l).join(' OR ');
-  return 'UNKNOWN';
-}
+/** The licence a package.json names: a string, {type}, or the old `licenses` array. */
+const licenseField = (pkg) =>
+  pkg.license?.type ?? pkg.license ?? pkg.licenses?.map((l) => l.type ?? l).join(' OR ') ?? 'UNKNOWN';
 
 /** The sections of licenses.txt, by `name@version`, as the bundle says they should be. */
 function expectedSections(errors) {
@@ -111,19 +105,20 @@ if (mode === 'write' && errors.length === 0) {
   console.log(`licenses: ${rel}: ${sections.length} bundled packages`);
 } else if (mode === 'check') {
   const current = existsSync(outputFile) ? readFileSync(outputFile, 'utf8') : '';
-  const listed = new Map(
-    current
-      .split(`${RULE}\n`)
-      .slice(1)
-      .map((s) => [s.split('\n', 1)[0], `${RULE}\n${s.replace(/\n+$/, '')}\n`]),
-  );
-  for (const { id, text } of sections) {
-    const have = listed.get(id);
-    if (have === undefined) errors.push(`${id}: bundled, but its notice is missing from ${rel}`);
-    else if (have !== text) errors.push(`${id}: its notice in ${rel} is not the one its package ships`);
-    listed.delete(id);
+  const byId = (text) =>
+    new Map(
+      text
+        .split(`${RULE}\n`)
+        .slice(1)
+        .map((s) => [s.split('\n', 1)[0], s.trimEnd()]),
+    );
+  const [have, want] = [byId(current), byId(expected)];
+  for (const id of new Set([...want.keys(), ...have.keys()])) {
+    if (!have.has(id)) errors.push(`${id}: bundled, but its notice is missing from ${rel}`);
+    else if (!want.has(id)) errors.push(`${id}: listed in ${rel}, but no longer bundled`);
+    else if (have.get(id) !== want.get(id))
+      errors.push(`${id}: its notice in ${rel} is not the one its package ships`);
   }
-  for (const id of listed.keys()) errors.push(`${id}: listed in ${rel}, but no longer bundled`);
   if (errors.length === 0 && current !== expected) errors.push(`${rel} differs from what 'write' produces`);
   if (errors.length === 0)
     console.log(`licenses: ${rel} holds the notice of each of the ${sections.length} bundled packages`);

@@ -73,12 +73,7 @@ const interpolate = (value, env) =>
 const groups = [];
 function run(command, args, env) {
   return new Promise((done) => {
-    const child = spawn(command, args, {
-      cwd: root,
-      env,
-      stdio: ['ignore', 'inherit', 'inherit'],
-      detached: true,
-    });
+    const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', 1, 2], detached: true });
     groups.push(child.pid);
     const timer = setTimeout(() => {
       console.log(`::error::step still running after ${STEP_TIMEOUT_MS / 1000} s: stopped`);
