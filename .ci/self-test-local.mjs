@@ -14,7 +14,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { load as parse } from 'js-yaml';
-import { inputEnv, readKeyValueFile } from '../__tests__/helpers/runner-files.ts';
+import { inputEnv, PUSH_TO_MAIN_ENV, readKeyValueFile } from '../__tests__/helpers/runner-files.ts';
 import { StandInCloudflared } from '../__tests__/simulator/cloudflared-stand-in.ts';
 import { ConnectProxy } from '../__tests__/simulator/proxy.ts';
 import { CA_CERT_PATH } from '../__tests__/simulator/tls-front.ts';
@@ -71,15 +71,18 @@ const interpolate = (value, env) =>
     : String(value ?? '');
 
 const groups = [];
+const kill = (pid, signal) => {
+  try {
+    process.kill(-pid, signal);
+  } catch {}
+};
 function run(command, args, env) {
   return new Promise((done) => {
     const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', 1, 2], detached: true });
     groups.push(child.pid);
     const timer = setTimeout(() => {
       console.log(`::error::step still running after ${STEP_TIMEOUT_MS / 1000} s: stopped`);
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {}
+      kill(child.pid, 'SIGKILL');
     }, STEP_TIMEOUT_MS);
     // 'exit', not 'close': processes a step leaves in the background may keep the streams open.
     child.on('exit', (code) => done(code ?? 1, clearTimeout(timer)));
@@ -87,20 +90,16 @@ function run(command, args, env) {
   });
 }
 
+// What the runner gives a step of a push to main, as the tests of dist/ have it.
 const githubEnv = {
+  ...PUSH_TO_MAIN_ENV,
   CI: 'true',
   GITHUB_ACTIONS: 'true',
-  GITHUB_WORKSPACE: workspace,
-  GITHUB_REPOSITORY: 'octo/test-run-action',
-  GITHUB_SHA: '0123456789abcdef0123456789abcdef01234567',
-  GITHUB_SERVER_URL: 'https://github.com',
-  GITHUB_RUN_ID: '1',
   GITHUB_EVENT_NAME: 'push',
   GITHUB_REF: 'refs/heads/main',
-  GITHUB_REF_TYPE: 'branch',
-  GITHUB_REF_NAME: 'main',
   RUNNER_OS: 'Linux',
   RUNNER_TEMP: runnerTemp,
+  GITHUB_WORKSPACE: workspace,
 };
 const jobEnv = Object.fromEntries(Object.entries(job.env ?? {}).map(([k, v]) => [k, interpolate(v, {})]));
 for (const [k, v] of Object.entries(jobEnv).filter(([k, v]) => /_PORT$/.test(k) && /^\d+$/.test(v))) {
@@ -140,11 +139,9 @@ try {
       code = await run('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], env);
     } else if (step.uses === './') {
       console.log(`${label} (node dist/index.js)`);
-      const files = { GITHUB_OUTPUT: 'output', GITHUB_STATE: 'state', GITHUB_STEP_SUMMARY: 'summary.md' };
-      for (const [k, f] of Object.entries(files)) {
-        files[k] = join(temp, `step-${index}-${f}`);
-        writeFileSync(files[k], '');
-      }
+      const names = ['GITHUB_OUTPUT', 'GITHUB_STATE', 'GITHUB_STEP_SUMMARY'];
+      const files = Object.fromEntries(names.map((name) => [name, join(temp, `step-${index}-${name}`)]));
+      for (const file of Object.values(files)) writeFileSync(file, '');
       const inputs = {};
       for (const [name, input] of Object.entries(action.inputs ?? {})) {
         if (input?.default !== undefined) inputs[name] = interpolate(String(input.default), env);
@@ -165,11 +162,7 @@ try {
     if (conclusion === 'failure') jobFailed = true;
   }
 } finally {
-  for (const pid of groups) {
-    try {
-      process.kill(-pid, 'SIGTERM');
-    } catch {}
-  }
+  for (const pid of groups) kill(pid, 'SIGTERM');
   rmSync(temp, { recursive: true, force: true });
   if (standIn?.invocations().length === 0) {
     console.log('self-test-local: the stand-in cloudflared was never started');
