@@ -1,11 +1,9 @@
 // Hand-written: keep-a-changelog 3.1 rewrites the whole file, prints no one version's notes, and its CLI refuses `--release VERSION`.
 /**
  *   node .ci/changelog.mjs notes VERSION [FILE]          prints the notes of ## [VERSION] (exit 1: none)
- *   node .ci/changelog.mjs release VERSION DATE [FILE]   moves the Unreleased entries into a new
- *                                                        ## [VERSION] - DATE section, and the links
- *
- * `release` exits 1 when Unreleased is empty or VERSION has a section. [Unreleased] then compares
- * the new tag with HEAD, [VERSION] the previous tag with the new one (or points at the first release).
+ *   node .ci/changelog.mjs release VERSION DATE [FILE]   Unreleased entries -> ## [VERSION] - DATE (exit 1:
+ *       none, or VERSION has a section); [Unreleased] then compares vVERSION...HEAD, and [VERSION] the
+ *       previous tag with vVERSION (or points at the release, for the first).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 
@@ -22,7 +20,7 @@ function section(lines, name) {
 }
 
 /** The lines under one `## [name]` heading, without surrounding blank lines. */
-export function notes(text, name) {
+function notes(text, name) {
   const lines = text.split('\n');
   const { start, end } = section(lines, name);
   return (
@@ -35,7 +33,7 @@ export function notes(text, name) {
   );
 }
 
-export function release(text, version, date) {
+function release(text, version, date) {
   if (notes(text, version) !== undefined) throw new Error(`CHANGELOG.md already has a section [${version}]`);
   const unreleased = notes(text, 'Unreleased');
   if (unreleased === undefined) throw new Error('CHANGELOG.md has nothing under ## [Unreleased] to release');
@@ -56,23 +54,21 @@ export function release(text, version, date) {
   return out.join('\n');
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const [command, version, ...rest] = process.argv.slice(2);
-  const name = version?.replace(/^v/, '');
-  const file = (command === 'notes' ? rest[0] : rest[1]) ?? 'CHANGELOG.md';
-  try {
-    if (command === 'notes' && name) {
-      const found = notes(readFileSync(file, 'utf8'), name);
-      if (found === undefined) throw new Error(`${file} has no section [${name}], or it is empty`);
-      console.log(found);
-    } else if (command === 'release' && name && rest[0]) {
-      writeFileSync(file, release(readFileSync(file, 'utf8'), name, rest[0]));
-    } else {
-      console.error('usage: changelog.mjs notes VERSION [FILE] | release VERSION DATE [FILE]');
-      process.exitCode = 2;
-    }
-  } catch (error) {
-    console.error(`changelog: ${error.message}`);
-    process.exitCode = 1;
+const [command, version, ...rest] = process.argv.slice(2);
+const name = version?.replace(/^v/, '');
+const file = (command === 'notes' ? rest[0] : rest[1]) ?? 'CHANGELOG.md';
+try {
+  if (command === 'notes' && name) {
+    const found = notes(readFileSync(file, 'utf8'), name);
+    if (found === undefined) throw new Error(`${file} has no section [${name}], or it is empty`);
+    console.log(found);
+  } else if (command === 'release' && name && rest[0]) {
+    writeFileSync(file, release(readFileSync(file, 'utf8'), name, rest[0]));
+  } else {
+    console.error('usage: changelog.mjs notes VERSION [FILE] | release VERSION DATE [FILE]');
+    process.exitCode = 2;
   }
+} catch (error) {
+  console.error(`changelog: ${error.message}`);
+  process.exitCode = 1;
 }
