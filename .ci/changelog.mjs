@@ -1,79 +1,74 @@
-#!/usr/bin/env node
+// Hand-written: keep-a-changelog 3.1 rewrites the whole file, prints no one version's notes, and its CLI refuses `--release VERSION`.
 /**
- * CHANGELOG.md (Keep a Changelog) for the release script and the release workflow.
- *
- *   node .ci/changelog.mjs notes VERSION [FILE]          prints the notes of ## [VERSION]
- *   node .ci/changelog.mjs release VERSION DATE [FILE]   moves the Unreleased entries into a new
- *                                                        ## [VERSION] - DATE section, and the links
- *
- * `notes` exits 1 when the section is missing or empty; `release` exits 1 when Unreleased is empty
- * or the version already has a section. The link references at the end follow the sections:
- * [Unreleased] compares the new tag with HEAD, [VERSION] compares the previous tag with the new one
- * (or points at the release, for the first).
+ *   node .ci/changelog.mjs notes VERSION [FILE]          prints the notes of ## [VERSION] (exit 1: none)
+ *   node .ci/changelog.mjs release VERSION DATE [FILE]   Unreleased entries -> ## [VERSION] - DATE (exit 1:
+ *       none, or VERSION has a section); [Unreleased] then compares vVERSION...HEAD, and [VERSION] the
+ *       previous tag with vVERSION (or points at the release, for the first).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 
 const HEADING = /^## \[([^\]]+)\]/;
 const LINK = /^\[([^\]]+)\]: (\S+)/;
+const ends = (line) => HEADING.test(line) || LINK.test(line);
 
-/** The lines under one `## [name]` heading, without surrounding blank lines. */
-export function notes(text, name) {
-  const lines = text.split('\n');
+/** The line numbers of one `## [name]` section: its heading, and the line after its body. */
+function section(lines, name) {
   const start = lines.findIndex((line) => HEADING.exec(line)?.[1] === name);
-  if (start < 0) return undefined;
-  const body = [];
-  for (const line of lines.slice(start + 1)) {
-    if (HEADING.test(line) || LINK.test(line)) break;
-    body.push(line);
-  }
-  const trimmed = body.join('\n').trim();
-  return trimmed === '' ? undefined : trimmed;
+  let end = start + 1;
+  while (start >= 0 && end < lines.length && !ends(lines[end])) end++;
+  return { start, end };
 }
 
-export function release(text, version, date) {
+/** The lines under one `## [name]` heading, without surrounding blank lines. */
+function notes(text, name) {
+  const lines = text.split('\n');
+  const { start, end } = section(lines, name);
+  return (
+    (start < 0
+      ? ''
+      : lines
+          .slice(start + 1, end)
+          .join('\n')
+          .trim()) || undefined
+  );
+}
+
+function release(text, version, date) {
   if (notes(text, version) !== undefined) throw new Error(`CHANGELOG.md already has a section [${version}]`);
   const unreleased = notes(text, 'Unreleased');
   if (unreleased === undefined) throw new Error('CHANGELOG.md has nothing under ## [Unreleased] to release');
   const lines = text.split('\n');
-  const start = lines.findIndex((line) => HEADING.exec(line)?.[1] === 'Unreleased');
-  let end = start + 1;
-  while (end < lines.length && !HEADING.test(lines[end]) && !LINK.test(lines[end])) end++;
+  const { start, end } = section(lines, 'Unreleased');
   const previous = lines
     .slice(end)
-    .map((line) => HEADING.exec(line)?.[1])
-    .find(Boolean);
-  const section = ['## [Unreleased]', '', `## [${version}] - ${date}`, '', unreleased, ''];
-  const out = [...lines.slice(0, start), ...section, ...lines.slice(end)];
-
-  const unreleasedLink = out.findIndex((line) => LINK.exec(line)?.[1] === 'Unreleased');
-  if (unreleasedLink >= 0) {
-    const repo = LINK.exec(out[unreleasedLink])[2].replace(/\/(compare|releases|commits)\/.*$/, '');
-    const versionLink = previous
-      ? `[${version}]: ${repo}/compare/v${previous}...v${version}`
-      : `[${version}]: ${repo}/releases/tag/v${version}`;
-    out.splice(unreleasedLink, 1, `[Unreleased]: ${repo}/compare/v${version}...HEAD`, versionLink);
+    .find((line) => HEADING.test(line))
+    ?.match(HEADING)[1];
+  const added = ['## [Unreleased]', '', `## [${version}] - ${date}`, '', unreleased, ''];
+  const out = [...lines.slice(0, start), ...added, ...lines.slice(end)];
+  const at = out.findIndex((line) => LINK.exec(line)?.[1] === 'Unreleased');
+  if (at >= 0) {
+    const repo = LINK.exec(out[at])[2].replace(/\/(compare|releases|commits)\/.*$/, '');
+    const link = previous ? `compare/v${previous}...v${version}` : `releases/tag/v${version}`;
+    out.splice(at, 1, `[Unreleased]: ${repo}/compare/v${version}...HEAD`, `[${version}]: ${repo}/${link}`);
   }
   return out.join('\n');
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const [command, version, ...rest] = process.argv.slice(2);
-  const name = version?.replace(/^v/, '');
-  try {
-    if (command === 'notes' && name) {
-      const file = rest[0] ?? 'CHANGELOG.md';
-      const found = notes(readFileSync(file, 'utf8'), name);
-      if (found === undefined) throw new Error(`${file} has no section [${name}], or it is empty`);
-      console.log(found);
-    } else if (command === 'release' && name && rest[0]) {
-      const file = rest[1] ?? 'CHANGELOG.md';
-      writeFileSync(file, release(readFileSync(file, 'utf8'), name, rest[0]));
-    } else {
-      console.error('usage: changelog.mjs notes VERSION [FILE] | release VERSION DATE [FILE]');
-      process.exitCode = 2;
-    }
-  } catch (error) {
-    console.error(`changelog: ${error.message}`);
-    process.exitCode = 1;
+const [command, version, ...rest] = process.argv.slice(2);
+const name = version?.replace(/^v/, '');
+const file = (command === 'notes' ? rest[0] : rest[1]) ?? 'CHANGELOG.md';
+try {
+  if (command === 'notes' && name) {
+    const found = notes(readFileSync(file, 'utf8'), name);
+    if (found === undefined) throw new Error(`${file} has no section [${name}], or it is empty`);
+    console.log(found);
+  } else if (command === 'release' && name && rest[0]) {
+    writeFileSync(file, release(readFileSync(file, 'utf8'), name, rest[0]));
+  } else {
+    console.error('usage: changelog.mjs notes VERSION [FILE] | release VERSION DATE [FILE]');
+    process.exitCode = 2;
   }
+} catch (error) {
+  console.error(`changelog: ${error.message}`);
+  process.exitCode = 1;
 }
