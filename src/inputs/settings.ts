@@ -146,20 +146,15 @@ function reportPath(workspace: string, value: string, fileInFolder: string): str
 
 function parseBaseUrl(value: string): { baseUrl: string; loopback: boolean } {
   if (value === '') throw new InputError("Input 'base-url' is required, e.g. https://tests.example.com.");
-  // Before parsing: a URL that does not parse must not be echoed with its password either.
-  if (/^[^/?#]*\/\/[^/?#]*@/.test(value)) {
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  // Looked for in the text too: a URL that does not parse must not be echoed with its password either.
+  if (/^[^/?#]*\/\/[^/?#]*@/.test(value) || url?.username || url?.password) {
     throw new InputError("Input 'base-url' must not carry credentials; pass the key in 'api-key'.");
   }
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
+  if (url === undefined) {
     throw new InputError(
       `Input 'base-url' must be an absolute URL such as https://tests.example.com; got ${shown(value)}.`,
     );
-  }
-  if (url.username || url.password) {
-    throw new InputError("Input 'base-url' must not carry credentials; pass the key in 'api-key'.");
   }
   if (url.search || url.hash) {
     throw new InputError(`Input 'base-url' must not have a query or fragment; got ${shown(value)}.`);
