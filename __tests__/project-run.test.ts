@@ -253,7 +253,11 @@ describe('input errors name the input and send nothing', () => {
       { options: '{"retries": 1}' },
       /Input 'options' applies to test suite runs only/,
     ],
-    ['run-id with wait false', { 'run-id': 'run-9', wait: 'false' }, /'wait' is false but 'run-id' is set/],
+    [
+      'run-id with wait false',
+      { 'run-id': 'run-9', wait: 'false' },
+      /Input 'run-id' is set but 'wait' is false/,
+    ],
     [
       'run-id without project-id',
       { 'project-id': '', 'run-id': 'run-9' },

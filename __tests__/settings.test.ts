@@ -75,7 +75,7 @@ describe('settings', () => {
   test('defaults', async () => {
     const settings = await readSettings(reader({}), { RUNNER_TEMP: '/runner/temp', GITHUB_WORKSPACE: '/ws' });
     expect(settings).toMatchObject({
-      mode: 'project',
+      target: { kind: 'project', projectId: 'p' },
       wait: true,
       pollIntervalMs: 5000,
       timeoutMs: 3_600_000,
@@ -185,7 +185,9 @@ describe('settings', () => {
         }),
         {},
       );
-      expect(settings).toMatchObject({ tunnelOrigins: ['http://localhost:3000', 'http://127.0.0.1:4000'] });
+      expect(settings).toMatchObject({
+        target: { tunnelOrigins: ['http://localhost:3000', 'http://127.0.0.1:4000'] },
+      });
     });
 
     test.each([
@@ -248,7 +250,7 @@ describe('settings', () => {
         suite({ 'base-url': 'http://127.0.0.1:8080', options: replacing('http://localhost:3000/checkout') }),
         {},
       );
-      await expect(settings).resolves.toMatchObject({ tunnelOrigins: [] });
+      await expect(settings).resolves.toMatchObject({ target: { tunnelOrigins: [] } });
     });
   });
 });

@@ -1,4 +1,5 @@
 import type { LoadOptions } from 'js-yaml';
+import { describeValue } from '../service/validation.js';
 import { InputError } from './input-error.js';
 
 /**
@@ -8,9 +9,14 @@ import { InputError } from './input-error.js';
  */
 
 /** Deeper than this is an error; the options' own shape is four levels deep. */
-export const MAX_OPTIONS_DEPTH = 32;
+const MAX_OPTIONS_DEPTH = 32;
 /** Values in the options once YAML aliases are expanded: the bound of a YAML "billion laughs". */
-export const MAX_OPTIONS_VALUES = 10_000;
+const MAX_OPTIONS_VALUES = 10_000;
+
+/** A plain JSON object: not null, not a list. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 const tooDeep = () =>
   new InputError(
@@ -21,7 +27,7 @@ const tooDeep = () =>
  * The first key that a JSON text (already known to parse) gives twice in one object, if any.
  * JSON.parse keeps the last silently; YAML refuses a duplicate, and so must JSON. Linear.
  */
-export function duplicateJsonKey(text: string): string | undefined {
+function duplicateJsonKey(text: string): string | undefined {
   // One entry per open container: the keys of an object so far, or null for a list.
   const open: (Set<string> | null)[] = [];
   let expectKey = false;
@@ -98,23 +104,23 @@ async function parseYaml(text: string): Promise<unknown> {
   }
 }
 
-/** The value the `options` text holds, JSON or YAML, within the bounds above. */
-export async function parseOptionsText(text: string): Promise<unknown> {
+/** The object the `options` text holds, JSON or YAML, within the bounds above. */
+export async function parseOptionsText(text: string): Promise<Record<string, unknown>> {
   let value: unknown;
-  let json = true;
   try {
     value = JSON.parse(text);
   } catch {
-    json = false; // not JSON: YAML is a superset, so parse it as YAML
+    value = undefined; // not JSON: YAML is a superset
   }
-  if (json) {
+  if (value === undefined) value = await parseYaml(text);
+  else {
     const duplicate = duplicateJsonKey(text);
     if (duplicate !== undefined) {
       throw new InputError(`Input 'options' gives the key '${duplicate}' twice in one object.`);
     }
-  } else {
-    value = await parseYaml(text);
   }
   checkBounds(value);
-  return value;
+  if (isRecord(value)) return value;
+  const given = value === null || value === undefined ? 'null (an empty document)' : describeValue(value);
+  throw new InputError(`Input 'options' must be a JSON or YAML object; got ${given}.`);
 }

@@ -1,7 +1,6 @@
 import { type SuiteOptions, suiteOptionsSchema } from '../service/schemas.js';
-import { describeValue, explainIssues, issuePath, shown } from '../service/validation.js';
+import { explainIssues, issuePath, shown } from '../service/validation.js';
 import { InputError } from './input-error.js';
-import { isRecord } from './is-record.js';
 import { parseOptionsText } from './options-text.js';
 import { maskSensitiveOverrides } from './sensitive-overrides.js';
 import { readWorkflowRun, workflowRunUrl } from './workflow-run.js';
@@ -17,14 +16,11 @@ export interface SuiteOptionInputs {
 /** At most this many problems are listed: a pasted blob could have thousands. */
 const MAX_ISSUES = 5;
 
-/** Parses the `options` input and merges in the `environment` and `branch` inputs and the default note. */
-export async function buildSuiteOptions(text: string, inputs: SuiteOptionInputs): Promise<SuiteOptions> {
-  const raw = text === '' ? {} : await parseOptionsText(text);
+/** The `options` input, validated against the start body's schema; its sensitive values masked first. */
+async function parseSuiteOptions(text: string): Promise<SuiteOptions> {
+  if (text === '') return {};
+  const raw = await parseOptionsText(text);
   maskSensitiveOverrides(raw);
-  if (!isRecord(raw)) {
-    const given = raw === null || raw === undefined ? 'null (an empty document)' : describeValue(raw);
-    throw new InputError(`Input 'options' must be a JSON or YAML object; got ${given}.`);
-  }
   const schema = suiteOptionsSchema();
   const parsed = schema.safeParse(raw, { reportInput: true });
   if (!parsed.success) {
@@ -38,11 +34,13 @@ export async function buildSuiteOptions(text: string, inputs: SuiteOptionInputs)
   }
   // zod's record builds its output by assignment, which drops a name such as '__proto__': the
   // overrides the user wrote, now validated, are sent as written.
-  const options =
-    parsed.data.variableOverrides === undefined
-      ? parsed.data
-      : { ...parsed.data, variableOverrides: raw.variableOverrides as SuiteOptions['variableOverrides'] };
+  const { variableOverrides } = raw as Pick<SuiteOptions, 'variableOverrides'>;
+  return variableOverrides === undefined ? parsed.data : { ...parsed.data, variableOverrides };
+}
 
+/** Parses the `options` input and merges in the `environment` and `branch` inputs and the default note. */
+export async function buildSuiteOptions(text: string, inputs: SuiteOptionInputs): Promise<SuiteOptions> {
+  const options = await parseSuiteOptions(text);
   if (inputs.environment && options.environment && inputs.environment !== options.environment) {
     throw new InputError(
       `Input 'environment' (${inputs.environment}) and options.environment (${options.environment}) disagree; set one of them.`,

@@ -1,5 +1,5 @@
 import { registerSecret } from '../runner/secrets.js';
-import { isRecord } from './is-record.js';
+import { isRecord } from './options-text.js';
 
 /**
  * Sensitive variable overrides of suite runs: masked before anything is printed, hidden in the

@@ -8,18 +8,46 @@ import { parseTunnelOrigins } from '../tunnel/origin.js';
 import { untunnelledLoopbackUrls } from '../tunnel/rewrite.js';
 import { MAX_DURATION_MS, parseDuration } from './durations.js';
 import { InputError } from './input-error.js';
-import { buildSuiteOptions } from './options.js';
+import { buildSuiteOptions, type SuiteOptionInputs } from './options.js';
 import { parseUrlTemplate, RUN_PLACEHOLDERS, TEST_PLACEHOLDERS, type UrlTemplate } from './url-template.js';
 import { readWorkflowRun, type WorkflowRun } from './workflow-run.js';
 
 /** The two kinds of run: agent-based project runs and classic test suite runs. */
 export type Mode = 'project' | 'suite';
 
-/** Every input but what tells the modes apart, parsed and validated once. */
-interface CommonSettings {
+/** What the step runs, and all that only one kind of run has. */
+export type Target =
+  /** A project run: started, or attached to with `runId`. */
+  | { kind: 'project'; projectId: string; runId?: string; playwrightProjectName?: string }
+  | {
+      kind: 'suite-start';
+      testSuiteId: string;
+      /** The start body: the options input with the inputs and the default note merged in. */
+      options: SuiteOptions;
+      /** Local origins of this runner to open a tunnel to for the run (`tunnel`); may be empty. */
+      tunnelOrigins: string[];
+    }
+  /** A test suite run that `runId` attaches to; the suite's id, if given, only names it. */
+  | { kind: 'suite-attach'; testSuiteId?: string; runId: string };
+
+export function modeOf(target: Target): Mode {
+  return target.kind === 'project' ? 'project' : 'suite';
+}
+
+const FAIL_ON = ['any', 'new'] as const;
+export type FailOn = (typeof FAIL_ON)[number];
+
+/** When the pull request comment is written: never, after every run, or when the step fails. */
+const PR_COMMENT = ['off', 'always', 'on-failure'] as const;
+export type PrComment = (typeof PR_COMMENT)[number];
+
+/** Every input, parsed and validated once. Nothing else reads the inputs. */
+export interface Settings {
+  target: Target;
   apiKey: string;
   /** Base URL without a trailing slash; may carry a path prefix. */
   baseUrl: string;
+  /** What the run is started with: for a suite run, as the options send it. */
   branch?: string;
   environment?: string;
   wait: boolean;
@@ -42,42 +70,6 @@ interface CommonSettings {
   dashboardTestUrl?: UrlTemplate;
   workflow: WorkflowRun;
 }
-
-const FAIL_ON = ['any', 'new'] as const;
-export type FailOn = (typeof FAIL_ON)[number];
-
-/** When the pull request comment is written: never, after every run, or when the step fails. */
-const PR_COMMENT = ['off', 'always', 'on-failure'] as const;
-export type PrComment = (typeof PR_COMMENT)[number];
-
-/** A project run: started, or attached to with `runId`. */
-interface ProjectTarget {
-  mode: 'project';
-  projectId: string;
-  runId?: string;
-  playwrightProjectName?: string;
-}
-
-/** A test suite run to start. */
-interface SuiteStartTarget {
-  mode: 'suite';
-  testSuiteId: string;
-  runId?: undefined;
-  /** The start body: the options input with the inputs and the default note merged in. */
-  suiteOptions: SuiteOptions;
-  /** Local origins of this runner to open a tunnel to for the run (`tunnel`); may be empty. */
-  tunnelOrigins: string[];
-}
-
-/** A test suite run that `runId` attaches to; the suite's id, if given, only names it. */
-interface SuiteAttachTarget {
-  mode: 'suite';
-  testSuiteId?: string;
-  runId: string;
-}
-
-/** Every input, parsed and validated once. Nothing else reads the inputs. */
-export type Settings = CommonSettings & (ProjectTarget | SuiteStartTarget | SuiteAttachTarget);
 
 export type InputReader = (name: string) => string;
 
@@ -132,12 +124,14 @@ function parseDurationInput(input: InputReader, name: string): number {
 const HEADER_SAFE = /^[\x21-\x7e]*$/;
 
 /**
- * A key or token for an HTTP header: a character no header can carry (a control, space, zero-width
- * or other non-ASCII character, pasted with the key) is an input error, never a network error.
- * The value is a secret: only the position is shown.
+ * A key or token for an HTTP header, masked before anything could print it. A character no header
+ * can carry (a control, space, zero-width or other non-ASCII character, pasted with the key) is an
+ * input error, never a network error; only its position is shown.
  */
-function checkHeaderSecret(name: string, value: string): void {
-  if (HEADER_SAFE.test(value)) return;
+function readSecret(input: InputReader, name: string): string {
+  const value = input(name);
+  registerSecret(value);
+  if (HEADER_SAFE.test(value)) return value;
   const position = [...value].findIndex((char) => !HEADER_SAFE.test(char)) + 1;
   throw new InputError(
     `Input '${name}' holds a character that an HTTP header cannot carry (at position ${position}): a control, space, zero-width or non-ASCII character, most likely pasted with it. Copy it again into the secret.`,
@@ -152,20 +146,15 @@ function reportPath(workspace: string, value: string, fileInFolder: string): str
 
 function parseBaseUrl(value: string): { baseUrl: string; loopback: boolean } {
   if (value === '') throw new InputError("Input 'base-url' is required, e.g. https://tests.example.com.");
-  // Before parsing: a URL that does not parse must not be echoed with its password either.
-  if (/^[^/?#]*\/\/[^/?#]*@/.test(value)) {
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  // Looked for in the text too: a URL that does not parse must not be echoed with its password either.
+  if (/^[^/?#]*\/\/[^/?#]*@/.test(value) || url?.username || url?.password) {
     throw new InputError("Input 'base-url' must not carry credentials; pass the key in 'api-key'.");
   }
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
+  if (url === undefined) {
     throw new InputError(
       `Input 'base-url' must be an absolute URL such as https://tests.example.com; got ${shown(value)}.`,
     );
-  }
-  if (url.username || url.password) {
-    throw new InputError("Input 'base-url' must not carry credentials; pass the key in 'api-key'.");
   }
   if (url.search || url.hash) {
     throw new InputError(`Input 'base-url' must not have a query or fragment; got ${shown(value)}.`);
@@ -180,13 +169,11 @@ function parseBaseUrl(value: string): { baseUrl: string; loopback: boolean } {
 }
 
 /** The contract's branch rule: explicit input, `none`, else the PR head branch, else the pushed branch. */
-function resolveBranch(value: string, env: NodeJS.ProcessEnv): { branch?: string; explicit: boolean } {
-  if (value === 'none') return { explicit: true };
-  if (value !== '') return { branch: value, explicit: true };
-  if (env.GITHUB_HEAD_REF) return { branch: env.GITHUB_HEAD_REF, explicit: false };
-  if (env.GITHUB_REF_TYPE === 'branch' && env.GITHUB_REF_NAME)
-    return { branch: env.GITHUB_REF_NAME, explicit: false };
-  return { explicit: false };
+function resolveBranch(value: string, env: NodeJS.ProcessEnv): { branch?: string; branchExplicit: boolean } {
+  if (value === 'none') return { branchExplicit: true };
+  if (value !== '') return { branch: value, branchExplicit: true };
+  const pushed = env.GITHUB_REF_TYPE === 'branch' ? env.GITHUB_REF_NAME : undefined;
+  return { branch: env.GITHUB_HEAD_REF || pushed || undefined, branchExplicit: false };
 }
 
 /** An id input, which becomes part of a URL path: undefined when empty. */
@@ -199,43 +186,15 @@ function idInput(input: InputReader, name: string): string | undefined {
 }
 
 /**
- * The `tunnel` input's entries (comma- or newline-separated), where a tunnel can serve: a suite
- * run this step starts and waits for.
+ * The `tunnel` input's origins (comma- or newline-separated), checked; and no loopback URL left in
+ * the options without a tunnel for its origin, since the service, in the cloud, could not reach it
+ * (unless base-url is loopback too: the service then runs on this machine).
  */
-function tunnelEntries(input: InputReader, run: { mode: Mode; wait: boolean; attach: boolean }): string[] {
-  const entries = input('tunnel')
+function parseTunnels(text: string, options: SuiteOptions, serviceIsLocal: boolean): string[] {
+  const entries = text
     .split(/[,\n]/)
     .map((entry) => entry.trim())
     .filter(Boolean);
-  if (entries.length === 0) return entries;
-  if (run.mode === 'project') {
-    throw new InputError(
-      "Input 'tunnel' applies to test suite runs only: the service's project-run start has no field for a URL to test.",
-    );
-  }
-  if (!run.wait) {
-    throw new InputError(
-      "Input 'tunnel' cannot be used with 'wait: false': the tunnel ends with the step, and the run would test a dead URL.",
-    );
-  }
-  if (run.attach) {
-    throw new InputError(
-      "Input 'tunnel' applies to a run this step starts: a run attached with 'run-id' was started with its URLs already.",
-    );
-  }
-  return entries;
-}
-
-/**
- * The tunnels' origins, checked; and no loopback URL left in the options without a tunnel for its
- * origin, since the service, in the cloud, could not reach it (unless base-url is loopback too:
- * the service then runs on this machine).
- */
-function checkTunnelUrls(
-  entries: readonly string[],
-  options: SuiteOptions,
-  serviceIsLocal: boolean,
-): string[] {
   const checked = parseTunnelOrigins(entries);
   if (!checked.ok) throw new InputError(`Input 'tunnel': ${checked.reason}`);
   if (serviceIsLocal) return checked.origins;
@@ -248,56 +207,48 @@ function checkTunnelUrls(
   );
 }
 
-/**
- * The links to the service's pages: templates whose placeholders this run can fill. A project run
- * has no test suite and no per-test pages; a suite run attached by its id alone has no suite id.
- */
+/** The links to the service's pages, as templates whose placeholders this run can fill. */
 function dashboardTemplates(
   input: InputReader,
-  target: { mode: Mode; testSuiteId?: string },
-): Pick<CommonSettings, 'dashboardUrl' | 'dashboardTestUrl'> {
+  target: IdTarget,
+): Pick<Settings, 'dashboardUrl' | 'dashboardTestUrl'> {
   const dashboardUrl = parseUrlTemplate('dashboard-url', input('dashboard-url'), RUN_PLACEHOLDERS);
   const dashboardTestUrl = parseUrlTemplate(
     'dashboard-test-url',
     input('dashboard-test-url'),
     TEST_PLACEHOLDERS,
   );
-  if (dashboardTestUrl && target.mode === 'project') {
-    throw new InputError(
-      "Input 'dashboard-test-url' applies to test suite runs only: a project run's test cases have no page of their own.",
-    );
-  }
-  for (const [name, template] of [
-    ['dashboard-url', dashboardUrl],
-    ['dashboard-test-url', dashboardTestUrl],
-  ] as const) {
+  for (const template of [dashboardUrl, dashboardTestUrl]) {
     if (!template?.uses.has('testSuiteId') || target.testSuiteId !== undefined) continue;
     throw new InputError(
-      target.mode === 'project'
-        ? `Input '${name}' uses {testSuiteId}, which a project run does not have.`
-        : `Input '${name}' uses {testSuiteId}: give 'test-suite-id' with 'run-id'.`,
+      target.kind === 'project'
+        ? `Input '${template.input}' uses {testSuiteId}, which a project run does not have.`
+        : `Input '${template.input}' uses {testSuiteId}: give 'test-suite-id' with 'run-id'.`,
     );
   }
   return { dashboardUrl, dashboardTestUrl };
 }
 
-/** What the step runs, from the mode and id inputs (the options come later). */
-function resolveTarget(
-  input: InputReader,
-): ProjectTarget | Omit<SuiteStartTarget, 'suiteOptions' | 'tunnelOrigins'> | SuiteAttachTarget {
-  const modeInput = input('mode').toLowerCase();
+/** The target as the mode and id inputs tell it, before the inputs that complete it are read. */
+type IdTarget =
+  | { kind: 'project'; projectId: string; runId?: string; testSuiteId?: undefined }
+  | { kind: 'suite-start'; testSuiteId: string; runId?: undefined }
+  | { kind: 'suite-attach'; testSuiteId?: string; runId: string };
+
+/** What the step runs, from the mode and id inputs: the mode is inferred from which id is given. */
+function resolveTarget(input: InputReader): IdTarget {
+  const mode = input('mode').toLowerCase();
+  if (mode !== '' && mode !== 'project' && mode !== 'suite') {
+    throw new InputError(`Input 'mode' must be 'project' or 'suite'; got ${shown(input('mode'))}.`);
+  }
   const projectId = idInput(input, 'project-id');
   const testSuiteId = idInput(input, 'test-suite-id');
   const runId = idInput(input, 'run-id');
-  if (modeInput !== '' && modeInput !== 'project' && modeInput !== 'suite') {
-    throw new InputError(`Input 'mode' must be 'project' or 'suite'; got ${shown(input('mode'))}.`);
-  }
   if (projectId && testSuiteId) {
     throw new InputError(
       "Inputs 'project-id' and 'test-suite-id' are both set; give 'project-id' for a project run or 'test-suite-id' for a test suite run, not both.",
     );
   }
-  const mode: Mode | undefined = (modeInput || undefined) as Mode | undefined;
   if (mode === 'project' && testSuiteId) {
     throw new InputError(
       "Input 'test-suite-id' is set but 'mode' is 'project'; a project run needs 'project-id'.",
@@ -308,27 +259,100 @@ function resolveTarget(
       "Input 'project-id' is set but 'mode' is 'suite'; a test suite run needs 'test-suite-id'.",
     );
   }
-  const resolved: Mode | undefined = mode ?? (projectId ? 'project' : testSuiteId ? 'suite' : undefined);
-  if (resolved === 'project') {
-    if (projectId) return { mode: resolved, projectId, runId };
-    throw new InputError(
-      runId
-        ? "Input 'run-id' needs 'project-id' for a project run (or 'mode: suite' for a test suite run)."
-        : "Input 'project-id' is required for a project run.",
-    );
-  }
-  if (resolved === 'suite') {
-    if (runId) return { mode: resolved, testSuiteId, runId };
-    if (testSuiteId) return { mode: resolved, testSuiteId };
+  if (projectId) return { kind: 'project', projectId, runId };
+  if (mode === 'suite' || testSuiteId) {
+    if (runId) return { kind: 'suite-attach', testSuiteId, runId };
+    if (testSuiteId) return { kind: 'suite-start', testSuiteId };
     throw new InputError(
       "Input 'test-suite-id' is required to start a test suite run (or 'run-id' to attach to one).",
     );
   }
+  if (runId) {
+    throw new InputError(
+      "Input 'run-id' needs 'project-id' for a project run, or 'mode: suite' for a test suite run.",
+    );
+  }
   throw new InputError(
-    runId
-      ? "Input 'run-id' needs 'project-id' for a project run, or 'mode: suite' for a test suite run."
+    mode === 'project'
+      ? "Input 'project-id' is required for a project run."
       : "Neither 'project-id' nor 'test-suite-id' is set; give 'project-id' for a project run or 'test-suite-id' for a test suite run.",
   );
+}
+
+/** What about a run can make an input meaningless. */
+type Situation = Mode | 'attach' | 'no-wait';
+
+/**
+ * The inputs that some runs cannot use, and why, in the order they are told: given to such a run,
+ * each is an input error rather than silently ignored.
+ */
+const NOT_FOR: Record<string, Partial<Record<Situation, string>>> = {
+  'run-id': {
+    'no-wait':
+      "is set but 'wait' is false; attaching to an existing run only makes sense when waiting for it",
+  },
+  'playwright-project-name': { suite: 'applies to project runs only; this is a test suite run' },
+  options: {
+    project: 'applies to test suite runs only; this is a project run',
+    attach: "has no effect when 'run-id' attaches to a run that is already started",
+  },
+  tunnel: {
+    project:
+      "applies to test suite runs only: the service's project-run start has no field for a URL to test",
+    'no-wait':
+      "cannot be used with 'wait: false': the tunnel ends with the step, and the run would test a dead URL",
+    attach:
+      "applies to a run this step starts: a run attached with 'run-id' was started with its URLs already",
+  },
+  'dashboard-test-url': {
+    project: "applies to test suite runs only: a project run's test cases have no page of their own",
+  },
+};
+
+function checkApplicable(input: InputReader, target: IdTarget, wait: boolean): void {
+  const situations: Situation[] = [target.kind === 'project' ? 'project' : 'suite'];
+  if (target.runId !== undefined) situations.push('attach');
+  if (!wait) situations.push('no-wait');
+  for (const [name, why] of Object.entries(NOT_FOR)) {
+    const situation = situations.find((each) => why[each]);
+    if (situation && input(name).trim() !== '') throw new InputError(`Input '${name}' ${why[situation]}.`);
+  }
+}
+
+/** A suite run's environment is one of the service's, upper-cased; a project run's, any text. */
+function parseEnvironment(input: InputReader, target: IdTarget): string | undefined {
+  const value = input('environment');
+  if (target.kind === 'project' || value === '') return value || undefined;
+  const upper = value.toUpperCase();
+  if ((SUITE_ENVIRONMENTS as readonly string[]).includes(upper)) return upper;
+  throw new InputError(
+    `Input 'environment' must be one of ${SUITE_ENVIRONMENTS.join(', ')} for a test suite run; got ${shown(value)}.`,
+  );
+}
+
+/**
+ * The target with what only its kind has. The options have the last word on a suite run's branch
+ * and environment, so a suite run to start says what it will send.
+ */
+async function completeTarget(
+  input: InputReader,
+  target: IdTarget,
+  run: SuiteOptionInputs,
+  serviceIsLocal: boolean,
+): Promise<{ target: Target; branch?: string; environment?: string }> {
+  const { branch, environment } = run;
+  if (target.kind === 'project') {
+    const playwrightProjectName = input('playwright-project-name') || undefined;
+    return { target: { ...target, playwrightProjectName }, branch, environment };
+  }
+  if (target.kind === 'suite-attach') return { target, branch, environment };
+  const options = await buildSuiteOptions(input('options'), run);
+  const tunnelOrigins = parseTunnels(input('tunnel'), options, serviceIsLocal);
+  return {
+    target: { ...target, options, tunnelOrigins },
+    branch: options.metadata?.git?.branch,
+    environment: options.environment,
+  };
 }
 
 /**
@@ -340,101 +364,45 @@ export async function readSettings(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<Settings> {
   const input: InputReader = (name) => readRaw(name) || INPUT_DEFAULTS[name] || '';
-  const apiKey = input('api-key');
-  registerSecret(apiKey);
+  const apiKey = readSecret(input, 'api-key');
   if (apiKey === '') {
     throw new InputError(
       // biome-ignore lint/suspicious/noTemplateCurlyInString: a workflow expression, shown to the user as is
       "Input 'api-key' is empty. Secrets are not passed to workflows triggered from forks or by Dependabot; if this run came from one, that is why. Otherwise set it, e.g. api-key: ${{ secrets.TEST_RUN_API_KEY }}.",
     );
   }
-  checkHeaderSecret('api-key', apiKey);
-  const githubToken = input('github-token') || undefined;
-  if (githubToken) {
-    registerSecret(githubToken);
-    checkHeaderSecret('github-token', githubToken);
-  }
+  const githubToken = readSecret(input, 'github-token') || undefined;
   const { baseUrl, loopback } = parseBaseUrl(input('base-url'));
-  const target = resolveTarget(input);
-  const { mode, runId } = target;
+  const idTarget = resolveTarget(input);
   const wait = parseBoolean(input, 'wait');
-  if (!wait && runId) {
-    throw new InputError(
-      "Input 'wait' is false but 'run-id' is set; attaching to an existing run only makes sense when waiting for it.",
-    );
-  }
-
+  checkApplicable(input, idTarget, wait);
   const pollIntervalMs = parseDurationInput(input, 'poll-interval');
   if (pollIntervalMs < 1000 && !loopback) {
     throw new InputError(
       `Input 'poll-interval' must be at least 1s against a remote service; got ${shown(input('poll-interval'))}.`,
     );
   }
-  const timeoutMs = parseDurationInput(input, 'timeout');
-  const requestTimeoutMs = parseDurationInput(input, 'request-timeout');
-
-  const playwrightProjectName = input('playwright-project-name') || undefined;
-  const optionsText = input('options');
-  if (mode === 'suite' && playwrightProjectName) {
-    throw new InputError(
-      "Input 'playwright-project-name' applies to project runs only; this is a test suite run.",
-    );
-  }
-  if (mode === 'project' && optionsText) {
-    throw new InputError("Input 'options' applies to test suite runs only; this is a project run.");
-  }
-  if (runId && optionsText) {
-    throw new InputError(
-      "Input 'options' has no effect when 'run-id' attaches to a run that is already started.",
-    );
-  }
-
-  let environment = input('environment') || undefined;
-  if (mode === 'suite' && environment) {
-    const upper = environment.toUpperCase();
-    if (!(SUITE_ENVIRONMENTS as readonly string[]).includes(upper)) {
-      throw new InputError(
-        `Input 'environment' must be one of ${SUITE_ENVIRONMENTS.join(', ')} for a test suite run; got ${shown(environment)}.`,
-      );
-    }
-    environment = upper;
-  }
-
-  const { branch, explicit: branchExplicit } = resolveBranch(input('branch'), env);
-
-  const workspace = env.GITHUB_WORKSPACE || process.cwd();
   const junitInput = input('junit-report');
-  const prComment = parseChoice(input, 'pr-comment', PR_COMMENT);
-
-  const dashboard = dashboardTemplates(input, target);
-  const tunnelInput = tunnelEntries(input, { mode, wait, attach: runId !== undefined });
-
-  const common = (run: { branch?: string; environment?: string }): CommonSettings => ({
+  const workspace = env.GITHUB_WORKSPACE || process.cwd();
+  const settings = {
     apiKey,
     baseUrl,
-    branch: run.branch,
-    environment: run.environment,
     wait,
     pollIntervalMs,
-    timeoutMs,
-    requestTimeoutMs,
+    timeoutMs: parseDurationInput(input, 'timeout'),
+    requestTimeoutMs: parseDurationInput(input, 'request-timeout'),
     cancelOnAbort: parseBoolean(input, 'cancel-on-abort'),
     failOnFlaky: parseBoolean(input, 'fail-on-flaky'),
     failOn: parseChoice(input, 'fail-on', FAIL_ON),
     summary: parseBoolean(input, 'summary'),
     junitPath: junitInput ? reportPath(workspace, junitInput, 'junit.xml') : undefined,
     resultsDir: env.RUNNER_TEMP || undefined,
-    prComment,
+    prComment: parseChoice(input, 'pr-comment', PR_COMMENT),
     githubToken,
-    ...dashboard,
+    ...dashboardTemplates(input, idTarget),
     workflow: readWorkflowRun(env),
-  });
-  if (target.mode === 'project')
-    return { ...common({ branch, environment }), ...target, playwrightProjectName };
-  if (target.runId !== undefined) return { ...common({ branch, environment }), ...target };
-  // The options have the last word on a suite run's branch and environment.
-  const suiteOptions = await buildSuiteOptions(optionsText, { environment, branch, branchExplicit, env });
-  const tunnelOrigins = checkTunnelUrls(tunnelInput, suiteOptions, loopback);
-  const sent = { branch: suiteOptions.metadata?.git?.branch, environment: suiteOptions.environment };
-  return { ...common(sent), ...target, suiteOptions, tunnelOrigins };
+  };
+  const run = { environment: parseEnvironment(input, idTarget), ...resolveBranch(input('branch'), env), env };
+  const completed = await completeTarget(input, idTarget, run, loopback);
+  return { ...settings, ...completed };
 }

@@ -1,3 +1,4 @@
+import { hideSensitiveValues, sensitiveOverrideNames } from '../inputs/sensitive-overrides.js';
 import type { Settings } from '../inputs/settings.js';
 import { type CallContext, ServiceClient } from '../service/client.js';
 import type { Clock } from '../service/clock.js';
@@ -14,17 +15,26 @@ export type RunPlan = { driver: RunDriver } & (
 /** The only place where the two modes differ: which driver, and what starts a run. */
 export function planRun(settings: Settings, clock: Clock): RunPlan {
   const client = new ServiceClient(settings.baseUrl, settings.apiKey, settings.requestTimeoutMs, clock);
-  if (settings.mode === 'project') {
-    const driver = new ProjectRunDriver(client, settings.projectId);
-    if (settings.runId !== undefined) return { driver, attachTo: settings.runId };
-    const { branch, environment, playwrightProjectName } = settings;
+  const { target } = settings;
+  if (target.kind === 'project') {
+    const driver = new ProjectRunDriver(client, target.projectId);
+    if (target.runId !== undefined) return { driver, attachTo: target.runId };
+    const { branch, environment } = settings;
+    const { playwrightProjectName } = target;
     return {
       driver,
       start: (context) => driver.start({ branch, environment, playwrightProjectName }, context),
     };
   }
-  const driver = new SuiteRunDriver(client, settings.testSuiteId);
-  if (settings.runId !== undefined) return { driver, attachTo: settings.runId };
-  const { testSuiteId, suiteOptions } = settings;
-  return { driver, start: (context) => driver.start(testSuiteId, suiteOptions, context) };
+  const driver = new SuiteRunDriver(client, target.testSuiteId);
+  if (target.kind === 'suite-attach') return { driver, attachTo: target.runId };
+  const { testSuiteId, options } = target;
+  const start = async (context: CallContext): Promise<StartedRun> => {
+    const started = await driver.start(testSuiteId, options, context);
+    // Hidden whether or not the service echoes `sensitive`: the request said so.
+    const hidden = sensitiveOverrideNames(options);
+    const appliedOptions = started.appliedOptions && hideSensitiveValues(started.appliedOptions, hidden);
+    return { ...started, appliedOptions };
+  };
+  return { driver, start };
 }

@@ -1,4 +1,4 @@
-import type { Settings } from '../inputs/settings.js';
+import { modeOf, type Settings } from '../inputs/settings.js';
 import { formatDuration } from '../report/format.js';
 import type { RunOutcome } from '../report/outcome.js';
 import { info } from '../runner/log.js';
@@ -26,11 +26,12 @@ export async function runToOutcome(
   clock: Clock,
   job: JobCancellation,
 ): Promise<RunOutcome> {
+  const { target } = settings;
   const identity: RunIdentity = {
-    mode: settings.mode,
-    projectId: settings.mode === 'project' ? settings.projectId : undefined,
-    testSuiteId: settings.mode === 'suite' ? settings.testSuiteId : undefined,
-    playwrightProjectName: settings.mode === 'project' ? settings.playwrightProjectName : undefined,
+    mode: modeOf(target),
+    ...(target.kind === 'project'
+      ? { projectId: target.projectId, playwrightProjectName: target.playwrightProjectName }
+      : { testSuiteId: target.testSuiteId }),
     branch: settings.branch,
     environment: settings.environment,
     failOnFlaky: settings.failOnFlaky,
@@ -60,18 +61,19 @@ async function startAndWait(
   const startedAt = clock.now();
   const deadline = startedAt + settings.timeoutMs;
 
-  const started = await startOrAttach(settings, plan, identity, deadline, job);
+  const started = await startOrAttach(plan, identity, deadline, job);
   if ('outcome' in started) return started.outcome;
   const { runId } = started;
   identity.runId = runId;
   setOutput('run-id', runId);
 
   // A step cancels only a run it started itself and waits for.
-  const leftRunning = settings.runId
-    ? `${driver.kind} ${runId} was not started by this step, so it is left running.`
-    : !settings.cancelOnAbort
-      ? `cancel-on-abort is false: ${driver.kind} ${runId} is left running.`
-      : undefined;
+  const leftRunning =
+    'attachTo' in plan
+      ? `${driver.kind} ${runId} was not started by this step, so it is left running.`
+      : !settings.cancelOnAbort
+        ? `cancel-on-abort is false: ${driver.kind} ${runId} is left running.`
+        : undefined;
   const cancellable = settings.wait && leftRunning === undefined && driver.cancel !== undefined;
   saveRunState({ runId, cancellable });
   if (!settings.wait) return startedOutcome(identity);

@@ -1,5 +1,3 @@
-import { hideSensitiveValues, sensitiveOverrideNames } from '../inputs/sensitive-overrides.js';
-import type { Settings } from '../inputs/settings.js';
 import type { RunOutcome } from '../report/outcome.js';
 import { info } from '../runner/log.js';
 import { line, type SafeText } from '../runner/text.js';
@@ -9,12 +7,12 @@ import { type RunIdentity, unfinishedOutcome } from './conclude.js';
 import type { RunPlan } from './driver.js';
 import { type JobCancellation, START_GRACE_MS } from './signals.js';
 
-function describeStart(driver: RunDriver, settings: Settings): SafeText {
-  const playwright = settings.mode === 'project' ? settings.playwrightProjectName : undefined;
+function describeStart(driver: RunDriver, identity: RunIdentity): SafeText {
+  const { branch, environment, playwrightProjectName } = identity;
   const details = [
-    settings.branch ? `branch '${settings.branch}'` : 'no branch',
-    settings.environment ? `environment '${settings.environment}'` : undefined,
-    playwright ? `Playwright project '${playwright}'` : undefined,
+    branch ? `branch '${branch}'` : 'no branch',
+    environment ? `environment '${environment}'` : undefined,
+    playwrightProjectName ? `Playwright project '${playwrightProjectName}'` : undefined,
   ].filter(Boolean);
   return line`Starting a ${driver.kind} for ${driver.target} (${details.join(', ')}).`;
 }
@@ -25,7 +23,6 @@ function describeStart(driver: RunDriver, settings: Settings): SafeText {
  * tells of the run to `identity`.
  */
 export async function startOrAttach(
-  settings: Settings,
   plan: RunPlan,
   identity: RunIdentity,
   deadline: number,
@@ -33,7 +30,7 @@ export async function startOrAttach(
 ): Promise<{ runId: string } | { outcome: RunOutcome }> {
   const { driver } = plan;
   if ('attachTo' in plan) {
-    const named = settings.mode === 'project' || settings.testSuiteId !== undefined;
+    const named = identity.mode === 'project' || identity.testSuiteId !== undefined;
     info(line`Attaching to ${driver.kind} ${plan.attachTo}${named ? ` of ${driver.target}` : ''}.`);
     return { runId: plan.attachTo };
   }
@@ -42,20 +39,14 @@ export async function startOrAttach(
       outcome: unfinishedOutcome(identity, 'CANCELLED', 'The job was cancelled before the run was started.'),
     };
   }
-  info(describeStart(driver, settings));
+  info(describeStart(driver, identity));
   try {
     // A signal stops the start's retries, but a start in flight is awaited for a while: its run id
     // is needed to cancel the run.
     const started = await plan.start({ deadline, stopRetriesOn: job.signal, signal: job.startAbandoned });
     identity.testSuiteName = started.testSuiteName;
     identity.projectId ??= started.projectId;
-    // Hidden whether or not the service echoes `sensitive`: the request said so.
-    identity.appliedOptions =
-      started.appliedOptions &&
-      hideSensitiveValues(
-        started.appliedOptions,
-        sensitiveOverrideNames('suiteOptions' in settings && settings.suiteOptions),
-      );
+    identity.appliedOptions = started.appliedOptions;
     info(
       line`Started ${driver.kind} ${started.runId}${started.testSuiteName ? ` (${started.testSuiteName})` : ''}.`,
     );

@@ -37,16 +37,15 @@ export async function openRunTunnels(
   clock: Clock,
   job: JobCancellation,
 ): Promise<OpenTunnels | TunnelFailure> {
-  if (settings.mode !== 'suite' || settings.runId !== undefined || settings.tunnelOrigins.length === 0) {
-    return NO_TUNNELS(settings);
-  }
+  const { target } = settings;
+  if (target.kind !== 'suite-start' || target.tunnelOrigins.length === 0) return NO_TUNNELS(settings);
   // Loaded only for a tunnel: @actions/tool-cache and the process handling cost every other run nothing.
   const { openTunnels, TunnelError, TUNNEL_BOUNDS } = await import('../tunnel/open.js');
   // The waits never outlast the step's own time-out.
   const within = (ms: number) => Math.min(ms, settings.timeoutMs);
   let tunnels: Awaited<ReturnType<typeof openTunnels>>;
   try {
-    tunnels = await openTunnels(settings.tunnelOrigins, {
+    tunnels = await openTunnels(target.tunnelOrigins, {
       log: (text) => info(line`${text}`),
       mask: registerSecret,
       debug: (text) => debug(line`${text}`),
@@ -77,7 +76,10 @@ export async function openRunTunnels(
   const publicOrigins = new Map(tunnels.map((tunnel) => [tunnel.localOrigin, tunnel.publicOrigin]));
   const origins = tunnels.map((tunnel) => safe(tunnel.localOrigin)).join(', ');
   return {
-    settings: { ...settings, suiteOptions: rewriteTunnelUrls(settings.suiteOptions, publicOrigins) },
+    settings: {
+      ...settings,
+      target: { ...target, options: rewriteTunnelUrls(target.options, publicOrigins) },
+    },
     note: `The run tested this job's own app through a Cloudflare quick tunnel to ${origins}.`,
     close,
   };

@@ -1,18 +1,20 @@
 import * as z from 'zod/mini';
+import { cut } from '../runner/text.js';
 
 /**
- * Sentences for validation problems, from zod's issues and the schema itself: what a field must
- * be is read off the schema (its type, bounds, values, fields), never written a second time.
+ * Sentences for validation problems: where, what the field must be, and what was given. What a
+ * field must be is read off the schema's JSON Schema (zod's public description of it), never
+ * written a second time; zod's own messages ("Invalid input", or with its English locale "Too
+ * small: expected number to be >=0") name neither the whole range nor the value given.
  */
 
-type Schema = z.core.$ZodType;
 type Issue = z.core.$ZodIssue;
 type Path = readonly PropertyKey[];
+type Json = z.core.JSONSchema.JSONSchema;
 
 /** Shows a value in an error message, shortened so a pasted blob cannot flood the log. */
 export function shown(value: string): string {
-  const short = value.length > 80 ? `${value.slice(0, 77)}...` : value;
-  return `'${short}'`;
+  return `'${cut(value, 80)}'`;
 }
 
 /** What was given, for a message: short values as they are, others by their kind. */
@@ -39,140 +41,93 @@ export function issuePath(root: string, path: Path): string {
   return text || '(the whole body)';
 }
 
-function def(schema: Schema): z.core.$ZodTypeDef & Record<string, unknown> {
-  return schema._zod.def as z.core.$ZodTypeDef & Record<string, unknown>;
-}
-
-/** The schema without its optional and nullable wrappers. */
-function unwrap(schema: Schema): Schema {
-  let current = schema;
-  while (def(current).type === 'optional' || def(current).type === 'nullable') {
-    current = def(current).innerType as Schema;
-  }
-  return current;
-}
-
-function shapeOf(schema: Schema): Record<string, Schema> | undefined {
-  const inner = unwrap(schema);
-  return def(inner).type === 'object' ? (def(inner).shape as Record<string, Schema>) : undefined;
-}
-
-/** The fields of an object schema, or of the object branch of a union. */
-function objectShape(schema: Schema): Record<string, Schema> | undefined {
-  const inner = unwrap(schema);
-  if (def(inner).type !== 'union') return shapeOf(inner);
-  return (def(inner).options as Schema[]).map(shapeOf).find((shape) => shape !== undefined);
+/** The alternatives a value may take, null left out: a nullable field is described by its value. */
+function branches(schema: Json | boolean | undefined): Json[] {
+  if (typeof schema !== 'object') return [];
+  if (schema.anyOf) return schema.anyOf.flatMap(branches);
+  const types = [schema.type ?? []].flat().filter((type) => type !== 'null');
+  if (types.length === 0) return schema.type === undefined ? [schema] : [];
+  return types.map((type) => ({ ...schema, type, enum: schema.enum?.filter((value) => value !== null) }));
 }
 
 /** The part of `schema` that validates the value at `path`. */
-function schemaAt(schema: Schema, path: Path): Schema | undefined {
-  let current: Schema | undefined = schema;
+function schemaAt(schema: Json, path: Path): Json | undefined {
+  let here: Json | undefined = schema;
   for (const key of path) {
-    if (current === undefined) return undefined;
-    const inner = unwrap(current);
-    const kind = def(inner).type;
-    if (kind === 'union') {
-      // the branch that has this key: a union of a string and an object, say
-      const branch = (def(inner).options as Schema[]).find((option) => shapeOf(option)?.[String(key)]);
-      current = branch && shapeOf(branch)?.[String(key)];
-    } else if (kind === 'object') current = shapeOf(inner)?.[String(key)];
-    else if (kind === 'array') current = def(inner).element as Schema;
-    else if (kind === 'record') current = def(inner).valueType as Schema;
-    else return undefined;
+    here = branches(here)
+      .map((branch): Json | boolean | undefined =>
+        typeof key === 'number'
+          ? (branch.items as Json | undefined)
+          : Object.hasOwn(branch.properties ?? {}, key)
+            ? branch.properties?.[String(key)]
+            : branch.additionalProperties,
+      )
+      .find((next): next is Json => typeof next === 'object');
   }
-  return current;
-}
-
-function bounds(schema: Schema): { min?: number; max?: number } {
-  const result: { min?: number; max?: number } = {};
-  for (const check of def(schema).checks ?? []) {
-    const { check: kind, value } = check._zod.def as { check: string; value?: unknown };
-    if (kind === 'greater_than' && typeof value === 'number') result.min = value;
-    if (kind === 'less_than' && typeof value === 'number') result.max = value;
-  }
-  return result;
-}
-
-function isAnyObject(schema: Schema): boolean {
-  const inner = unwrap(schema);
-  return def(inner).type === 'record' && def(unwrap(def(inner).valueType as Schema)).type === 'unknown';
+  return here;
 }
 
 /** A type in a few characters, for inside braces: `string`, `integer`, `{glob?: string}`. */
-function short(schema: Schema, depth: number): string {
-  const inner = unwrap(schema);
-  const d = def(inner);
-  switch (d.type) {
-    case 'number':
-      return d.format === 'safeint' ? 'integer' : 'number';
-    case 'enum':
-      return Object.values(d.entries as Record<string, string>).join(' | ');
-    case 'array':
-      return `${short(d.element as Schema, depth)}[]`;
-    case 'union':
-      return (d.options as Schema[]).map((option) => short(option, depth)).join(' | ');
-    case 'record':
-      return '{...}';
-    case 'pipe':
-      return z.globalRegistry.get(inner)?.description ?? short(d.in as Schema, depth);
-    case 'object': {
-      if (depth > 1) return '{...}';
-      const fields = Object.entries(d.shape as Record<string, Schema>).map(
-        ([key, field]) => `${key}${def(field).type === 'optional' ? '?' : ''}: ${short(field, depth + 1)}`,
-      );
-      return `{${fields.join(', ')}}`;
-    }
-    default:
-      return d.type;
-  }
+function short(schema: Json | boolean | undefined, depth: number): string {
+  const words = branches(schema).map((branch) => {
+    if (branch.enum) return branch.enum.join(' | ');
+    if (branch.type === 'array') return `${short(branch.items as Json, depth)}[]`;
+    if (branch.type !== 'object') return String(branch.type ?? branch.description ?? 'unknown');
+    if (!branch.properties || depth > 1) return '{...}';
+    const required = new Set(branch.required);
+    const fields = Object.entries(branch.properties).map(
+      ([key, field]) => `${key}${required.has(key) ? '' : '?'}: ${short(field, depth + 1)}`,
+    );
+    return `{${fields.join(', ')}}`;
+  });
+  return words.join(' | ');
 }
 
-function alternatives(words: string[]): string {
-  return words.length < 2 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;
+/** A bound that says something: zod gives every integer the bounds of a safe integer. */
+const bound = (value: number | undefined) =>
+  value !== undefined && Math.abs(value) < Number.MAX_SAFE_INTEGER ? value : undefined;
+
+function numberInWords(branch: Json): string {
+  const noun = branch.type === 'integer' ? 'an integer' : 'a number';
+  const [min, max] = [bound(branch.minimum), bound(branch.maximum)];
+  if (min !== undefined && max !== undefined) return `${noun} from ${min} to ${max}`;
+  if (min !== undefined) return `${noun}, ${min} or more`;
+  return max !== undefined ? `${noun}, ${max} or less` : noun;
+}
+
+function kindInWords(branch: Json): string {
+  if (branch.enum) return `one of ${branch.enum.join(', ')}`;
+  switch (branch.type) {
+    case 'string':
+      return 'a string';
+    case 'boolean':
+      return 'true or false';
+    case 'integer':
+    case 'number':
+      return numberInWords(branch);
+    case 'array':
+      return `a list of ${short(branch.items as Json, 0)}`;
+    case 'object': {
+      if (branch.properties) return `an object ${short(branch, 0)}`;
+      const values = branch.additionalProperties;
+      const any = typeof values !== 'object' || Object.keys(values).length === 0;
+      return any ? 'an object' : `an object that maps names to ${expectation(values)}`;
+    }
+    default:
+      return 'anything';
+  }
 }
 
 /**
  * What a value must be, in words: `an integer from 0 to 128`, `one of PROJECT, SUITE, DISABLED`,
  * and what it is when the schema says (`z.describe`): `a number, 0 or more (milliseconds)`.
  */
-export function expectation(schema: Schema): string {
-  const inner = unwrap(schema);
-  const description = z.globalRegistry.get(inner)?.description;
-  const words = kindInWords(inner);
-  return description ? `${words} (${description})` : words;
-}
-
-function kindInWords(inner: Schema): string {
-  const d = def(inner);
-  switch (d.type) {
-    case 'string':
-      return 'a string';
-    case 'boolean':
-      return 'true or false';
-    case 'number': {
-      const noun = d.format === 'safeint' ? 'an integer' : 'a number';
-      const { min, max } = bounds(inner);
-      if (min !== undefined && max !== undefined) return `${noun} from ${min} to ${max}`;
-      if (min !== undefined) return `${noun}, ${min} or more`;
-      return max !== undefined ? `${noun}, ${max} or less` : noun;
-    }
-    case 'enum':
-      return `one of ${Object.values(d.entries as Record<string, string>).join(', ')}`;
-    case 'object':
-      return `an object ${short(inner, 0)}`;
-    case 'array':
-      return `a list of ${short(d.element as Schema, 0)}`;
-    case 'record':
-      return isAnyObject(inner)
-        ? 'an object'
-        : `an object that maps names to ${expectation(d.valueType as Schema)}`;
-    case 'union':
-      return alternatives((d.options as Schema[]).map(expectation));
-    case 'unknown':
-      return 'anything';
-    default:
-      return `a ${d.type}`;
-  }
+function expectation(schema: Json): string {
+  const words = branches(schema).map((branch) => {
+    const kind = kindInWords(branch);
+    return branch.description ? `${kind} (${branch.description})` : kind;
+  });
+  return words.length < 2 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;
 }
 
 /** `'number_of_workers'` or `'NumberOfWorkers'` -> `'numberOfWorkers'` */
@@ -201,13 +156,18 @@ interface ExplainOptions {
 }
 
 /** One sentence per problem: where, what it must be (from the schema), and what was given. */
-export function explainIssues(schema: Schema, issues: readonly Issue[], options: ExplainOptions): string[] {
+export function explainIssues(
+  schema: z.core.$ZodType,
+  issues: readonly Issue[],
+  options: ExplainOptions,
+): string[] {
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Json;
   const flat = issues.flatMap(flatten);
   const sentences = flat.slice(0, options.max).map((issue) => {
     const where = options.where(issue.path);
-    const here = schemaAt(schema, issue.path);
+    const here = schemaAt(json, issue.path);
     if (issue.code === 'unrecognized_keys') {
-      const allowed = Object.keys((here && objectShape(here)) ?? {});
+      const allowed = Object.keys(branches(here).find((branch) => branch.properties)?.properties ?? {});
       const keys = issue.keys.map((key) => {
         const close = closeKey(key, allowed);
         return close === undefined ? `'${key}'` : `'${key}' (did you mean '${close}'?)`;
@@ -219,11 +179,9 @@ export function explainIssues(schema: Schema, issues: readonly Issue[], options:
     if (issue.input === undefined) return `${where} is missing: it must be ${expected}.`;
     const hidden = options.showsInput && !options.showsInput(issue.path);
     const given = hidden ? describeType(issue.input) : describeValue(issue.input);
+    const numeric = branches(here).some((branch) => branch.type === 'number' || branch.type === 'integer');
     const unquote =
-      !hidden &&
-      def(unwrap(here)).type === 'number' &&
-      typeof issue.input === 'string' &&
-      /^\s*-?\d+(\.\d+)?\s*$/.test(issue.input)
+      !hidden && numeric && typeof issue.input === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(issue.input)
         ? ' (write a number without quotes: no string is read as a number)'
         : '';
     return `${where} must be ${expected}; got ${given}${unquote}.`;
