@@ -41,6 +41,8 @@ interface CommonSettings {
   dashboardUrl?: UrlTemplate;
   dashboardTestUrl?: UrlTemplate;
   workflow: WorkflowRun;
+  /** The `pull-request` input: the pull request to comment on, whatever the event. */
+  pullRequestNumber?: number;
 }
 
 const FAIL_ON = ['any', 'new'] as const;
@@ -187,6 +189,16 @@ function resolveBranch(value: string, env: NodeJS.ProcessEnv): { branch?: string
   if (env.GITHUB_REF_TYPE === 'branch' && env.GITHUB_REF_NAME)
     return { branch: env.GITHUB_REF_NAME, explicit: false };
   return { explicit: false };
+}
+
+/** The `pull-request` input: a pull request's number, or undefined when empty. */
+function pullRequestInput(input: InputReader): number | undefined {
+  const value = input('pull-request').trim();
+  if (value === '') return undefined;
+  if (/^[1-9]\d{0,9}$/.test(value) && Number(value) <= 2 ** 31 - 1) return Number(value);
+  throw new InputError(
+    `Input 'pull-request' must be a pull request's number, such as 42; got ${shown(input('pull-request'))}.`,
+  );
 }
 
 /** An id input, which becomes part of a URL path: undefined when empty. */
@@ -428,6 +440,7 @@ export async function readSettings(
     githubToken,
     ...dashboard,
     workflow: readWorkflowRun(env),
+    pullRequestNumber: pullRequestInput(input),
   });
   if (target.mode === 'project')
     return { ...common({ branch, environment }), ...target, playwrightProjectName };
