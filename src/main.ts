@@ -7,6 +7,7 @@ import { renderComment } from './report/pr-comment.js';
 import { judgeAgainstPrevious } from './run/compare.js';
 import { runToOutcome } from './run/index.js';
 import { commentContextOf, openPullRequestThread, whyNoEarlierComment } from './run/pr-comment.js';
+import { findPullRequests, withPullRequestNote } from './run/pull-requests.js';
 import { JobCancellation, onTermination } from './run/signals.js';
 import { STATE } from './run/state.js';
 import { beginStep, debug, fail } from './runner/log.js';
@@ -35,13 +36,16 @@ export async function run(dependencies: RunDependencies = {}): Promise<void> {
   const failures: string[] = [];
   let reported: { outcome: RunOutcome; settings: Settings } | undefined;
   try {
-    const settings = await readSettings(dependencies.input, dependencies.env);
+    const read = await readSettings(dependencies.input, dependencies.env);
+    // Before the run: a suite run's default note names the pull request found.
+    const found = await findPullRequests(read, clock, job.signal);
+    const settings = withPullRequestNote(read, found, dependencies.env ?? process.env);
     const ran = await runToOutcome(settings, clock, job);
-    const thread = await openPullRequestThread(ran, settings, clock, job.signal);
+    const thread = await openPullRequestThread(ran, settings, found, clock, job.signal);
     const earlier = {
       body: thread?.previousBody,
-      headSha: settings.workflow.pullRequest?.headSha,
-      whyNone: whyNoEarlierComment(settings, thread),
+      headSha: found.pullRequests[0]?.headSha,
+      whyNone: whyNoEarlierComment(settings, found, thread),
     };
     const outcome = judgeAgainstPrevious(ran, earlier, settings.failOn);
     const reports = await writeReports(outcome, {
@@ -51,7 +55,8 @@ export async function run(dependencies: RunDependencies = {}): Promise<void> {
     });
     failures.push(...reports.failures);
     const comment =
-      thread && (await thread.write(renderComment(outcome, commentContextOf(settings)), failures.length > 0));
+      thread &&
+      (await thread.write(renderComment(outcome, commentContextOf(settings, found)), failures.length > 0));
     setOutput('comment-url', comment?.url ?? '');
     reported = { outcome, settings };
   } catch (error) {

@@ -14,7 +14,7 @@ import { LocalApp } from '../simulator/local-app.js';
 import { ConnectProxy } from '../simulator/proxy.js';
 import { DEFAULT_API_KEY, type ProjectScript, type Scenario, Simulator } from '../simulator/simulator.js';
 import { CA_CERT_PATH } from '../simulator/tls-front.js';
-import { pullRequestStory, STORY_INPUTS } from './pull-request-story.js';
+import { previewStory, pullRequestStory, STORY_INPUTS } from './pull-request-story.js';
 
 const passing: ProjectScript = {
   statuses: ['QUEUED', 'RUNNING', 'RUNNING', 'PASSED'],
@@ -166,3 +166,15 @@ console.log('--- outputs ---');
 for (const name of ['status', 'success', 'new-failures', 'fixed', 'comment-url']) {
   console.log(`${name}=${story.outputs[name] ?? ''}`);
 }
+
+// The same two pushes, tested on their preview deployments (deployment_status) of a fork's pull request.
+banner("Two preview deployments of a fork's pull request (deployment_status): the comment after the second");
+const preview = await previewStory();
+console.log(
+  preview.log
+    .split('\n')
+    .filter((line) => /pull request|commit/i.test(line))
+    .join('\n'),
+);
+console.log('--- the pull request comment on #9 ---');
+console.log(preview.comment);

@@ -11,6 +11,7 @@ import {
   pullRequestEventFile,
   SAMPLE_PULL_REQUEST,
 } from '../simulator/github.js';
+import { deploymentStatusEvent, eventFile } from '../simulator/github-events.js';
 import { DEFAULT_API_KEY, type SimTestCase, Simulator } from '../simulator/simulator.js';
 
 const PR = SAMPLE_PULL_REQUEST;
@@ -91,6 +92,70 @@ async function runPush(gh: GitHubSimulator, testCases: SimTestCase[], headSha: s
           GITHUB_HEAD_REF: PR.headRef,
           GITHUB_REF_NAME: `${PR.number}/merge`,
           GITHUB_RUN_ID: String(7_700 + runNumber),
+        },
+      },
+    );
+  } finally {
+    await sim.stop();
+  }
+}
+
+/**
+ * Two preview deployments of a fork's pull request (`deployment_status`): GitHub's commit
+ * association knows nothing of a fork's commit, so the action finds the pull request among the
+ * open ones, and names the deployed commit. The same two pushes as above; the second's comment.
+ */
+export async function previewStory(): Promise<{ comment: string; log: string }> {
+  const gh = await GitHubSimulator.start();
+  try {
+    let log = '';
+    for (const [push, testCases] of [firstPush, secondPush].entries()) {
+      const sha = `f0${push + 1}`.repeat(3).padEnd(40, 'c');
+      gh.setScenario({
+        pulls: [
+          {
+            owner: PR.owner,
+            repo: PR.repo,
+            number: 9,
+            headSha: sha,
+            headRef: 'patch-1',
+            head: 'stranger/shop',
+          },
+        ],
+      });
+      log = (await runPreview(gh, testCases, sha, push + 1)).stdout;
+    }
+    const [comment] = gh.comments(PR.owner, PR.repo, 9);
+    if (!comment?.body) throw new Error(`the preview left no comment:\n${log}`);
+    return { comment: comment.body, log };
+  } finally {
+    await gh.stop();
+  }
+}
+
+async function runPreview(gh: GitHubSimulator, testCases: SimTestCase[], sha: string, runNumber: number) {
+  const sim = await Simulator.start({
+    runIds: [`run-${runNumber}`],
+    project: { statuses: ['RUNNING', 'FAILED'], testCases, runMs: 184_000 },
+  });
+  const repository = `${PR.owner}/${PR.repo}`;
+  try {
+    return await runDist(
+      {
+        'api-key': DEFAULT_API_KEY,
+        'base-url': sim.url,
+        'poll-interval': '50ms',
+        'github-token': DEFAULT_TOKEN,
+        ...STORY_INPUTS,
+      },
+      {
+        env: {
+          GITHUB_EVENT_NAME: 'deployment_status',
+          GITHUB_EVENT_PATH: eventFile(deploymentStatusEvent({ repository, sha, ref: 'patch-1' })),
+          GITHUB_API_URL: gh.url,
+          GITHUB_REPOSITORY: repository,
+          GITHUB_REF_NAME: 'patch-1',
+          GITHUB_RUN_ID: String(8_800 + runNumber),
         },
       },
     );

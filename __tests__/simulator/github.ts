@@ -52,7 +52,10 @@ export type Operation =
   | 'listComments' // GET   {prefix}/repos/{owner}/{repo}/issues/{issue_number}/comments?per_page&page
   | 'createComment' // POST  {prefix}/repos/{owner}/{repo}/issues/{issue_number}/comments  body {body}
   | 'updateComment' // PATCH {prefix}/repos/{owner}/{repo}/issues/comments/{comment_id}    body {body}
-  | 'graphql'; // POST  /graphql (GitHub Enterprise: /api/graphql beside /api/v3)  body {query}: viewer only
+  | 'graphql' // POST  /graphql (GitHub Enterprise: /api/graphql beside /api/v3)  body {query}: viewer only
+  | 'getPull' // GET   {prefix}/repos/{owner}/{repo}/pulls/{pull_number}
+  | 'listPulls' // GET   {prefix}/repos/{owner}/{repo}/pulls?state&head&per_page&page
+  | 'commitPulls'; // GET   {prefix}/repos/{owner}/{repo}/commits/{sha}/pulls
 
 export interface SimUser {
   login: string;
@@ -117,6 +120,25 @@ export interface Scenario {
    */
   pullRequests?: PullRequestSeed[];
   faults?: FaultRule[];
+  /**
+   * Pull requests as the pulls endpoints show them (read live: `setScenario` may change them). The
+   * commit's pulls list only those whose head is in the base repository, as GitHub answers [] for
+   * a commit that exists only in a fork.
+   */
+  pulls?: SimPull[];
+}
+
+/** A pull request of the pulls endpoints: octo/shop#7 from `head` (`owner/repo`, default the base). */
+export interface SimPull {
+  owner: string;
+  repo: string;
+  number: number;
+  headSha: string;
+  headRef: string;
+  /** `owner/repo` of the head; default the base repository (not a fork). */
+  head?: string;
+  /** Default 'open'. */
+  state?: 'open' | 'closed';
 }
 
 export const DEFAULT_TOKEN = 'ghs_test-token';
@@ -133,6 +155,9 @@ const DOCS = {
   listComments: 'https://docs.github.com/rest/issues/comments#list-issue-comments',
   createComment: 'https://docs.github.com/rest/issues/comments#create-an-issue-comment',
   updateComment: 'https://docs.github.com/rest/issues/comments#update-an-issue-comment',
+  getPull: 'https://docs.github.com/rest/pulls/pulls#get-a-pull-request',
+  listPulls: 'https://docs.github.com/rest/pulls/pulls#list-pull-requests',
+  commitPulls: 'https://docs.github.com/rest/commits/commits#list-pull-requests-associated-with-a-commit',
 } as const;
 
 /** GitHub's error body: {message, documentation_url, status} (status as a string, as GitHub sends it). */
@@ -167,8 +192,10 @@ type RepoRef = { owner: string; repo: string } | { id: number };
 interface Route {
   operation: Operation;
   repo: RepoRef;
-  /** Issue number (list, create) or comment id (update). */
+  /** Issue number (list, create), comment id (update) or pull request number (getPull). */
   number: number;
+  /** commitPulls: the commit. */
+  sha?: string;
 }
 
 export class GitHubSimulator extends JsonServer<Operation> {
@@ -345,6 +372,8 @@ export class GitHubSimulator extends JsonServer<Operation> {
     } else {
       return undefined;
     }
+    const pulls = method === 'GET' ? pullsRoute(rest) : undefined;
+    if (pulls) return { ...pulls, repo };
     const [issues, a, b, ...more] = rest;
     if (issues !== 'issues' || more.length > 0) return undefined;
     if (isId(a) && b === 'comments') {
@@ -379,6 +408,13 @@ export class GitHubSimulator extends JsonServer<Operation> {
         ? [...this.repositories.values()].find((r) => r.id === ref.id)
         : this.repository(ref.owner, ref.repo, !strict);
     if (!repository) return notFound;
+    if (
+      route.operation === 'getPull' ||
+      route.operation === 'listPulls' ||
+      route.operation === 'commitPulls'
+    ) {
+      return this.pullsAnswer(route, repository, path) ?? notFound;
+    }
 
     if (route.operation === 'updateComment') {
       const comment = findComment(repository, route.number);
@@ -482,6 +518,47 @@ export class GitHubSimulator extends JsonServer<Operation> {
     if (page < last) links.push(link(page + 1, 'next'), link(last, 'last'));
     if (page > 1) links.push(link(1, 'first'));
     return { status: 200, body: items, headers: links.length > 0 ? { link: links.join(', ') } : {} };
+  }
+
+  /** The pulls endpoints; undefined for a pull request that does not exist. */
+  private pullsAnswer(route: Route, repository: Repository, path: string): Reply | undefined {
+    const here = `${repository.owner}/${repository.repo}`.toLowerCase();
+    const pulls = (this.scenario.pulls ?? []).filter((p) => `${p.owner}/${p.repo}`.toLowerCase() === here);
+    const render = (pull: SimPull) => renderPull(pull, this.url);
+    if (route.operation === 'getPull') {
+      const pull = pulls.find((p) => p.number === route.number);
+      return pull && { status: 200, body: render(pull) };
+    }
+    if (route.operation === 'commitPulls') {
+      const inBase = (p: SimPull) => (p.head ?? here).toLowerCase() === here;
+      return { status: 200, body: pulls.filter((p) => p.headSha === route.sha && inBase(p)).map(render) };
+    }
+    const query = new URLSearchParams(path.split('?')[1] ?? '');
+    const state = query.get('state') ?? 'open';
+    const head = query.get('head')?.toLowerCase();
+    const matching = pulls
+      .filter((p) => state === 'all' || (p.state ?? 'open') === state)
+      .filter((p) => !head || `${(p.head ?? here).split('/')[0]}:${p.headRef}`.toLowerCase() === head)
+      .sort((a, b) => b.number - a.number); // GitHub's default: newest first
+    return this.page(`${this.url}/repositories/${repository.id}/pulls`, matching.map(render), query);
+  }
+
+  /** One page of a list, with GitHub's Link header (prev, next, last, first; the query kept). */
+  private page(base: string, all: unknown[], query: URLSearchParams): Reply {
+    const perPage = Math.min(positiveInt(query.get('per_page')) ?? 30, 100);
+    const page = positiveInt(query.get('page')) ?? 1;
+    const last = Math.max(1, Math.ceil(all.length / perPage));
+    const link = (p: number, rel: string) => {
+      const q = new URLSearchParams(query);
+      q.set('page', String(p));
+      return `<${base}?${q}>; rel="${rel}"`;
+    };
+    const links: string[] = [];
+    if (page > 1) links.push(link(page - 1, 'prev'));
+    if (page < last) links.push(link(page + 1, 'next'), link(last, 'last'));
+    if (page > 1) links.push(link(1, 'first'));
+    const body = all.slice((page - 1) * perPage, page * perPage);
+    return { status: 200, body, headers: links.length > 0 ? { link: links.join(', ') } : {} };
   }
 
   /** Now at GitHub's one-second resolution, and at least a second after the previous stamp. */
@@ -624,6 +701,47 @@ export function pullRequestEvent(options: PullRequestEventOptions) {
 }
 
 // ---- helpers ----
+
+/** The pulls routes after /repos/{owner}/{repo} (GET only). */
+function pullsRoute(rest: string[]): Omit<Route, 'repo'> | undefined {
+  const [a, b, c, ...more] = rest;
+  if (more.length > 0) return undefined;
+  if (a === 'pulls' && b === undefined) return { operation: 'listPulls', number: 0 };
+  if (a === 'pulls' && isId(b) && c === undefined) return { operation: 'getPull', number: Number(b) };
+  if (a === 'commits' && b && /^[0-9a-f]{4,40}$/i.test(b) && c === 'pulls') {
+    return { operation: 'commitPulls', number: 0, sha: b };
+  }
+  return undefined;
+}
+
+/** A pull request as the REST API shows it, as far as a client of the pulls endpoints reads it. */
+function renderPull(pull: SimPull, apiUrl: string) {
+  const base = `${pull.owner}/${pull.repo}`;
+  const head = pull.head ?? base;
+  const repository = (fullName: string) => ({
+    name: fullName.split('/')[1],
+    full_name: fullName,
+    owner: { login: fullName.split('/')[0] },
+    fork: fullName !== base,
+    url: `${apiUrl}/repos/${fullName}`,
+  });
+  return {
+    url: `${apiUrl}/repos/${base}/pulls/${pull.number}`,
+    id: 1_000_000 + pull.number,
+    number: pull.number,
+    state: pull.state ?? 'open',
+    html_url: `https://github.com/${base}/pull/${pull.number}`,
+    title: `Pull request ${pull.number}`,
+    user: renderUser(HUMAN_USER),
+    head: {
+      label: `${head.split('/')[0]}:${pull.headRef}`,
+      ref: pull.headRef,
+      sha: pull.headSha,
+      repo: repository(head),
+    },
+    base: { label: `${pull.owner}:main`, ref: 'main', sha: 'b'.repeat(40), repo: repository(base) },
+  };
+}
 
 function commentUrl(apiUrl: string, repository: Repository, id: number): string {
   return `${apiUrl}/repos/${repository.owner}/${repository.repo}/issues/comments/${id}`;

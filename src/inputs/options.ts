@@ -3,7 +3,7 @@ import { explainIssues, issuePath, shown } from '../service/validation.js';
 import { InputError } from './input-error.js';
 import { parseOptionsText } from './options-text.js';
 import { maskSensitiveOverrides } from './sensitive-overrides.js';
-import { readWorkflowRun, workflowRunUrl } from './workflow-run.js';
+import { type PullRequestRef, readWorkflowRun, workflowRunUrl } from './workflow-run.js';
 
 export interface SuiteOptionInputs {
   environment?: string;
@@ -72,13 +72,14 @@ export async function buildSuiteOptions(text: string, inputs: SuiteOptionInputs)
 /**
  * A note that lets a run be traced back to its workflow run from the service. On a pull request
  * it names the pull request's head commit and number: GITHUB_SHA is then a temporary merge commit
- * that is on no branch.
+ * that is on no branch. On deployment_status and workflow_run, the commit is the event's; the pull
+ * request is the one found on GitHub, when it is given.
  */
-export function defaultNote(env: NodeJS.ProcessEnv): string | undefined {
+export function defaultNote(env: NodeJS.ProcessEnv, found?: PullRequestRef): string | undefined {
   const workflow = readWorkflowRun(env);
   if (!workflow.repository) return undefined;
-  const pullRequest = workflow.pullRequest;
-  const commit = pullRequest?.headSha ?? workflow.sha;
+  const pullRequest = found ?? workflow.pullRequest;
+  const commit = pullRequest?.headSha ?? workflow.eventCommit?.sha ?? workflow.sha;
   const sha = commit ? `@${commit.slice(0, 12)}` : '';
   const number = pullRequest ? ` (pull request #${pullRequest.number})` : '';
   const url = workflowRunUrl(workflow);

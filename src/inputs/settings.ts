@@ -69,6 +69,8 @@ export interface Settings {
   dashboardUrl?: UrlTemplate;
   dashboardTestUrl?: UrlTemplate;
   workflow: WorkflowRun;
+  /** The `pull-request` input: the pull request to comment on, whatever the event. */
+  pullRequestNumber?: number;
 }
 
 export type InputReader = (name: string) => string;
@@ -174,6 +176,16 @@ function resolveBranch(value: string, env: NodeJS.ProcessEnv): { branch?: string
   if (value !== '') return { branch: value, branchExplicit: true };
   const pushed = env.GITHUB_REF_TYPE === 'branch' ? env.GITHUB_REF_NAME : undefined;
   return { branch: env.GITHUB_HEAD_REF || pushed || undefined, branchExplicit: false };
+}
+
+/** The `pull-request` input: a pull request's number, or undefined when empty. */
+function pullRequestInput(input: InputReader): number | undefined {
+  const value = input('pull-request').trim();
+  if (value === '') return undefined;
+  if (/^[1-9]\d{0,9}$/.test(value) && Number(value) <= 2 ** 31 - 1) return Number(value);
+  throw new InputError(
+    `Input 'pull-request' must be a pull request's number, such as 42; got ${shown(input('pull-request'))}.`,
+  );
 }
 
 /** An id input, which becomes part of a URL path: undefined when empty. */
@@ -401,6 +413,7 @@ export async function readSettings(
     githubToken,
     ...dashboardTemplates(input, idTarget),
     workflow: readWorkflowRun(env),
+    pullRequestNumber: pullRequestInput(input),
   };
   const run = { environment: parseEnvironment(input, idTarget), ...resolveBranch(input('branch'), env), env };
   const completed = await completeTarget(input, idTarget, run, loopback);

@@ -1,6 +1,5 @@
 import type { Settings } from '../inputs/settings.js';
-import { isPullRequestEvent, type WorkflowRun, workflowRunUrl } from '../inputs/workflow-run.js';
-import { formatDuration } from '../report/format.js';
+import { type PullRequestRef, workflowRunUrl } from '../inputs/workflow-run.js';
 import type { RunOutcome } from '../report/outcome.js';
 import { commentMarker } from '../report/pr-comment.js';
 import { info, warning } from '../runner/log.js';
@@ -10,16 +9,12 @@ import {
   type Comment,
   type CommentContext,
   GitHubError,
-  githubFetch,
   type Identity,
   type PullRequest,
   PullRequestComments,
 } from '../service/github.js';
-import { USER_AGENT } from '../service/user-agent.js';
-
-/** The whole comment, every page of the list included, gets this long; each request, at most 10 s. */
-const COMMENT_BUDGET_MS = 30_000;
-const COMMENT_REQUEST_TIMEOUT_MS = 10_000;
+import { githubClient } from './github-client.js';
+import type { PullRequestsOfRun } from './pull-requests.js';
 
 interface CommentResult {
   /** The comment written (`comment-url`), if one was. */
@@ -27,10 +22,7 @@ interface CommentResult {
 }
 
 /** Why no comment is written for this outcome, if none is. */
-function reasonToSkip(outcome: RunOutcome, workflow: WorkflowRun): string | undefined {
-  if (!isPullRequestEvent(workflow.eventName)) {
-    return `the workflow runs on ${workflow.eventName ?? 'an unknown event'}, not on a pull request`;
-  }
+function reasonToSkip(outcome: RunOutcome): string | undefined {
   if (outcome.status === 'STARTED') return 'the run was started with wait: false';
   // A newer push usually cancels this run; its comment must not be overwritten by the old one.
   if (outcome.status === 'CANCELLED') return 'the job was cancelled';
@@ -77,24 +69,8 @@ async function commentsOn(
   clock: Clock,
   signal: AbortSignal,
 ): Promise<{ comments: PullRequestComments; context: CommentContext }> {
-  // Octokit comes only with the comment: the start of every other run stays as it is.
-  const { getOctokit } = await import('@actions/github');
-  const { apiUrl } = settings.workflow;
-  const requestTimeoutMs = Math.min(settings.requestTimeoutMs, COMMENT_REQUEST_TIMEOUT_MS);
-  const octokit = getOctokit(token, {
-    baseUrl: apiUrl,
-    userAgent: USER_AGENT,
-    request: { fetch: githubFetch(apiUrl, requestTimeoutMs) },
-  });
-  const context: CommentContext = {
-    clock,
-    deadline: clock.now() + COMMENT_BUDGET_MS,
-    requestTimeoutMs,
-    signal,
-    onRetry: (what, failure, delayMs) =>
-      info(line`Could not ${what} (${failure}); trying again in ${formatDuration(delayMs)}.`),
-  };
-  return { comments: new PullRequestComments(octokit, pullRequest, apiUrl), context };
+  const { octokit, context } = await githubClient(settings, token, clock, signal);
+  return { comments: new PullRequestComments(octokit, pullRequest, settings.workflow.apiUrl), context };
 }
 
 /** Writes this run's comment as `pr-comment` says; a failure is one warning. */
@@ -132,9 +108,9 @@ async function writeComment(
   }
 }
 
-/** This target's comment on the pull request: what an earlier run left there, and how to write this run's. */
+/** This target's comment on the pull request(s): what an earlier run left there, and how to write this run's. */
 export interface PullRequestThread {
-  /** The body of the comment an earlier run of this target wrote, if there is one. */
+  /** The body of the comment an earlier run of this target wrote on the first pull request, if there is one. */
   previousBody?: string;
   /** GitHub could not say who the token acts as: no earlier comment is believed. */
   untrusted: boolean;
@@ -145,35 +121,16 @@ export interface PullRequestThread {
   write(body: string, stepFails: boolean): Promise<CommentResult>;
 }
 
-/**
- * Looks up this target's comment on the pull request, before the reports are written (the
- * comparison with the earlier run needs it), when a comment is due at all; undefined when none
- * is (each reason is one log line) or the lookup failed (one warning). It never fails the step.
- */
-export async function openPullRequestThread(
+/** This target's comment on one pull request; undefined when the lookup failed (one warning). */
+async function openOne(
   outcome: RunOutcome,
   settings: Settings,
+  pullRequest: PullRequestRef,
+  token: string,
   clock: Clock,
   signal: AbortSignal,
 ): Promise<PullRequestThread | undefined> {
-  if (settings.prComment === 'off') return undefined;
-  const skip = reasonToSkip(outcome, settings.workflow);
-  if (skip) {
-    info(line`No pull request comment: ${skip}.`);
-    return undefined;
-  }
-  const { pullRequest } = settings.workflow;
-  if (!pullRequest) {
-    info(line`No pull request comment: the event payload names no pull request.`);
-    return undefined;
-  }
-  if (!settings.githubToken) {
-    warning(
-      line`Could not comment on the pull request: input 'github-token' is empty (it defaults to the workflow's token).`,
-    );
-    return undefined;
-  }
-  const github = await commentsOn(settings, pullRequest, settings.githubToken, clock, signal);
+  const github = await commentsOn(settings, pullRequest, token, clock, signal);
   let untrusted = false;
   const identity = async () => {
     const found = await identityOf(github.comments, github.context);
@@ -192,10 +149,54 @@ export async function openPullRequestThread(
   return { previousBody: existing?.body, untrusted, write };
 }
 
+/**
+ * Looks up this target's comment on each pull request of the run, before the reports are written
+ * (the comparison with the earlier run needs it), when a comment is due at all; undefined when
+ * none is (each reason is one log line) or every lookup failed (one warning each). The first pull
+ * request's comment is the one compared with; `write` writes them all and gives the first's URL.
+ * It never fails the step.
+ */
+export async function openPullRequestThread(
+  outcome: RunOutcome,
+  settings: Settings,
+  found: PullRequestsOfRun,
+  clock: Clock,
+  signal: AbortSignal,
+): Promise<PullRequestThread | undefined> {
+  if (settings.prComment === 'off') return undefined;
+  const skip = reasonToSkip(outcome) ?? (found.pullRequests.length === 0 ? found.whyNone : undefined);
+  if (skip) info(line`No pull request comment: ${skip}.`);
+  if (skip || found.pullRequests.length === 0) return undefined;
+  const token = settings.githubToken;
+  if (!token) {
+    warning(
+      line`Could not comment on the pull request: input 'github-token' is empty (it defaults to the workflow's token).`,
+    );
+    return undefined;
+  }
+  const threads: (PullRequestThread | undefined)[] = [];
+  for (const pullRequest of found.pullRequests) {
+    threads.push(await openOne(outcome, settings, pullRequest, token, clock, signal));
+  }
+  const [first] = threads;
+  const opened = threads.filter((thread) => thread !== undefined);
+  if (opened.length === 0) return undefined;
+  const write = async (body: string, stepFails: boolean) => {
+    const urls: (string | undefined)[] = [];
+    for (const thread of opened) urls.push((await thread.write(body, stepFails)).url);
+    return { url: urls.find((url) => url !== undefined) };
+  };
+  return { previousBody: first?.previousBody, untrusted: first?.untrusted ?? false, write };
+}
+
 /** Why there is no earlier comment of this target to compare with, for fail-on 'new''s fallback. */
-export function whyNoEarlierComment(settings: Settings, thread: PullRequestThread | undefined): string {
+export function whyNoEarlierComment(
+  settings: Settings,
+  found: PullRequestsOfRun,
+  thread: PullRequestThread | undefined,
+): string {
   if (settings.prComment === 'off') return "pr-comment is 'off'";
-  if (!isPullRequestEvent(settings.workflow.eventName)) return 'the workflow does not run on a pull request';
+  if (found.pullRequests.length === 0) return found.whyNone ?? 'the pull request could not be found';
   if (!thread) return 'the pull request comment could not be read';
   return thread.untrusted
     ? 'GitHub could not say who the github-token acts as, so no earlier comment is trusted'
@@ -203,9 +204,12 @@ export function whyNoEarlierComment(settings: Settings, thread: PullRequestThrea
 }
 
 /** What the comment tells besides the outcome: the commit tested and the workflow run. */
-export function commentContextOf(settings: Settings): { headSha?: string; runUrl?: string } {
+export function commentContextOf(
+  settings: Settings,
+  found: PullRequestsOfRun,
+): { headSha?: string; runUrl?: string } {
   return {
-    headSha: settings.workflow.pullRequest?.headSha,
+    headSha: found.pullRequests[0]?.headSha,
     runUrl: workflowRunUrl(settings.workflow, { attempt: true }),
   };
 }

@@ -55,28 +55,38 @@ export interface Identity {
 }
 
 /** GitHub's answers as its API describes them, as far as they are used; extra fields are dropped. */
-const answers = once(() => ({
-  list: z.array(
-    z.object({
-      id: z.number(),
-      html_url: z.string(),
-      body: z.optional(z.nullable(z.string())),
-      user: z.optional(
-        z.nullable(
-          z.object({
-            id: z.optional(z.number()),
-            login: z.optional(z.string()),
-            type: z.optional(z.string()),
-          }),
+const answers = once(() => {
+  const pull = z.object({
+    number: z.number(),
+    state: z.string(),
+    head: z.object({ sha: z.string() }),
+    base: z.object({ repo: z.object({ full_name: z.string() }) }),
+  });
+  return {
+    list: z.array(
+      z.object({
+        id: z.number(),
+        html_url: z.string(),
+        body: z.optional(z.nullable(z.string())),
+        user: z.optional(
+          z.nullable(
+            z.object({
+              id: z.optional(z.number()),
+              login: z.optional(z.string()),
+              type: z.optional(z.string()),
+            }),
+          ),
         ),
-      ),
+      }),
+    ),
+    written: z.object({ id: z.number(), html_url: z.string() }),
+    viewer: z.object({
+      viewer: z.object({ login: z.string(), databaseId: z.optional(z.nullable(z.number())) }),
     }),
-  ),
-  written: z.object({ id: z.number(), html_url: z.string() }),
-  viewer: z.object({
-    viewer: z.object({ login: z.string(), databaseId: z.optional(z.nullable(z.number())) }),
-  }),
-}));
+    pull,
+    pulls: z.array(pull),
+  };
+});
 
 type ListedComment = z.infer<ReturnType<typeof answers>['list']>[number];
 
@@ -207,19 +217,15 @@ function githubMessage(body: string | undefined): string {
   }
 }
 
-/**
- * The comments of one pull request, through the project's one retry mechanism: listing and
- * updating are retried like reads, creating only when GitHub cannot have created the comment.
- */
-export class PullRequestComments {
+/** Requests to GitHub through the project's one retry mechanism, within a budget (`CommentContext`). */
+class GitHubRequests {
   constructor(
-    private readonly octokit: Octokit,
-    private readonly pullRequest: PullRequest,
+    protected readonly octokit: Octokit,
     /** GitHub's REST API, for the messages about a proxy in the way. */
     private readonly apiUrl: string,
   ) {}
 
-  private async call<T>(
+  protected async call<T>(
     what: string,
     rule: RetryRule,
     context: CommentContext,
@@ -264,6 +270,45 @@ export class PullRequestComments {
   }
 
   /**
+   * The items of a list, page after page as GitHub's Link header names them (Octokit requests an
+   * absolute URL as it is, and githubFetch refuses one outside the API's origin), up to `maxPages`.
+   */
+  protected async *pages(
+    first: string,
+    what: (page: number) => string,
+    context: CommentContext,
+    maxPages = Number.POSITIVE_INFINITY,
+  ): AsyncGenerator<{ data: unknown; what: string }> {
+    let url: string | undefined = `GET ${first}`;
+    for (let page = 1; url !== undefined && page <= maxPages; page++) {
+      const request: string = url;
+      const response: { data: unknown; headers: { link?: string } } = await this.call(
+        what(page),
+        'github',
+        context,
+        (signal) => this.octokit.request(request, { request: { signal } }),
+      );
+      yield { data: response.data, what: what(page) };
+      const next = /<([^>]+)>;\s*rel="next"/.exec(response.headers.link ?? '')?.[1];
+      url = next === undefined ? undefined : `GET ${next}`;
+    }
+  }
+}
+
+/**
+ * The comments of one pull request: listing and updating are retried like reads, creating only
+ * when GitHub cannot have created the comment.
+ */
+export class PullRequestComments extends GitHubRequests {
+  constructor(
+    octokit: Octokit,
+    private readonly pullRequest: PullRequest,
+    apiUrl: string,
+  ) {
+    super(octokit, apiUrl);
+  }
+
+  /**
    * Who the token acts as (GraphQL's viewer: the REST API's GET /user refuses the workflow's
    * token); undefined when GitHub cannot tell, e.g. a GraphQL error. It gets a third of the time
    * left at most, so that the write keeps time to happen.
@@ -300,23 +345,12 @@ export class PullRequestComments {
   ): Promise<Comment | undefined> {
     const { owner, repo, number } = this.pullRequest;
     const marked: ListedComment[] = [];
-    let url: string | undefined = `GET /repos/${owner}/${repo}/issues/${number}/comments?per_page=100`;
-    for (let page = 1; url !== undefined; page++) {
-      const request: string = url;
-      const what = `list the comments of pull request #${number} (page ${page})`;
-      const response: { data: unknown; headers: { link?: string } } = await this.call(
-        what,
-        'github',
-        context,
-        (signal) => this.octokit.request(request, { request: { signal } }),
-      );
-      for (const comment of checked(answers().list, response.data, what)) {
+    const first = `/repos/${owner}/${repo}/issues/${number}/comments?per_page=100`;
+    const what = (page: number) => `list the comments of pull request #${number} (page ${page})`;
+    for await (const { data, what: listing } of this.pages(first, what, context)) {
+      for (const comment of checked(answers().list, data, listing)) {
         if (comment.body?.includes(marker)) marked.push(comment);
       }
-      // GitHub's Link header names the next page; Octokit requests an absolute URL as it is, and
-      // githubFetch refuses one outside the API's origin.
-      const next = /<([^>]+)>;\s*rel="next"/.exec(response.headers.link ?? '')?.[1];
-      url = next === undefined ? undefined : `GET ${next}`;
     }
     if (marked.length === 0) return undefined;
     const who = await identity();
@@ -352,5 +386,72 @@ export class PullRequestComments {
       }),
     );
     return written(data, what);
+  }
+}
+
+/** A pull request as the lookup needs it: its state, its head commit and its base repository. */
+export interface FoundPullRequest {
+  number: number;
+  state: string;
+  headSha: string;
+  /** `owner/repo` of the base. */
+  baseRepository: string;
+}
+
+type PullAnswer = z.infer<ReturnType<typeof answers>['pull']>;
+
+function found({ number, state, head, base }: PullAnswer): FoundPullRequest {
+  return { number, state, headSha: head.sha, baseRepository: base.repo.full_name };
+}
+
+/** Finds a repository's pull requests: by number, by commit, or among the open ones. */
+export class PullRequestLookup extends GitHubRequests {
+  constructor(
+    octokit: Octokit,
+    private readonly repository: { owner: string; repo: string },
+    apiUrl: string,
+  ) {
+    super(octokit, apiUrl);
+  }
+
+  private get path(): string {
+    return `/repos/${this.repository.owner}/${this.repository.repo}`;
+  }
+
+  async get(number: number, context: CommentContext): Promise<FoundPullRequest> {
+    const what = `read pull request #${number}`;
+    const { data } = await this.call(what, 'github', context, (signal) =>
+      this.octokit.request(`GET ${this.path}/pulls/${number}`, { request: { signal } }),
+    );
+    return found(checked(answers().pull, data, what));
+  }
+
+  /**
+   * GitHub's "pull requests associated with a commit" (the first 100): [] for a commit that is only
+   * in a fork; 422 (no such commit here) is taken for [] too.
+   */
+  async ofCommit(sha: string, context: CommentContext): Promise<FoundPullRequest[]> {
+    const what = `list the pull requests of commit ${sha.slice(0, 7)}`;
+    const url = `GET ${this.path}/commits/${encodeURIComponent(sha)}/pulls?per_page=100`;
+    try {
+      const { data } = await this.call(what, 'github', context, (signal) =>
+        this.octokit.request(url, { request: { signal } }),
+      );
+      return checked(answers().pulls, data, what).map(found);
+    } catch (error) {
+      if (error instanceof GitHubError && error.status === 422) return [];
+      throw error;
+    }
+  }
+
+  /** The open pull requests, `head` (`owner:branch`) only if given, at most `maxPages` pages of 100. */
+  async open(context: CommentContext, maxPages: number, head?: string): Promise<FoundPullRequest[]> {
+    const query = `state=open&per_page=100${head ? `&head=${encodeURIComponent(head)}` : ''}`;
+    const what = (page: number) => `list the open pull requests (page ${page})`;
+    const pulls: FoundPullRequest[] = [];
+    for await (const page of this.pages(`${this.path}/pulls?${query}`, what, context, maxPages)) {
+      pulls.push(...checked(answers().pulls, page.data, page.what).map(found));
+    }
+    return pulls;
   }
 }

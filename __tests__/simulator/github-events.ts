@@ -1,0 +1,118 @@
+/**
+ * Event payloads shaped like GitHub's own (trimmed to what a client reads, and a little more), for
+ * GITHUB_EVENT_PATH: a preview deployment's `deployment_status`, and `workflow_run` from the same
+ * repository or from a fork.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+const REPOSITORY_ID = 700_000_001;
+const FORK_ID = 700_000_999;
+
+function repository(fullName: string, id: number) {
+  const [owner, name] = fullName.split('/');
+  return {
+    id,
+    name,
+    full_name: fullName,
+    private: false,
+    owner: { login: owner, id: 9919, type: 'User' },
+    html_url: `https://github.com/${fullName}`,
+    url: `https://api.github.com/repos/${fullName}`,
+    fork: id !== REPOSITORY_ID,
+    default_branch: 'main',
+  };
+}
+
+const sender = { login: 'vercel[bot]', id: 35613825, type: 'Bot' };
+
+/** `deployment_status` as a hosting service's preview deployment of `sha` makes it (Vercel's shape). */
+export function deploymentStatusEvent(options: {
+  repository: string;
+  sha: string;
+  ref?: string;
+  environment?: string;
+  state?: string;
+}) {
+  const environment = options.environment ?? 'Preview';
+  const api = `https://api.github.com/repos/${options.repository}`;
+  return {
+    action: 'created',
+    deployment_status: {
+      url: `${api}/deployments/1001/statuses/2001`,
+      id: 2001,
+      state: options.state ?? 'success',
+      environment,
+      target_url: 'https://shop-git-feature-preview.vercel.app',
+      environment_url: 'https://shop-git-feature-preview.vercel.app',
+      creator: sender,
+    },
+    deployment: {
+      url: `${api}/deployments/1001`,
+      id: 1001,
+      sha: options.sha,
+      ref: options.ref ?? options.sha,
+      task: 'deploy',
+      payload: {},
+      environment,
+      production_environment: environment === 'Production',
+      transient_environment: environment !== 'Production',
+      creator: sender,
+    },
+    repository: repository(options.repository, REPOSITORY_ID),
+    sender,
+  };
+}
+
+/**
+ * `workflow_run` (completed) of a `pull_request` workflow: its head, and `pull_requests` as GitHub
+ * fills it: the pull requests into this repository from a branch of it; empty for a fork's.
+ */
+export function workflowRunEvent(options: {
+  repository: string;
+  headSha: string;
+  headBranch: string;
+  /** `owner/repo` of the head; default the repository itself. */
+  headRepository?: string;
+  /** Pull request numbers, for a head in the repository itself. */
+  pullRequests?: number[];
+}) {
+  const base = repository(options.repository, REPOSITORY_ID);
+  const fork = options.headRepository !== undefined && options.headRepository !== options.repository;
+  const head = fork ? repository(options.headRepository as string, FORK_ID) : base;
+  const short = (repo: typeof base) => ({ id: repo.id, url: repo.url, name: repo.name });
+  return {
+    action: 'completed',
+    workflow_run: {
+      id: 9001,
+      name: 'CI',
+      event: 'pull_request',
+      status: 'completed',
+      conclusion: 'success',
+      head_branch: options.headBranch,
+      head_sha: options.headSha,
+      run_number: 12,
+      run_attempt: 1,
+      pull_requests: (fork ? [] : (options.pullRequests ?? [])).map((number) => ({
+        url: `${base.url}/pulls/${number}`,
+        id: 1_000_000 + number,
+        number,
+        head: { ref: options.headBranch, sha: options.headSha, repo: short(base) },
+        base: { ref: 'main', sha: 'b'.repeat(40), repo: short(base) },
+      })),
+      head_repository: head,
+      repository: base,
+    },
+    workflow: { id: 77, name: 'CI', path: '.github/workflows/ci.yml' },
+    repository: base,
+    sender: { login: 'octocat', id: 583231, type: 'User' },
+  };
+}
+
+/** Writes a payload to a new temporary file and returns its path, for GITHUB_EVENT_PATH. */
+export function eventFile(payload: unknown): string {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'event-')), 'event.json');
+  fs.writeFileSync(file, JSON.stringify(payload));
+  return file;
+}
