@@ -4,7 +4,7 @@
  */
 
 import type { Mode } from '../inputs/settings.js';
-import type { Comparison } from './comparison.js';
+import type { Digest } from './comment-digest.js';
 import type { Verdict } from './test-case-status.js';
 
 export interface TestCase {
@@ -37,6 +37,25 @@ export interface Counts {
   failed: number;
   flaky: number;
   skipped: number;
+}
+
+/** What changed since the previous run of the same target: the comment's and the summary's news. */
+export interface Comparison {
+  /** Failing now; passing, flaky, skipped or absent then. */
+  newFailures: TestCase[];
+  /** Failing then and now. */
+  stillFailing: TestCase[];
+  /** Failing then, passing now. */
+  fixed: TestCase[];
+  /**
+   * Failing now, but the previous run had more failing test cases than its digest holds, and this
+   * title's hash lies past what it holds: it may have failed then too. Neither new nor known.
+   */
+  notCompared: TestCase[];
+  /** The previous run had more failing test cases than its digest holds. */
+  partial: boolean;
+  /** The previous run's digest, carried into this run's comment for a re-run of the same commit. */
+  baseline: Digest;
 }
 
 export interface RunOutcome {

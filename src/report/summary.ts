@@ -1,10 +1,10 @@
 import { stat } from 'node:fs/promises';
 import { appendSummary } from '../runner/step.js';
-import { type Comparison, comparisonHeadline, PARTIAL_REASON } from './comparison.js';
+import { comparisonHeadline, PARTIAL_REASON } from './comparison.js';
 import { cellText, hrefText, preText } from './escape.js';
 import { countsLine, formatDuration, plural } from './format.js';
 import { headingOf, runLine } from './headline.js';
-import type { RunOutcome, TestCase } from './outcome.js';
+import type { Comparison, RunOutcome, TestCase } from './outcome.js';
 import { inReportOrder, type Verdict } from './test-case-status.js';
 
 /** GitHub drops a step summary above 1 MiB whole; stay well under it. */
