@@ -56,19 +56,12 @@ function closing(verdict: Verdict, status: string | undefined): string {
 export function junitXml(outcome: RunOutcome): string {
   const suiteName = xmlAttr(suiteNameOf(outcome));
   const tally = { failures: 0, errors: 0, skipped: 0 };
-  // A verdict stands for one status (judge shares one object per status): one closing each.
-  const closings = new Map<Verdict, string>();
   const testCases = outcome.testCases.map(({ title, status, durationMs, verdict }) => {
-    let close = closings.get(verdict);
-    if (close === undefined) {
-      close = closing(verdict, status);
-      closings.set(verdict, close);
-    }
     if (verdict.verdict === 'failure' || verdict.verdict === 'unfinished') tally.failures++;
     else if (verdict.verdict === 'error') tally.errors++;
     else if (verdict.verdict === 'skipped') tally.skipped++;
     const name = xmlAttr(title).trim() || UNTITLED;
-    return `    <testcase name="${name}" classname="${suiteName}" time="${seconds(durationMs)}"${close}`;
+    return `    <testcase name="${name}" classname="${suiteName}" time="${seconds(durationMs)}"${closing(verdict, status)}`;
   });
   const durationMs =
     outcome.durationMs ?? outcome.testCases.reduce((sum, testCase) => sum + (testCase.durationMs ?? 0), 0);

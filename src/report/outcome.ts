@@ -76,7 +76,13 @@ export interface RunOutcome {
   startedAt?: string;
   finishedAt?: string;
   durationMs?: number;
+  /** As the service listed them: the results file and the JUnit report keep this order. */
   testCases: TestCase[];
+  /**
+   * The same test cases in report order, sorted once (run/conclude.ts): failures first, by rank,
+   * the service's order within a rank. The log, annotations, summary and comment list them so.
+   */
+  reportOrder: readonly TestCase[];
   counts: Counts;
   failOnFlaky: boolean;
   /** Why the step failed when no test case explains it (service error, time-out, cancellation). */
