@@ -1,4 +1,5 @@
 import { type Digest, tellsAbout, titleHash } from './comment-digest.js';
+import { plural } from './format.js';
 import type { Comparison, TestCase } from './outcome.js';
 
 /**
@@ -57,7 +58,6 @@ export const PARTIAL_REASON =
 
 /** "2 new failures, 1 fixed", and "(compared in part)" when the previous run's digest was cut. */
 export function comparisonHeadline(comparison: Comparison): string {
-  const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
   const partial = comparison.partial ? ' (compared in part)' : '';
-  return `${count(comparison.newFailures.length, 'new failure', 'new failures')}, ${comparison.fixed.length} fixed${partial}`;
+  return `${plural(comparison.newFailures.length, 'new failure')}, ${comparison.fixed.length} fixed${partial}`;
 }
