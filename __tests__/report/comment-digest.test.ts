@@ -22,7 +22,7 @@ const body = (...lines: string[]) =>
   ['<!-- test-run-action mode=project project=p -->', '### ❌', ...lines].join('\n');
 
 describe('the digest hidden in the comment', () => {
-  test('written and read back: failing, flaky and skipped titles, duplicates counted, passing ones left out', () => {
+  test('written and read back: failing titles only, duplicates counted', () => {
     const run = testCases([
       { title: 'A', status: 'FAILED' },
       { title: 'A', status: 'TIMEDOUT' },
@@ -33,16 +33,35 @@ describe('the digest hidden in the comment', () => {
     const read = readDigest(body(digestLine('digest', digestOf(run, COMMIT))), 'digest');
     expect(read).toEqual({
       commit: COMMIT,
-      counts: new Map([
-        [`${titleHash('A')}:failing`, 2],
-        [`${titleHash('B')}:flaky`, 1],
-        [`${titleHash('C')}:skipped`, 1],
-      ]),
+      counts: new Map([[titleHash('A'), 2]]),
       failing: 2,
-      others: 2,
       failingHeldUpTo: undefined,
       encoded: expect.any(String),
     });
+  });
+
+  test('a digest written by the previous version, with flaky and skipped entries, reads as its failing ones', () => {
+    // Written by the version before this one for A failing twice, B flaky, C skipped and D passing,
+    // and a baseline of E failing and B flaky.
+    const old = body(
+      '<!-- test-run-action digest v1 commit=feedface00000000000000000000000000000000 failing=2 others=2 VZrq0IJkAd9-cOUCFUBrI8DV812A -->',
+      '<!-- test-run-action baseline v1 commit=abcdef1 failing=1 others=1 qfUVZr1nAN9-cOUCFUA -->',
+    );
+    const now = digestOf(
+      testCases([
+        { title: 'A', status: 'FAILED' },
+        { title: 'A', status: 'TIMEDOUT' },
+      ]),
+      COMMIT,
+    );
+    expect(readDigest(old, 'digest')).toEqual(now);
+    expect(readDigest(old, 'baseline')).toEqual(
+      digestOf(testCases([{ title: 'E', status: 'FAILED' }]), 'abcdef1'),
+    );
+    // and the previous version reads this one's digest: the same v1 line, with no other entries
+    expect(digestLine('digest', now)).toMatch(
+      /^<!-- test-run-action digest v1 commit=\w+ failing=2 others=0 /,
+    );
   });
 
   test('a title failing more than 64 times takes several entries and reads back whole', () => {
@@ -53,7 +72,7 @@ describe('the digest hidden in the comment', () => {
       ),
       'digest',
     );
-    expect(read?.counts.get(`${titleHash('same')}:failing`)).toBe(150);
+    expect(read?.counts.get(titleHash('same'))).toBe(150);
   });
 
   test('no digest, a cut-off one, a forged one or garbage: nothing to compare with, never a throw', () => {
@@ -80,19 +99,6 @@ describe('the digest hidden in the comment', () => {
       ), // out of order
       body(line.replace('digest v1', 'digest v2')),
       body(`<!-- test-run-action digest v1 failing=1 others=0 ${'A'.repeat(DIGEST_MAX_CHARS * 4)} -->`),
-      // says some failing ones were left out, yet holds a flaky one, which comes after them all
-      body(
-        digestLine(
-          'digest',
-          digestOf(
-            testCases([
-              { title: 'A', status: 'FAILED' },
-              { title: 'B', status: 'FLAKY' },
-            ]),
-            undefined,
-          ),
-        ).replace('failing=1', 'failing=5'),
-      ),
       '\u0000'.repeat(100_000),
     ];
     for (const text of broken)
@@ -113,19 +119,14 @@ describe('the digest hidden in the comment', () => {
     const read = readDigest(body(line), 'digest');
     expect(read).toMatchObject({
       failing: 20_000,
-      others: 50,
       failingHeldUpTo: expect.stringMatching(/^[0-9a-f]{12}$/),
     });
     const held = [...(read?.counts.keys() ?? [])];
     expect(held.length).toBeGreaterThan(1_500);
-    expect(held.every((key) => key.endsWith(':failing'))).toBe(true);
     // every failing title at or below the bound is held; none above it
     for (const { title } of run.filter((testCase) => testCase.verdict.fails)) {
       const hash = titleHash(title);
-      expect([title, read?.counts.has(`${hash}:failing`)]).toEqual([
-        title,
-        read !== undefined && tellsAbout(read, hash),
-      ]);
+      expect([title, read?.counts.has(hash)]).toEqual([title, read !== undefined && tellsAbout(read, hash)]);
     }
   });
 
@@ -136,10 +137,18 @@ describe('the digest hidden in the comment', () => {
     );
   });
 
-  test('a digest that holds every failing title but not every flaky one is complete for the comparison', () => {
-    const run = testCases([...many(10, 'FAILED'), ...many(5_000, 'FLAKY')]);
-    const read = readDigest(digestLine('digest', digestOf(run, undefined)), 'digest');
-    expect(read).toMatchObject({ failing: 10, others: 5_000, failingHeldUpTo: undefined });
+  test('flaky and skipped test cases take no room: 5,000 of them beside 10 failing ones, and the digest is whole', () => {
+    const run = testCases([...many(10, 'FAILED'), ...many(5_000, 'FLAKY'), ...many(5_000, 'SKIPPED')]);
+    const line = digestLine('digest', digestOf(run, undefined));
+    expect(line.length).toBeLessThan(200);
+    expect(readDigest(line, 'digest')).toMatchObject({ failing: 10, failingHeldUpTo: undefined });
+  });
+
+  test('with fail-on-flaky, a flaky test case fails the step and is written as failing', () => {
+    const flaky = makeOutcome([{ title: 'B', status: 'FLAKY' }], { failOnFlaky: true }).testCases;
+    expect(readDigest(digestLine('digest', digestOf(flaky, undefined)), 'digest')?.counts).toEqual(
+      new Map([[titleHash('B'), 1]]),
+    );
   });
 });
 

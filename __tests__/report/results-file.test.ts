@@ -69,6 +69,17 @@ describe('results file', () => {
     });
   });
 
+  it("keeps the service's order, where the reports list failures first", () => {
+    const outcome = makeOutcome([
+      { title: 'a', status: 'PASSED' },
+      { title: 'b', status: 'FLAKY' },
+      { title: 'c', status: 'FAILED' },
+    ]);
+    const titles = (testCases: readonly { title: string }[]) => testCases.map(({ title }) => title);
+    expect(titles(JSON.parse(resultsJson(outcome)).testCases)).toEqual(['a', 'b', 'c']);
+    expect(titles(outcome.reportOrder)).toEqual(['c', 'b', 'a']);
+  });
+
   it('leaves out what is unknown', () => {
     const parsed = JSON.parse(
       resultsJson(

@@ -3,9 +3,10 @@ import { line, safe } from '../runner/text.js';
 import { UNTITLED } from './escape.js';
 import { plural } from './format.js';
 import type { RunOutcome } from './outcome.js';
-import { inReportOrder, isFlakyOnly } from './test-case-status.js';
+import { isFlakyOnly } from './test-case-status.js';
 
-function titleOf(title: string) {
+/** An annotation's title: the test case's, cut, never empty. */
+function annotationTitle(title: string) {
   return safe(title, 200) || safe(UNTITLED);
 }
 
@@ -24,10 +25,10 @@ export function annotate(outcome: RunOutcome, summary: boolean): void {
     warning(line`The run passed but reported no test case.`);
   }
 
-  const failing = inReportOrder(outcome.testCases).filter((testCase) => testCase.verdict.fails);
+  const failing = outcome.reportOrder.filter((testCase) => testCase.verdict.fails);
   const maxErrors = annotationsLeft('error');
   for (const testCase of failing.slice(0, maxErrors)) {
-    error(line`Test case ${safe(testCase.verdict.label, 60)}${runId}`, titleOf(testCase.title));
+    error(line`Test case ${safe(testCase.verdict.label, 60)}${runId}`, annotationTitle(testCase.title));
   }
   if (failing.length > maxErrors) {
     const more = failing.length - maxErrors;
@@ -41,7 +42,7 @@ export function annotate(outcome: RunOutcome, summary: boolean): void {
   const flaky = outcome.testCases.filter(isFlakyOnly);
   const maxWarnings = annotationsLeft('warning');
   for (const testCase of flaky.slice(0, maxWarnings)) {
-    warning(line`Test case is flaky${runId}`, titleOf(testCase.title));
+    warning(line`Test case is flaky${runId}`, annotationTitle(testCase.title));
   }
   if (flaky.length > maxWarnings) {
     const more = flaky.length - maxWarnings;

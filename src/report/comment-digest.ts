@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { TestCase } from './outcome.js';
 
 /**
- * The digest of a run's test cases that did not pass, hidden in the pull request comment, so that
- * the next run of the same target can say what changed. One entry per title and kind: 6 bytes of
- * the title's SHA-256, and a byte holding the kind (2 bits) and the count less one (6 bits; a
- * title seen more often takes several entries), base64url in an HTML comment: 9⅓ characters an
- * entry. Failing entries come first, so that a digest cut at its cap keeps them.
+ * The digest of a run's failing test cases, hidden in the pull request comment, so that the next
+ * run of the same target can say what changed. One entry per title: 6 bytes of the title's
+ * SHA-256, and a byte holding the count less one (a title failing more than 64 times takes several
+ * entries), base64url in an HTML comment: 9⅓ characters an entry. Entries go in hash order, so a
+ * digest cut at its cap holds every failing title up to a hash.
  *
  * 48 bits of hash: among the 1,600 entries a digest holds, the chance that two titles share one is
  * about 5 in a billion.
@@ -14,15 +13,19 @@ import type { TestCase } from './outcome.js';
  * A comment holds two: this run's (`digest`), and the one it was compared with (`baseline`), so
  * that a re-run of the same commit is compared with the run before that commit, as its first
  * attempt was, and not with its own first attempt.
+ *
+ * Digests written before this version held flaky and skipped titles too, after the failing ones
+ * (the entry byte's top 2 bits: 1 flaky, 2 skipped; `others=` their count). Nothing compared them:
+ * they are no longer written, and skipped when read. The line is still v1, with `others=0`, so
+ * that either version reads the other's digest (comments on open pull requests hold the old one).
  */
-
-/** What a test case that did not pass was: failing (it failed the step), flaky or skipped. */
-export type DigestKind = 'failing' | 'flaky' | 'skipped';
-const KINDS: readonly DigestKind[] = ['failing', 'flaky', 'skipped'];
 
 const HASH_BYTES = 6;
 const ENTRY_BYTES = HASH_BYTES + 1;
 const MAX_COUNT = 64;
+/** The entry byte's top 2 bits: 0 for a failing title; old digests used 1 and 2, 3 never. */
+const KIND_SHIFT = 6;
+const OLD_KINDS = 3;
 /** Characters each of the comment's two digest lines may take of its 65,536. */
 export const DIGEST_MAX_CHARS = 15_000;
 /** The line's frame: the words, a commit of up to 64 digits and the two counts. */
@@ -35,24 +38,23 @@ export type DigestRole = 'digest' | 'baseline';
 const COMMIT = /^[0-9a-f]{7,64}$/;
 const lineOf = (role: DigestRole) =>
   new RegExp(
-    `^<!-- test-run-action ${role} v1 (?:commit=([0-9a-f]{7,64}) )?failing=(\\d{1,9}) others=(\\d{1,9}) ([A-Za-z0-9_-]*) -->$`,
+    `^<!-- test-run-action ${role} v1 (?:commit=([0-9a-f]{7,64}) )?failing=(\\d{1,9}) others=\\d{1,9} ([A-Za-z0-9_-]*) -->$`,
     'm',
   );
 const LINE: Record<DigestRole, RegExp> = { digest: lineOf('digest'), baseline: lineOf('baseline') };
 
-/** A run, as its digest tells it: how many of each title (by hash) were of each kind. */
+/** A run's failing test cases, as its digest tells them. */
 export interface Digest {
   /** The pull request's head commit the run tested, when known. */
   commit?: string;
-  /** `${hash}:${kind}` → how many. */
+  /** Title hash → how many test cases of that title failed. */
   counts: ReadonlyMap<string, number>;
-  /** How many test cases failed, and how many were flaky or skipped (the digest may hold fewer). */
+  /** How many test cases failed (the digest may hold fewer). */
   failing: number;
-  others: number;
   /**
    * Undefined when the digest holds every failing test case. Otherwise the greatest title hash it
-   * holds a failing one of: it holds every failing title up to that hash (entries go in hash order
-   * and a title's entries are all written or none), and nothing past it.
+   * holds: it holds every failing title up to that hash (a title's entries are all written or
+   * none), and nothing past it.
    */
   failingHeldUpTo?: string;
   /** The entries as written, to carry the digest on unchanged. */
@@ -67,116 +69,95 @@ export function titleHash(title: string): string {
     .slice(0, HASH_BYTES * 2);
 }
 
-/** How a test case counts in a digest: undefined when it passed. */
-export function digestKind(testCase: TestCase): DigestKind | undefined {
-  if (testCase.verdict.fails) return 'failing';
-  if (testCase.verdict.count === 'flaky') return 'flaky';
-  if (testCase.verdict.count === 'skipped') return 'skipped';
-  return undefined;
-}
-
 /** Whether the digest tells if this title failed: it holds every failing title up to its bound. */
 export function tellsAbout(digest: Digest, hash: string): boolean {
   return digest.failingHeldUpTo === undefined || hash <= digest.failingHeldUpTo;
 }
 
-const keyOf = (hash: string, kind: DigestKind) => `${hash}:${kind}`;
-
-/** The digest of a run's test cases. */
-export function digestOf(testCases: readonly TestCase[], commit: string | undefined): Digest {
-  const byKindAndHash = new Map<string, number>();
-  let failing = 0;
-  let others = 0;
-  for (const testCase of testCases) {
-    const kind = digestKind(testCase);
-    if (kind === undefined) continue;
-    if (kind === 'failing') failing++;
-    else others++;
-    const key = `${KINDS.indexOf(kind)}:${titleHash(testCase.title)}`;
-    byKindAndHash.set(key, (byKindAndHash.get(key) ?? 0) + 1);
+function digestFrom(
+  commit: string | undefined,
+  failing: number,
+  counts: Map<string, number>,
+  encoded: string,
+) {
+  let held = 0;
+  let lastHash = '';
+  for (const [hash, count] of counts) {
+    held += count;
+    lastHash = hash;
   }
-  // Failing first (kind 0), then by hash: a digest cut at its cap keeps the failing ones.
+  const failingHeldUpTo = held === failing ? undefined : lastHash;
+  return { commit, counts, failing, failingHeldUpTo, encoded } satisfies Digest;
+}
+
+/** The digest of a run's test cases: those that fail the step (fail-on-flaky included). */
+export function digestOf(
+  testCases: readonly { title: string; verdict: { fails: boolean } }[],
+  commit: string | undefined,
+): Digest {
+  const byHash = new Map<string, number>();
+  let failing = 0;
+  for (const { title, verdict } of testCases) {
+    if (!verdict.fails) continue;
+    failing++;
+    const hash = titleHash(title);
+    byHash.set(hash, (byHash.get(hash) ?? 0) + 1);
+  }
   const entries: Buffer[] = [];
   const counts = new Map<string, number>();
-  let heldFailing = 0;
-  let lastFailingHash: string | undefined;
-  for (const key of [...byKindAndHash.keys()].sort()) {
-    const [kindIndex, hash] = key.split(':') as [string, string];
-    const count = byKindAndHash.get(key) as number;
+  for (const hash of [...byHash.keys()].sort()) {
+    const count = byHash.get(hash) as number;
     if (entries.length + Math.ceil(count / MAX_COUNT) > DIGEST_MAX_ENTRIES) break;
     for (let left = count; left > 0; left -= MAX_COUNT) {
       const entry = Buffer.alloc(ENTRY_BYTES);
       entry.write(hash, 'hex');
-      entry[HASH_BYTES] = (Number(kindIndex) << 6) | (Math.min(left, MAX_COUNT) - 1);
+      entry[HASH_BYTES] = Math.min(left, MAX_COUNT) - 1;
       entries.push(entry);
     }
-    const kind = KINDS[Number(kindIndex)] as DigestKind;
-    counts.set(keyOf(hash, kind), count);
-    if (kind === 'failing') {
-      heldFailing += count;
-      lastFailingHash = hash;
-    }
+    counts.set(hash, count);
   }
-  return {
-    commit: commit && COMMIT.test(commit) ? commit : undefined,
-    counts,
-    failing,
-    others,
-    failingHeldUpTo: heldFailing === failing ? undefined : (lastFailingHash ?? ''),
-    encoded: Buffer.concat(entries).toString('base64url'),
-  };
+  const knownCommit = commit && COMMIT.test(commit) ? commit : undefined;
+  return digestFrom(knownCommit, failing, counts, Buffer.concat(entries).toString('base64url'));
 }
 
 /** A digest as the hidden line of a comment. */
 export function digestLine(role: DigestRole, digest: Digest): string {
   const commit = digest.commit ? `commit=${digest.commit} ` : '';
-  return `<!-- test-run-action ${role} v1 ${commit}failing=${digest.failing} others=${digest.others} ${digest.encoded} -->`;
+  return `<!-- test-run-action ${role} v1 ${commit}failing=${digest.failing} others=0 ${digest.encoded} -->`;
 }
 
 /**
  * The digest of that role a comment body holds; undefined when it holds none, or one that is cut
- * off, forged or garbage: then there is nothing to compare with. Never throws; linear in the body.
+ * off, forged or garbage: then there is nothing to compare with. An old digest's flaky and skipped
+ * entries are left out, of `encoded` too. Never throws; linear in the body.
  */
 export function readDigest(body: string | undefined, role: DigestRole): Digest | undefined {
   const match = body === undefined ? null : LINE[role].exec(body);
   if (!match) return undefined;
-  const [, commit, failingText, othersText, encoded = ''] = match;
+  const [, commit, failingText, encoded = ''] = match;
   const bytes = Buffer.from(encoded, 'base64url');
   if (bytes.length % ENTRY_BYTES !== 0 || bytes.toString('base64url') !== encoded) return undefined;
   if (bytes.length / ENTRY_BYTES > DIGEST_MAX_ENTRIES) return undefined;
   const counts = new Map<string, number>();
-  const held = { failing: 0, others: 0 };
-  let previousKey = '';
-  let lastFailingHash: string | undefined;
+  let held = 0;
+  let failingBytes = 0;
+  let previous = '';
   for (let offset = 0; offset < bytes.length; offset += ENTRY_BYTES) {
-    const tail = bytes[offset + HASH_BYTES] as number;
-    const kind = KINDS[tail >> 6];
-    if (kind === undefined) return undefined;
+    const kind = (bytes[offset + HASH_BYTES] as number) >> KIND_SHIFT;
     const hash = bytes.toString('hex', offset, offset + HASH_BYTES);
-    // As written: kinds in order, hashes ascending within each (a title's entries side by side).
-    const orderKey = `${tail >> 6}:${hash}`;
-    if (orderKey < previousKey) return undefined;
-    previousKey = orderKey;
-    const count = (tail & 0x3f) + 1;
-    counts.set(keyOf(hash, kind), (counts.get(keyOf(hash, kind)) ?? 0) + count);
-    if (kind === 'failing') {
-      held.failing += count;
-      lastFailingHash = hash;
-    } else held.others += count;
+    // As written: by kind, then by hash (a title's entries side by side).
+    const order = `${kind}:${hash}`;
+    if (kind >= OLD_KINDS || order < previous) return undefined;
+    previous = order;
+    if (kind !== 0) continue;
+    const count = ((bytes[offset + HASH_BYTES] as number) & (MAX_COUNT - 1)) + 1;
+    counts.set(hash, (counts.get(hash) ?? 0) + count);
+    held += count;
+    failingBytes = offset + ENTRY_BYTES;
   }
   const failing = Number(failingText);
-  const others = Number(othersText);
-  if (held.failing > failing || held.others > others) return undefined;
-  // Failing entries come first: a digest that holds others but not every failing one was not written so.
-  if (held.failing < failing && held.others > 0) return undefined;
-  return {
-    commit,
-    counts,
-    failing,
-    others,
-    failingHeldUpTo: held.failing === failing ? undefined : (lastFailingHash ?? ''),
-    encoded,
-  };
+  if (held > failing) return undefined;
+  return digestFrom(commit, failing, counts, bytes.toString('base64url', 0, failingBytes));
 }
 
 /**

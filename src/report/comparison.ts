@@ -1,24 +1,6 @@
-import { type Digest, digestKind, tellsAbout, titleHash } from './comment-digest.js';
-import type { TestCase } from './outcome.js';
-
-/** What changed since the previous run of the same target: the comment's and the summary's news. */
-export interface Comparison {
-  /** Failing now; passing, flaky, skipped or absent then. */
-  newFailures: TestCase[];
-  /** Failing then and now. */
-  stillFailing: TestCase[];
-  /** Failing then, passing now. */
-  fixed: TestCase[];
-  /**
-   * Failing now, but the previous run had more failing test cases than its digest holds, and this
-   * title's hash lies past what it holds: it may have failed then too. Neither new nor known.
-   */
-  notCompared: TestCase[];
-  /** The previous run had more failing test cases than its digest holds. */
-  partial: boolean;
-  /** The previous run's digest, carried into this run's comment for a re-run of the same commit. */
-  baseline: Digest;
-}
+import { type Digest, tellsAbout, titleHash } from './comment-digest.js';
+import { plural } from './format.js';
+import type { Comparison, TestCase } from './outcome.js';
 
 /**
  * Compares this run's test cases with the previous run's digest. Titles are compared as multisets:
@@ -38,15 +20,13 @@ export function compareRuns(testCases: readonly TestCase[], previous: Digest): C
   };
   /** Per title: how many of its failures then are not yet matched by a failure or a pass now. */
   const failedThen = new Map<string, number>();
-  const left = (hash: string) => failedThen.get(hash) ?? previous.counts.get(`${hash}:failing`) ?? 0;
+  const left = (hash: string) => failedThen.get(hash) ?? previous.counts.get(hash) ?? 0;
   const passing: { testCase: TestCase; hash: string }[] = [];
   for (const testCase of testCases) {
-    const kind = digestKind(testCase);
-    if (kind === undefined) {
+    if (!testCase.verdict.fails) {
       if (testCase.verdict.count === 'passed') passing.push({ testCase, hash: titleHash(testCase.title) });
       continue;
     }
-    if (kind !== 'failing') continue;
     const hash = titleHash(testCase.title);
     if (!tellsAbout(previous, hash)) {
       comparison.notCompared.push(testCase);
@@ -78,7 +58,6 @@ export const PARTIAL_REASON =
 
 /** "2 new failures, 1 fixed", and "(compared in part)" when the previous run's digest was cut. */
 export function comparisonHeadline(comparison: Comparison): string {
-  const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
   const partial = comparison.partial ? ' (compared in part)' : '';
-  return `${count(comparison.newFailures.length, 'new failure', 'new failures')}, ${comparison.fixed.length} fixed${partial}`;
+  return `${plural(comparison.newFailures.length, 'new failure')}, ${comparison.fixed.length} fixed${partial}`;
 }

@@ -1,15 +1,12 @@
+import type { Counts } from './outcome.js';
+
+/** "1 test case", "2 test cases". */
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
   return `${count} ${count === 1 ? singular : pluralForm}`;
 }
 
 /** "12 test cases: 9 passed, 2 failed, 1 flaky, 0 skipped" */
-export function countsLine(counts: {
-  total: number;
-  passed: number;
-  failed: number;
-  flaky: number;
-  skipped: number;
-}): string {
+export function countsLine(counts: Counts): string {
   const { total, passed, failed, flaky, skipped } = counts;
   return `${plural(total, 'test case')}: ${passed} passed, ${failed} failed, ${flaky} flaky, ${skipped} skipped`;
 }

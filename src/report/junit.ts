@@ -24,6 +24,7 @@ function xmlAttr(text: string): string {
   );
 }
 
+/** JUnit's `time`: seconds as a plain decimal number, which its readers parse (not formatDuration's words). */
 function seconds(ms: number | undefined): string {
   return ms !== undefined && Number.isFinite(ms) && ms > 0 ? (ms / 1000).toFixed(3) : '0';
 }
@@ -33,9 +34,8 @@ function suiteNameOf(outcome: RunOutcome): string {
   return `project ${outcome.projectId ?? ''}`.trim();
 }
 
-/** What follows a test case's attributes, by verdict: the same for every case of a status. */
+/** What follows a test case's attributes: the same for every case of a status. */
 function closing(verdict: Verdict, status: string | undefined): string {
-  const escaped = xmlAttr(status ?? '');
   switch (verdict.verdict) {
     case 'passed':
       return '/>';
@@ -43,32 +43,24 @@ function closing(verdict: Verdict, status: string | undefined): string {
       return '><properties><property name="flaky" value="true"/></properties></testcase>';
     case 'skipped':
       return '><skipped/></testcase>';
-    case 'failure':
-      return `><failure message="${escaped}" type="${escaped}"/></testcase>`;
-    case 'error':
-      return `><error message="${escaped}" type="${escaped}"/></testcase>`;
     case 'unfinished':
       return `><failure message="${xmlAttr(verdict.label)}" type="unfinished"/></testcase>`;
   }
+  // failure and error: JUnit's element of that name, the status as its message and type.
+  const escaped = xmlAttr(status ?? '');
+  return `><${verdict.verdict} message="${escaped}" type="${escaped}"/></testcase>`;
 }
 
 /** A JUnit XML report with one testsuite; the declared counts always match the elements. */
 export function junitXml(outcome: RunOutcome): string {
   const suiteName = xmlAttr(suiteNameOf(outcome));
   const tally = { failures: 0, errors: 0, skipped: 0 };
-  // A verdict stands for one status (judge shares one object per status): one closing each.
-  const closings = new Map<Verdict, string>();
   const testCases = outcome.testCases.map(({ title, status, durationMs, verdict }) => {
-    let close = closings.get(verdict);
-    if (close === undefined) {
-      close = closing(verdict, status);
-      closings.set(verdict, close);
-    }
     if (verdict.verdict === 'failure' || verdict.verdict === 'unfinished') tally.failures++;
     else if (verdict.verdict === 'error') tally.errors++;
     else if (verdict.verdict === 'skipped') tally.skipped++;
     const name = xmlAttr(title).trim() || UNTITLED;
-    return `    <testcase name="${name}" classname="${suiteName}" time="${seconds(durationMs)}"${close}`;
+    return `    <testcase name="${name}" classname="${suiteName}" time="${seconds(durationMs)}"${closing(verdict, status)}`;
   });
   const durationMs =
     outcome.durationMs ?? outcome.testCases.reduce((sum, testCase) => sum + (testCase.durationMs ?? 0), 0);

@@ -4,7 +4,7 @@
  */
 
 import type { Mode } from '../inputs/settings.js';
-import type { Comparison } from './comparison.js';
+import type { Digest } from './comment-digest.js';
 import type { Verdict } from './test-case-status.js';
 
 export interface TestCase {
@@ -39,6 +39,25 @@ export interface Counts {
   skipped: number;
 }
 
+/** What changed since the previous run of the same target: the comment's and the summary's news. */
+export interface Comparison {
+  /** Failing now; passing, flaky, skipped or absent then. */
+  newFailures: TestCase[];
+  /** Failing then and now. */
+  stillFailing: TestCase[];
+  /** Failing then, passing now. */
+  fixed: TestCase[];
+  /**
+   * Failing now, but the previous run had more failing test cases than its digest holds, and this
+   * title's hash lies past what it holds: it may have failed then too. Neither new nor known.
+   */
+  notCompared: TestCase[];
+  /** The previous run had more failing test cases than its digest holds. */
+  partial: boolean;
+  /** The previous run's digest, carried into this run's comment for a re-run of the same commit. */
+  baseline: Digest;
+}
+
 export interface RunOutcome {
   mode: Mode;
   /** The project run's project, or the project a suite belongs to (from the service). */
@@ -57,7 +76,13 @@ export interface RunOutcome {
   startedAt?: string;
   finishedAt?: string;
   durationMs?: number;
+  /** As the service listed them: the results file and the JUnit report keep this order. */
   testCases: TestCase[];
+  /**
+   * The same test cases in report order, sorted once (run/conclude.ts): failures first, by rank,
+   * the service's order within a rank. The log, annotations, summary and comment list them so.
+   */
+  reportOrder: readonly TestCase[];
   counts: Counts;
   failOnFlaky: boolean;
   /** Why the step failed when no test case explains it (service error, time-out, cancellation). */

@@ -5,7 +5,7 @@ import { cellText, hrefText } from './escape.js';
 import { countsLine, plural } from './format.js';
 import { headingOf, runLine } from './headline.js';
 import type { RunOutcome, TestCase } from './outcome.js';
-import { inReportOrder, isFlakyOnly } from './test-case-status.js';
+import { isFlakyOnly } from './test-case-status.js';
 
 /** GitHub refuses a comment body over 65,536 characters; the list of test cases stops well before. */
 export const COMMENT_MAX_CHARS = 65_536;
@@ -101,13 +101,13 @@ function failureLists(outcome: RunOutcome, failing: readonly TestCase[], budget:
     ...partial,
     ...listed(
       '🆕 New failures',
-      inReportOrder(comparison.newFailures),
+      comparison.newFailures,
       MAX_LISTED_FAILING,
       budget,
       (testCase) => `🆕 ${testCase.verdict.icon} ${commentText(testCase.verdict.label, 60)} · `,
     ),
-    ...listed('Still failing', inReportOrder(comparison.stillFailing), MAX_LISTED_FAILING, budget),
-    ...listed('Failing, not compared', inReportOrder(comparison.notCompared), MAX_LISTED_FAILING, budget),
+    ...listed('Still failing', comparison.stillFailing, MAX_LISTED_FAILING, budget),
+    ...listed('Failing, not compared', comparison.notCompared, MAX_LISTED_FAILING, budget),
     ...listed('Fixed since the previous run', comparison.fixed, MAX_LISTED_FIXED, budget, () => '✅ '),
   ];
 }
@@ -118,9 +118,8 @@ function failureLists(outcome: RunOutcome, failing: readonly TestCase[], budget:
  * and, hidden, the digest the next run compares with.
  */
 export function renderComment(outcome: RunOutcome, context: CommentContext): string {
-  const ordered = inReportOrder(outcome.testCases);
-  const failing = ordered.filter((testCase) => testCase.verdict.fails);
-  const flaky = ordered.filter(isFlakyOnly);
+  const failing = outcome.reportOrder.filter((testCase) => testCase.verdict.fails);
+  const flaky = outcome.reportOrder.filter(isFlakyOnly);
   const links = [
     context.headSha ? `Commit <code>${commentText(context.headSha.slice(0, 7))}</code>` : undefined,
     context.runUrl ? `<a href="${hrefText(context.runUrl)}">workflow run</a>` : undefined,
@@ -140,7 +139,7 @@ export function renderComment(outcome: RunOutcome, context: CommentContext): str
     ...failureLists(outcome, failing, budget),
     ...listed('Flaky', flaky, MAX_LISTED_FLAKY, budget),
     '<sub>Kept up to date by test-run-action: the workflow run has the full list.</sub>',
-    digestLine('digest', digestOf(outcome.testCases, context.headSha)),
+    digestLine('digest', digestOf(failing, context.headSha)),
     ...(outcome.comparison ? [digestLine('baseline', outcome.comparison.baseline)] : []),
   ];
   return redact(lines.join('\n'));

@@ -1,11 +1,11 @@
 import { stat } from 'node:fs/promises';
 import { appendSummary } from '../runner/step.js';
-import { type Comparison, comparisonHeadline, PARTIAL_REASON } from './comparison.js';
+import { comparisonHeadline, PARTIAL_REASON } from './comparison.js';
 import { cellText, hrefText, preText } from './escape.js';
 import { countsLine, formatDuration, plural } from './format.js';
 import { headingOf, runLine } from './headline.js';
-import type { RunOutcome, TestCase } from './outcome.js';
-import { inReportOrder, type Verdict } from './test-case-status.js';
+import type { Comparison, RunOutcome, TestCase } from './outcome.js';
+import type { Verdict } from './test-case-status.js';
 
 /** GitHub drops a step summary above 1 MiB whole; stay well under it. */
 export const SUMMARY_BUDGET_BYTES = 1_000_000;
@@ -32,18 +32,11 @@ interface Table {
 function casesTable(ordered: readonly TestCase[], budgetBytes: number): Table {
   const open = '<table>\n<thead><tr><th>Status</th><th>Test case</th><th>Duration</th></tr></thead>\n<tbody>';
   const close = '</tbody>\n</table>';
-  // Verdicts repeat: render each status cell once.
-  const statusCells = new Map<Verdict, string>();
   const rows: string[] = [open];
   let bytes = Buffer.byteLength(open) + Buffer.byteLength(close) + 2;
   let shown = 0;
   for (const testCase of ordered) {
-    let status = statusCells.get(testCase.verdict);
-    if (status === undefined) {
-      status = statusCell(testCase.verdict);
-      statusCells.set(testCase.verdict, status);
-    }
-    const row = `<tr><td>${status}</td><td>${titleCell(testCase)}</td><td>${formatDuration(testCase.durationMs)}</td></tr>`;
+    const row = `<tr><td>${statusCell(testCase.verdict)}</td><td>${titleCell(testCase)}</td><td>${formatDuration(testCase.durationMs)}</td></tr>`;
     const rowBytes = Buffer.byteLength(row) + 1;
     if (bytes + rowBytes > budgetBytes) break;
     rows.push(row);
@@ -65,7 +58,7 @@ const MAX_COMPARED = 30;
 /** A list of test cases for the comparison, at most MAX_COMPARED, then how many more. */
 function comparedList(label: string, marker: string, testCases: readonly TestCase[]): string {
   if (testCases.length === 0) return '';
-  const items = inReportOrder(testCases)
+  const items = testCases
     .slice(0, MAX_COMPARED)
     .map((testCase) => `<li>${marker} ${titleCell(testCase)}</li>`);
   if (testCases.length > MAX_COMPARED)
@@ -114,7 +107,7 @@ export function renderSummary(outcome: RunOutcome, context: SummaryContext): str
     tail.push('<p>No test case was reported.</p>');
   } else {
     const used = Buffer.byteLength(head.join('\n')) + Buffer.byteLength(details) + CLOSING_RESERVE_BYTES;
-    const ordered = inReportOrder(outcome.testCases);
+    const ordered = outcome.reportOrder;
     const table = casesTable(ordered, budget - used);
     tail.push(table.html);
     const hidden = ordered.length - table.shown;

@@ -30,7 +30,7 @@ export function judgeAgainstPrevious(
 ): RunOutcome {
   if (outcome.status === 'STARTED') return outcome;
   const { digest, rerun } = baselineIn(earlier.body, earlier.headSha);
-  const comparison = digest && compareRuns(outcome.testCases, digest);
+  const comparison = digest && compareRuns(outcome.reportOrder, digest);
   const compared = comparison ? { ...outcome, comparison } : outcome;
   const previous = rerun
     ? 'the run before this commit (this is a re-run)'

@@ -1,6 +1,6 @@
 import { plural } from '../report/format.js';
 import type { Counts, OutputStatus, RunOutcome, TestCase } from '../report/outcome.js';
-import { judge } from '../report/test-case-status.js';
+import { inReportOrder, judge } from '../report/test-case-status.js';
 import type { FinishedRun } from '../service/driver.js';
 import { isPlausibleDuration } from '../service/schemas.js';
 
@@ -91,6 +91,7 @@ export function finishedOutcome(identity: RunIdentity, run: FinishedRun): RunOut
     finishedAt: run.finishedAt,
     durationMs: durationOf(run.startedAt, run.finishedAt),
     testCases,
+    reportOrder: inReportOrder(testCases),
     counts,
     message,
     notes: [],
@@ -109,6 +110,7 @@ export function unfinishedOutcome(
     status,
     success: false,
     testCases: [],
+    reportOrder: [],
     counts: NO_TEST_CASES,
     message,
     notes,
@@ -117,5 +119,6 @@ export function unfinishedOutcome(
 
 /** `wait: false`: the run is started and left alone. */
 export function startedOutcome(identity: RunIdentity): RunOutcome {
-  return { ...identity, status: 'STARTED', success: true, testCases: [], counts: NO_TEST_CASES, notes: [] };
+  const noTestCases = { testCases: [], reportOrder: [], counts: NO_TEST_CASES };
+  return { ...identity, status: 'STARTED', success: true, ...noTestCases, notes: [] };
 }

@@ -1,6 +1,7 @@
 import type { Settings } from '../inputs/settings.js';
 import { expandUrl } from '../inputs/url-template.js';
 import type { RunOutcome } from '../report/outcome.js';
+import { inReportOrder } from '../report/test-case-status.js';
 import { warning } from '../runner/log.js';
 import { line } from '../runner/text.js';
 
@@ -33,10 +34,12 @@ export function withLinks(outcome: RunOutcome, settings: Settings): RunOutcome {
             testId: testCase.testId,
           }),
         }));
+  // New test cases, so the report order is made again (the same order: each keeps its verdict).
+  const reportOrder = testCases === outcome.testCases ? outcome.reportOrder : inReportOrder(testCases);
   const message =
     !outcome.success && outcome.message ? failureMessage(outcome.message, dashboardUrl) : outcome.message;
   for (const refusal of refusals) warning(line`${refusal}`);
-  return { ...outcome, dashboardUrl, testCases, message };
+  return { ...outcome, dashboardUrl, testCases, reportOrder, message };
 }
 
 /** A failing step's message, with the service's page for the run when there is one. */
