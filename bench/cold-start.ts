@@ -1,7 +1,9 @@
 /**
  * Cold start: from spawning a Node process to the first request the simulator receives, for
- * dist/index.js and two references that send the same start request: a bare Node script, and a
- * minified ncc bundle that imports only @actions/core. Runs are interleaved, one at a time.
+ * dist/index.js and references that send the same start request: a bare Node script, and the
+ * toolkit floor, a minified ncc bundle that reads its inputs with @actions/core and sends the
+ * request with @actions/http-client, bundled as an ES module and as CommonJS. Runs are
+ * interleaved, one at a time.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -93,34 +95,115 @@ const BARE = `import http from 'node:http';
 const read = (name) => process.env['INPUT_' + name.toUpperCase()] ?? '';
 ${SEND_START}`;
 
-const CORE_ONLY = `import http from 'node:http';
-import * as core from '@actions/core';
+/** The toolkit floor: the inputs read with @actions/core, the request sent with @actions/http-client. */
+const TOOLKIT_FLOOR = `import * as core from '@actions/core';
+import { HttpClient } from '@actions/http-client';
 const read = (name) => core.getInput(name);
-${SEND_START}`;
+const client = new HttpClient('${USER_AGENT}');
+client
+  .request(
+    'POST',
+    read('base-url') + '/v1/projects/' + encodeURIComponent(read('project-id')) + '/runs',
+    JSON.stringify({ branch: 'main', environment: read('environment') }),
+    {
+      authorization: 'Bearer ' + read('api-key'),
+      accept: 'application/json',
+      'content-type': 'application/json',
+    },
+  )
+  .then((response) => response.readBody())
+  .catch((error) => {
+    console.error(error.message);
+    process.exitCode = 1;
+  })
+  .finally(() => client.dispose());
+`;
+
+/** The bundle formats compared: ES module (what ncc makes of "type": "module") and CommonJS. */
+export const FORMATS = ['esm', 'cjs'] as const;
+export type Format = (typeof FORMATS)[number];
 
 /**
- * Writes the bare script and bundles the @actions/core-only entry with `ncc build -m`, in `dir`,
- * which must lie inside the project so that ncc resolves node_modules.
+ * Bundles an ES module entry with ncc's API and its minifier (ncc -m) into `out`/index.js, in the
+ * format asked for; out/package.json says which, since the project's own says "module".
  */
-export async function buildReferences(dir: string): Promise<Variant[]> {
+const NCC_BUILD = `const fs = require('node:fs');
+const path = require('node:path');
+const [entry, out, format] = process.argv.slice(2);
+require('@vercel/ncc')(entry, { esm: format === 'esm', filename: 'index.js', minify: true, quiet: true })
+  .then(({ code, assets }) => {
+    fs.mkdirSync(out, { recursive: true });
+    fs.writeFileSync(path.join(out, 'index.js'), code);
+    for (const [name, asset] of Object.entries(assets)) fs.writeFileSync(path.join(out, name), asset.source);
+    fs.writeFileSync(path.join(out, 'package.json'), JSON.stringify({ type: format === 'esm' ? 'module' : 'commonjs' }));
+  })
+  .catch((error) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
+`;
+
+/**
+ * Writes the bare script and bundles the toolkit floor with ncc, as an ES module and as CommonJS,
+ * in `dir`, which must lie inside the project so that ncc resolves node_modules.
+ */
+export async function buildReferences(
+  dir: string,
+): Promise<{ bare: Variant; floor: Record<Format, Variant> }> {
   fs.mkdirSync(dir, { recursive: true });
   const bare = path.join(dir, 'bare.mjs');
   fs.writeFileSync(bare, BARE);
-  const coreEntry = path.join(dir, 'core-only.mjs');
-  fs.writeFileSync(coreEntry, CORE_ONLY);
-  const out = path.join(dir, 'core-only');
-  const ncc = path.join(PROJECT_ROOT, 'node_modules', '.bin', 'ncc');
-  const build = await runProcess(ncc, ['build', coreEntry, '-m', '-o', out], {
-    env: { PATH: process.env.PATH ?? '' },
-  });
-  const bundle = path.join(out, 'index.mjs');
-  if (build.code !== 0 || !fs.existsSync(bundle)) {
-    throw new Error(`ncc build of the @actions/core-only reference failed:\n${build.stdout}${build.stderr}`);
+  const floorEntry = path.join(dir, 'toolkit-floor.mjs');
+  fs.writeFileSync(floorEntry, TOOLKIT_FLOOR);
+  const builder = path.join(dir, 'ncc-build.cjs');
+  fs.writeFileSync(builder, NCC_BUILD);
+  const floor = {} as Record<Format, Variant>;
+  for (const format of FORMATS) {
+    const out = path.join(dir, `toolkit-floor-${format}`);
+    const build = await runProcess(process.execPath, [builder, floorEntry, out, format], {
+      env: { PATH: process.env.PATH ?? '' },
+      cwd: PROJECT_ROOT,
+    });
+    const bundle = path.join(out, 'index.js');
+    if (build.code !== 0 || !fs.existsSync(bundle)) {
+      throw new Error(`ncc build of the toolkit floor (${format}) failed:\n${build.stdout}${build.stderr}`);
+    }
+    floor[format] = { name: `toolkit floor, ${format.toUpperCase()} (ncc -m)`, entry: bundle };
   }
-  return [
-    { name: 'bare node script', entry: bare },
-    { name: '@actions/core only (ncc -m)', entry: bundle },
-  ];
+  return { bare: { name: 'bare node script', entry: bare }, floor };
+}
+
+/**
+ * Bundles src/ as the action ships it (.ci/bundle.mjs: ncc, then terser), once in each format,
+ * into `dir`/esm and `dir`/cjs; both builds run at once. Returns each bundle's entry.
+ */
+export async function buildActionBundles(dir: string): Promise<Record<Format, string>> {
+  const builds = FORMATS.map(async (format) => {
+    const out = path.join(dir, format);
+    const build = await runProcess(
+      process.execPath,
+      [path.join(PROJECT_ROOT, '.ci', 'bundle.mjs'), out, `--format=${format}`],
+      { env: { PATH: process.env.PATH ?? '' }, cwd: PROJECT_ROOT },
+    );
+    const entry = path.join(out, 'index.js');
+    if (build.code !== 0 || !fs.existsSync(entry) || formatOf(entry) !== format) {
+      throw new Error(`.ci/bundle.mjs --format=${format} failed:\n${build.stdout}${build.stderr}`);
+    }
+    return [format, entry] as const;
+  });
+  return Object.fromEntries(await Promise.all(builds)) as Record<Format, string>;
+}
+
+/** The format Node reads a .js entry in: the "type" of the nearest package.json. */
+export function formatOf(entry: string): Format {
+  for (let dir = path.dirname(entry); ; dir = path.dirname(dir)) {
+    const manifest = path.join(dir, 'package.json');
+    if (fs.existsSync(manifest)) {
+      const { type } = JSON.parse(fs.readFileSync(manifest, 'utf8')) as { type?: string };
+      return type === 'module' ? 'esm' : 'cjs';
+    }
+    if (path.dirname(dir) === dir) return 'cjs';
+  }
 }
 
 async function timeFirstRequest(sim: Simulator, bin: string, entry: string, env: Record<string, string>) {
