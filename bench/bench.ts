@@ -33,11 +33,13 @@ import { makeTestCases } from './cases.js';
 import {
   buildActionBundles,
   buildReferences,
+  type ColdStartSeries,
   distVariants,
   type Format,
   formatOf,
   measureColdStart,
   type Variant,
+  writeCpuProbe,
 } from './cold-start.js';
 import { digestTable, measureDigest } from './digest.js';
 import { distFilesLoaded, runDistWhole, writeProbes } from './dist-probe.js';
@@ -259,10 +261,11 @@ async function benchFormat(sim: Simulator): Promise<void> {
   );
   print(
     [
-      'Cold start (spawn to the first request) of a project run: the action bundled by .ci/bundle.mjs --format=esm',
-      'and --format=cjs (ncc, then terser), and the toolkit floor bundled with ncc -m both ways. Every round starts',
-      'all four on each Node, so each ratio and difference below is taken within a round (paired); p10–p90 is',
-      'their spread over the rounds.\n',
+      'The action bundled by .ci/bundle.mjs --format=esm and --format=cjs (ncc, then terser), a project run with',
+      'wait false (start, outputs, exit), beside the toolkit floor bundled with ncc -m both ways. Each run: spawn to',
+      'the first request, spawn to exit, and the CPU time (user + system) of the whole process, read at exit by a',
+      '--require preload (the same for all four). Every round starts all four on each Node, so each ratio and',
+      'difference is taken within a round (paired); p10–p90 is their spread over the rounds.\n',
     ].join('\n'),
   );
   sim.setScenario({ project: { statuses: ['PASSED'] } });
@@ -273,62 +276,87 @@ async function benchFormat(sim: Simulator): Promise<void> {
   const actionVariant = (format: Format): Variant => ({
     name: `action, ${format.toUpperCase()}, project run`,
     entry: action[format],
+    inputs: { wait: 'false' },
   });
   const variants = { floor, action: { esm: actionVariant('esm'), cjs: actionVariant('cjs') } };
-  const series = await measureColdStart(
-    sim,
-    [variants.floor.esm, variants.floor.cjs, variants.action.esm, variants.action.cjs],
-    ROUNDS,
-  );
+  const all = [variants.floor.esm, variants.floor.cjs, variants.action.esm, variants.action.cjs];
+  const series = await measureColdStart(sim, all, ROUNDS, writeCpuProbe(path.join(tmp, 'probes')));
+  const metrics = [
+    ['first request', 'samples'],
+    ['spawn to exit', 'exitMs'],
+    ['CPU time', 'cpuMs'],
+  ] as const;
+  const spread = (list: number[]) => `${ms(percentile(list, 10), 0)}–${ms(percentile(list, 90), 0)}`;
   const times: string[][] = [];
   const pairs: string[][] = [];
   for (const node of binaries) {
-    const samples = (variant: Variant) =>
-      series.find((entry) => entry.node === node.name && entry.variant === variant.name)?.samples ?? [];
-    const floorCjs = median(samples(variants.floor.cjs));
-    for (const variant of [
-      variants.floor.esm,
-      variants.floor.cjs,
-      variants.action.esm,
-      variants.action.cjs,
-    ]) {
-      const list = samples(variant);
-      const med = median(list);
+    const of = (variant: Variant) =>
+      series.find((entry) => entry.node === node.name && entry.variant === variant.name) as ColdStartSeries;
+    const floorCjs = median(of(variants.floor.cjs).samples);
+    for (const variant of all) {
+      const { samples, exitMs, cpuMs } = of(variant);
+      const med = median(samples);
       const isAction = variant === variants.action.esm || variant === variants.action.cjs;
       times.push([
         `${node.name}, ${variant.name}`,
         ms(med),
-        ms(percentile(list, 10)),
-        ms(percentile(list, 90)),
-        ms(Math.min(...list)),
+        spread(samples),
+        ms(median(exitMs)),
+        ms(median(cpuMs)),
+        spread(cpuMs),
         isAction ? signed(med - floorCjs) + mark(med - floorCjs, TARGETS.projectOverFloorMs) : '',
       ]);
     }
     const paired = (label: string, a: Variant, b: Variant) => {
-      const xs = samples(a);
-      const ys = samples(b);
-      const ratios = xs.map((x, i) => x / (ys[i] as number));
-      const diffs = xs.map((x, i) => x - (ys[i] as number));
-      pairs.push([
-        `${node.name}, ${label}`,
-        `${median(ratios).toFixed(3)}×`,
-        `${percentile(ratios, 10).toFixed(2)}–${percentile(ratios, 90).toFixed(2)}`,
-        signed(median(diffs)),
-        `${signed(percentile(diffs, 10), 0)} to ${signed(percentile(diffs, 90), 0)}`,
-        `${ratios.filter((ratio) => ratio < 1).length}/${ratios.length}`,
-      ]);
+      for (const [metric, key] of metrics) {
+        const xs = of(a)[key];
+        const ys = of(b)[key];
+        const ratios = xs.map((x, i) => x / (ys[i] as number));
+        const diffs = xs.map((x, i) => x - (ys[i] as number));
+        pairs.push([
+          `${node.name}, ${label}`,
+          metric,
+          `${median(ratios).toFixed(3)}×`,
+          `${percentile(ratios, 10).toFixed(2)}–${percentile(ratios, 90).toFixed(2)}`,
+          signed(median(diffs)),
+          `${signed(percentile(diffs, 10), 0)} to ${signed(percentile(diffs, 90), 0)}`,
+          `${ratios.filter((ratio) => ratio < 1).length}/${ratios.length}`,
+        ]);
+      }
     };
-    paired('action, CJS vs ESM', variants.action.cjs, variants.action.esm);
-    paired('toolkit floor, CJS vs ESM', variants.floor.cjs, variants.floor.esm);
-    paired('action vs floor, both ESM', variants.action.esm, variants.floor.esm);
-    paired('action vs floor, both CJS', variants.action.cjs, variants.floor.cjs);
+    paired('action, CJS / ESM', variants.action.cjs, variants.action.esm);
+    paired('toolkit floor, CJS / ESM', variants.floor.cjs, variants.floor.esm);
+    paired('action / floor, both ESM', variants.action.esm, variants.floor.esm);
+    paired('action / floor, both CJS', variants.action.cjs, variants.floor.cjs);
   }
-  print(table(['node, script', 'median', 'p10', 'p90', 'min', 'median − floor (CJS)'], times));
+  print(
+    table(
+      [
+        'node, script',
+        'first request',
+        'p10–p90',
+        'spawn to exit',
+        'CPU time',
+        'CPU p10–p90',
+        'first request − floor (CJS)',
+      ],
+      times,
+    ),
+  );
   print('');
   print(
     table(
-      ['node, paired', 'ratio (median)', 'ratio p10–p90', 'difference', 'difference p10–p90', 'first faster'],
+      [
+        'node, paired',
+        'of',
+        'ratio (median)',
+        'ratio p10–p90',
+        'difference',
+        'difference p10–p90',
+        'first less',
+      ],
       pairs,
+      [1],
     ),
   );
   print(`\ndist/ ships ${FORMAT_NAME[formatOf(DIST_ENTRY)]} (FORMAT in .ci/bundle.mjs).`);

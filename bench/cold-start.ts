@@ -64,6 +64,28 @@ export interface ColdStartSeries {
   variant: string;
   /** Milliseconds from spawn to the first request, one per run. */
   samples: number[];
+  /** With the CPU probe: milliseconds from spawn to exit, one per run. */
+  exitMs: number[];
+  /** With the CPU probe: CPU time (user + system) of the whole process, in milliseconds. */
+  cpuMs: number[];
+}
+
+/**
+ * A preload (--require, so that it loads no ES module machinery an entry would not) that writes
+ * the process's CPU time at exit to BENCH_CPU_FILE. It costs both formats the same file read.
+ */
+const CPU_PROBE = `'use strict';
+process.on('exit', () => {
+  const usage = process.resourceUsage();
+  require('node:fs').writeFileSync(process.env.BENCH_CPU_FILE, String(usage.userCPUTime + usage.systemCPUTime));
+});
+`;
+
+export function writeCpuProbe(dir: string): string {
+  fs.mkdirSync(dir, { recursive: true });
+  const probe = path.join(dir, 'cpu-probe.cjs');
+  fs.writeFileSync(probe, CPU_PROBE);
+  return probe;
 }
 
 /** The start request of a project run, as ServiceClient sends it; `read(name)` gives an input. */
@@ -206,24 +228,41 @@ export function formatOf(entry: string): Format {
   }
 }
 
-async function timeFirstRequest(sim: Simulator, bin: string, entry: string, env: Record<string, string>) {
+interface Timing {
+  firstRequestMs: number;
+  exitMs: number;
+  cpuMs: number;
+}
+
+async function timeFirstRequest(
+  sim: Simulator,
+  bin: string,
+  entry: string,
+  env: Record<string, string>,
+  cpuProbe: string | undefined,
+): Promise<Timing> {
   const before = sim.requests.length;
-  const run: ProcessResult = await runProcess(bin, [entry], { env });
+  const args = cpuProbe ? ['--require', cpuProbe, entry] : [entry];
+  const run: ProcessResult = await runProcess(bin, args, { env });
   const first = sim.requests[before];
   if (!first) {
     throw new Error(`${entry} sent no request (exit ${run.code}):\n${run.stdout}${run.stderr}`);
   }
-  return first.at - run.spawnedAt;
+  const cpuFile = env.BENCH_CPU_FILE;
+  const cpuMs = cpuProbe && cpuFile ? Number(fs.readFileSync(cpuFile, 'utf8')) / 1000 : Number.NaN;
+  return { firstRequestMs: first.at - run.spawnedAt, exitMs: run.elapsedMs, cpuMs };
 }
 
 /**
  * `rounds` measured rounds after one warm-up round; in each round every variant runs once on each
- * Node binary, the order rotating from round to round.
+ * Node binary, the order rotating from round to round. With `cpuProbe` (see writeCpuProbe), each
+ * run also gives its time to exit and its CPU time.
  */
 export async function measureColdStart(
   sim: Simulator,
   variants: readonly Variant[],
   rounds: number,
+  cpuProbe?: string,
 ): Promise<ColdStartSeries[]> {
   const files = makeRunnerFiles();
   try {
@@ -231,21 +270,34 @@ export async function measureColdStart(
     const jobs: { series: ColdStartSeries; bin: string; entry: string; env: Record<string, string> }[] = [];
     for (const node of nodeBinaries()) {
       for (const variant of variants) {
-        const entry: ColdStartSeries = { node: node.name, variant: variant.name, samples: [] };
+        const entry: ColdStartSeries = {
+          node: node.name,
+          variant: variant.name,
+          samples: [],
+          exitMs: [],
+          cpuMs: [],
+        };
         series.push(entry);
         jobs.push({
           series: entry,
           bin: node.bin,
           entry: variant.entry,
-          env: actionEnv(files, sim.url, variant.inputs),
+          env: {
+            ...actionEnv(files, sim.url, variant.inputs),
+            BENCH_CPU_FILE: path.join(files.dir, 'cpu.txt'),
+          },
         });
       }
     }
     for (let round = 0; round <= rounds; round++) {
       for (let i = 0; i < jobs.length; i++) {
         const job = jobs[(i + round) % jobs.length] as (typeof jobs)[number];
-        const ms = await timeFirstRequest(sim, job.bin, job.entry, job.env);
-        if (round > 0) job.series.samples.push(ms);
+        const timing = await timeFirstRequest(sim, job.bin, job.entry, job.env, cpuProbe);
+        if (round > 0) {
+          job.series.samples.push(timing.firstRequestMs);
+          job.series.exitMs.push(timing.exitMs);
+          job.series.cpuMs.push(timing.cpuMs);
+        }
       }
     }
     return series;
