@@ -20,7 +20,7 @@ import path from 'node:path';
 import { minify } from 'terser';
 
 /** The format dist/ ships; see README.md, "Performance". */
-const FORMAT = 'esm';
+const FORMAT = 'cjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
