@@ -2,42 +2,59 @@
 // stale chunks behind. `npm run bundle` writes dist/; the tests of the bundle write a temporary
 // folder, so that they always run the source as it is.
 //
+//   node .ci/bundle.mjs [folder] [--format=cjs|esm]
+//
+// The format: the sources are ES modules either way; FORMAT is what dist/ ships (chosen by
+// measurement: `BENCH_ONLY=format npm run bench` builds both and times their cold start). ncc
+// would pick ESM for a .ts entry in a "type": "module" package, so it is called through its API,
+// which takes the format; the entry is index.js in both, and dist/package.json says which it is.
+//
 // ncc bundles; terser then minifies every file it wrote. ncc's own --minify turns compression off
 // and leaves the lazily loaded chunks alone, so code nobody calls (most of zod's core) stayed in
 // and ran at every start. Names are kept, so stack traces stay readable; the source maps are
 // chained to the TypeScript sources.
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { minify } from 'terser';
 
+/** The format dist/ ships; see README.md, "Performance". */
+const FORMAT = 'cjs';
+
 const root = path.resolve(import.meta.dirname, '..');
-const out = path.resolve(root, process.argv[2] ?? 'dist');
-const ncc = createRequire(import.meta.url).resolve('@vercel/ncc/dist/ncc/cli.js');
+const args = process.argv.slice(2);
+const formatArg = args.find((arg) => arg.startsWith('--format='));
+const format = formatArg ? formatArg.slice('--format='.length) : FORMAT;
+if (format !== 'cjs' && format !== 'esm') throw new Error(`--format must be cjs or esm, not ${format}`);
+const out = path.resolve(root, args.find((arg) => !arg.startsWith('--')) ?? 'dist');
+const ncc = createRequire(import.meta.url)('@vercel/ncc');
 
 rmSync(out, { recursive: true, force: true });
-execFileSync(
-  process.execPath,
-  [
-    ncc,
-    'build',
-    'src/index.ts',
-    '-o',
-    out,
-    '--source-map',
-    '--no-source-map-register',
-    '--license',
-    'licenses.txt',
-  ],
-  { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] },
-);
+const { code, map, assets } = await ncc(path.join(root, 'src', 'index.ts'), {
+  esm: format === 'esm',
+  filename: 'index.js',
+  sourceMap: true,
+  sourceMapRegister: false,
+  license: 'licenses.txt',
+  quiet: true,
+});
+mkdirSync(out, { recursive: true });
+writeFileSync(path.join(out, 'index.js'), code);
+writeFileSync(path.join(out, 'index.js.map'), map);
+for (const [name, asset] of Object.entries(assets)) {
+  mkdirSync(path.dirname(path.join(out, name)), { recursive: true });
+  writeFileSync(path.join(out, name), asset.source, { mode: asset.permissions });
+}
+// ncc writes {"type": "module"} for an ES module build; a CommonJS build needs its own, or the
+// project's "type": "module" would make Node read dist/index.js as an ES module.
+if (format === 'cjs') writeFileSync(path.join(out, 'package.json'), '{\n  "type": "commonjs"\n}\n');
 
 for (const file of readdirSync(out).filter((name) => name.endsWith('.js'))) {
   const code = readFileSync(path.join(out, file), 'utf8');
   const map = readFileSync(path.join(out, `${file}.map`), 'utf8');
   const result = await minify(code, {
-    module: true,
+    module: format === 'esm',
     compress: { passes: 2 },
     mangle: { keep_classnames: true, keep_fnames: true },
     sourceMap: { content: map, filename: file, url: `${file}.map` },

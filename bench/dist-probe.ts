@@ -24,8 +24,16 @@ export async function load(url, context, nextLoad) {
 }
 `;
 
-const LOAD_REGISTER = `import { register } from 'node:module';
+// The hooks see every ES module and a CommonJS entry; what a CommonJS bundle require()s passes
+// them by on Node 20, so the require cache is read at exit as well.
+const LOAD_REGISTER = `import { appendFileSync } from 'node:fs';
+import { createRequire, register } from 'node:module';
+import { pathToFileURL } from 'node:url';
 register('./load-hooks.mjs', import.meta.url);
+const { cache } = createRequire(import.meta.url);
+process.on('exit', () => {
+  for (const file of Object.keys(cache)) appendFileSync(process.env.BENCH_LOADS_FILE, pathToFileURL(file).href + '\\n');
+});
 `;
 
 export interface DistRun {
