@@ -1,18 +1,8 @@
-// Bundles src/index.ts into a folder (dist/ unless another is named), emptied first: ncc leaves
-// stale chunks behind. `npm run bundle` writes dist/; the tests of the bundle write a temporary
-// folder, so that they always run the source as it is.
-//
-//   node .ci/bundle.mjs [folder] [--format=cjs|esm]
-//
-// The format: the sources are ES modules either way; FORMAT is what dist/ ships (chosen by
-// measurement: `BENCH_ONLY=format npm run bench` builds both and times their cold start). ncc
-// would pick ESM for a .ts entry in a "type": "module" package, so it is called through its API,
-// which takes the format; the entry is index.js in both, and dist/package.json says which it is.
-//
-// ncc bundles; terser then minifies every file it wrote. ncc's own --minify turns compression off
-// and leaves the lazily loaded chunks alone, so code nobody calls (most of zod's core) stayed in
-// and ran at every start. Names are kept, so stack traces stay readable; the source maps are
-// chained to the TypeScript sources.
+// Bundles src/index.ts into a folder (dist/ unless named), emptied first (ncc leaves stale chunks):
+// `npm run bundle` writes dist/, the tests a temporary folder.   node .ci/bundle.mjs [folder] [--format=cjs|esm]
+// FORMAT is what dist/ ships, chosen by measurement (`BENCH_ONLY=format npm run bench`); ncc's API is
+// called because its CLI picks ESM for a .ts entry in a "type": "module" package. terser then minifies
+// every file (ncc's --minify skips the lazy chunks and turns compression off), names kept, maps chained.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -24,8 +14,7 @@ const FORMAT = 'cjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
-const formatArg = args.find((arg) => arg.startsWith('--format='));
-const format = formatArg ? formatArg.slice('--format='.length) : FORMAT;
+const format = args.find((arg) => arg.startsWith('--format='))?.slice('--format='.length) ?? FORMAT;
 if (format !== 'cjs' && format !== 'esm') throw new Error(`--format must be cjs or esm, not ${format}`);
 const out = path.resolve(root, args.find((arg) => !arg.startsWith('--')) ?? 'dist');
 const ncc = createRequire(import.meta.url)('@vercel/ncc');
@@ -46,8 +35,7 @@ for (const [name, asset] of Object.entries(assets)) {
   mkdirSync(path.dirname(path.join(out, name)), { recursive: true });
   writeFileSync(path.join(out, name), asset.source, { mode: asset.permissions });
 }
-// ncc writes {"type": "module"} for an ES module build; a CommonJS build needs its own, or the
-// project's "type": "module" would make Node read dist/index.js as an ES module.
+// Else the project's "type": "module" would make Node read dist/index.js as an ES module.
 if (format === 'cjs') writeFileSync(path.join(out, 'package.json'), '{\n  "type": "commonjs"\n}\n');
 
 for (const file of readdirSync(out).filter((name) => name.endsWith('.js'))) {

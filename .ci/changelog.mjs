@@ -19,7 +19,7 @@ function section(lines, name) {
   return { start, end };
 }
 
-/** The lines under one `## [name]` heading, without surrounding blank lines. */
+/** The lines under one `## [name]` heading, without surrounding blank lines; undefined when none. */
 function notes(text, name) {
   const lines = text.split('\n');
   const { start, end } = section(lines, name);

@@ -4,7 +4,7 @@
  *
  * The packages: those the source maps (dist/*.js.map) name under node_modules/. A notice: the
  * licence files (LICENSE*, LICENCE*, COPYING*, NOTICE*) its npm package ships; one with no copyright
- * line needs an entry in FALLBACKS (none does today), else both modes fail naming it.
+ * line (none today) fails both modes, naming it.
  */
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -13,9 +13,6 @@ const root = resolve(import.meta.dirname, '..');
 const distDir = resolve(root, process.argv[3] ?? 'dist');
 const outputFile = join(distDir, 'licenses.txt');
 const rel = relative(root, outputFile);
-
-/** By package name: { source: 'LICENSE of https://github.com/owner/repo', text: 'MIT License\n\nCopyright ...' }. */
-const FALLBACKS = {};
 
 const LICENSE_FILE = /^(licen[cs]e|copying|notice)([.-].*)?$/i;
 /** "Copyright 2019 GitHub", "Copyright (c) ...", "Copyright Eemeli Aro", "© 2020 ...": not "copyright notice". */
@@ -72,22 +69,17 @@ function expectedSections(errors) {
       .filter((f) => LICENSE_FILE.test(f) && statSync(join(dir, f)).isFile())
       .sort();
     const shipped = files.map((f) => normalise(readFileSync(join(dir, f), 'utf8'))).join('\n\n');
-    const fallback = FALLBACKS[pkg.name];
-    let from = `${files.join(', ')} in the npm package`;
-    let text = shipped;
-    if (!COPYRIGHT_LINE.test(shipped) && fallback) {
-      from = `not in the npm package; from ${fallback.source}`;
-      text = normalise(fallback.text);
-    } else if (!COPYRIGHT_LINE.test(shipped)) {
+    if (!COPYRIGHT_LINE.test(shipped)) {
       const why =
         files.length === 0 ? 'ships no licence file' : `its ${files.join(', ')} has no copyright line`;
-      errors.push(`${pkg.name}@${pkg.version}: ${why}: add its notice to FALLBACKS in .ci/licenses.mjs`);
+      errors.push(`${pkg.name}@${pkg.version}: ${why}: write its notice into this script by hand`);
       continue;
     }
     const id = `${pkg.name}@${pkg.version}`;
     const into = [...chunks].sort().map((c) => `dist/${c}`);
     const head = [RULE, id, `License: ${licenseField(pkg)}`, `Bundled into: ${into.join(', ')}`];
-    sections.push({ id, text: [...head, `Notice from: ${from}`, '-'.repeat(80), text, ''].join('\n') });
+    const from = `Notice from: ${files.join(', ')} in the npm package`;
+    sections.push({ id, text: [...head, from, '-'.repeat(80), shipped, ''].join('\n') });
   }
   // Names in code-unit order (no locale), then versions in numeric order.
   const name = ({ id }) => id.slice(0, id.lastIndexOf('@'));
