@@ -18,13 +18,15 @@ export interface OpenTunnels {
   close(): Promise<void>;
 }
 
-/** Where the tunnels could not be opened: why (the origin named), and whether the job's cancellation stopped it. */
-export interface TunnelFailure {
+/** Why the tunnels could not be opened (the origin named), and whether the job's cancellation stopped it. */
+export interface TunnelsNotOpened {
   message: string;
   cancelled: boolean;
 }
 
-const NO_TUNNELS = (settings: Settings): OpenTunnels => ({ settings, note: '', close: async () => {} });
+function withoutTunnels(settings: Settings): OpenTunnels {
+  return { settings, note: '', close: async () => {} };
+}
 
 /**
  * Opens the `tunnel` input's tunnels before the run is started, when there are any. A tunnel that
@@ -36,9 +38,9 @@ export async function openRunTunnels(
   settings: Settings,
   clock: Clock,
   job: JobCancellation,
-): Promise<OpenTunnels | TunnelFailure> {
+): Promise<OpenTunnels | TunnelsNotOpened> {
   if (settings.mode !== 'suite' || settings.runId !== undefined || settings.tunnelOrigins.length === 0) {
-    return NO_TUNNELS(settings);
+    return withoutTunnels(settings);
   }
   // Loaded only for a tunnel: @actions/tool-cache and the process handling cost every other run nothing.
   const { openTunnels, TunnelError, TUNNEL_BOUNDS } = await import('../tunnel/open.js');
