@@ -9,9 +9,6 @@ import { stopProcessGroup } from './process-group.js';
 /** How long cloudflared may finish requests in flight once told to stop (its default, 30 s, is past the runner's budget). */
 export const GRACE_PERIOD = '1s';
 
-/** From SIGTERM to a kill, and from the kill to giving up: the grace period and some slack. */
-export const KILL_AFTER_MS = 3_000;
-
 /** Once it has exited, how long its last lines may take to be read: a process it started may hold the pipes for good. */
 const PIPE_DRAIN_MS = 200;
 

@@ -14,7 +14,6 @@ import {
   cloudflaredEnv,
   emptyConfig,
   freePort,
-  KILL_AFTER_MS,
 } from './cloudflared-process.js';
 import {
   type AttemptFailure,
@@ -27,6 +26,7 @@ import {
   tunnelDownMessage,
 } from './failures.js';
 import { describeProbe, fetchBody, pollUntil, probe, reachedApp } from './probe.js';
+import { KILL_AFTER_MS } from './process-group.js';
 
 /** Attempts per origin, each with a fresh cloudflared: quick tunnels sometimes fail to register or never route. */
 export const TUNNEL_ATTEMPTS = 3;
