@@ -32,7 +32,7 @@ describe('pollUntil', () => {
         tries.push(clock.now() - start);
         return undefined;
       },
-      { clock, deadline: start + 2_500, intervalMs: 1_000 },
+      { clock, waitMs: 2_500, intervalMs: 1_000 },
     );
     expect(result).toBeUndefined();
     expect(clock.slept).toEqual([1_000, 1_000, 500]);
@@ -44,7 +44,7 @@ describe('pollUntil', () => {
     let n = 0;
     const result = await pollUntil(async () => (++n === 3 ? 'up' : undefined), {
       clock,
-      deadline: clock.now() + 60_000,
+      waitMs: 60_000,
       intervalMs: 1_000,
     });
     expect(result).toBe('up');
@@ -60,7 +60,7 @@ describe('pollUntil', () => {
         if (++n === 2) abort.abort();
         return undefined;
       },
-      { clock, deadline: clock.now() + 60_000, intervalMs: 1_000, signal: abort.signal },
+      { clock, waitMs: 60_000, intervalMs: 1_000, signal: abort.signal },
     );
     expect(result).toBeUndefined();
     expect(n).toBe(2);
