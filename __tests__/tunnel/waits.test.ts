@@ -90,13 +90,15 @@ describe('the documented wait for a local origin', () => {
     const standIn = await StandInCloudflared.create();
     const clock = virtualClock();
     const lines: string[] = [];
+    // cloudflared is looked for on this process's PATH: the stand-in's, so that nothing is downloaded.
+    const saved = process.env.PATH;
+    process.env.PATH = standIn.env().PATH;
     try {
       await expect(
         openTunnels([`http://127.0.0.1:${port}`], {
           log: (line) => lines.push(line),
           mask: () => undefined,
           clock,
-          env: standIn.env(),
         }),
       ).rejects.toThrow(
         `Could not open a tunnel to http://127.0.0.1:${port}: nothing answered there within 60 s (last try: network error ECONNREFUSED).`,
@@ -107,6 +109,7 @@ describe('the documented wait for a local origin', () => {
       expect(lines).toContain(`Waiting for http://127.0.0.1:${port} to answer (up to 60 s)…`);
       expect(standIn.invocations()).toEqual([]);
     } finally {
+      process.env.PATH = saved;
       await standIn.cleanup();
     }
   });

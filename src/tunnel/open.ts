@@ -60,7 +60,7 @@ export interface OpenTunnelsOptions {
   debug?: (line: string) => void;
   /** Called once, at once, when the cloudflared of a tunnel that was up exits without stop(). */
   onUnexpectedExit?: (tunnel: Tunnel, message: string) => void;
-  /** Where to look for cloudflared (PATH) and what it may inherit (see cloudflaredEnv); process.env by default. */
+  /** What cloudflared may inherit (see cloudflaredEnv); process.env by default. PATH is searched in process.env. */
   env?: NodeJS.ProcessEnv;
   /** Where cloudflared's empty config goes: RUNNER_TEMP on a runner; the system's temporary folder by default. */
   workDir?: string;
@@ -131,7 +131,7 @@ export async function openTunnels(
     signal,
     startedAt: clock.now(),
     // While the apps boot.
-    binary: locateCloudflared(env, options),
+    binary: locateCloudflared(options),
     poll: (attempt, waitMs) =>
       pollUntil(attempt, { clock, waitMs, intervalMs: bounds.pollIntervalMs, signal }),
   };
@@ -153,11 +153,8 @@ export async function openTunnels(
   throw failures.find((error) => !(error instanceof TunnelError && error.cancelled)) ?? failures[0];
 }
 
-async function locateCloudflared(
-  env: NodeJS.ProcessEnv,
-  options: OpenTunnelsOptions,
-): Promise<string | { missing: string }> {
-  const onPath = await findOnPath(env);
+async function locateCloudflared(options: OpenTunnelsOptions): Promise<string | { missing: string }> {
+  const onPath = await findOnPath();
   if (onPath) {
     // The job's own choice: the pinned sums are of one release, which it need not be.
     options.log(
