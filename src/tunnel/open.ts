@@ -32,7 +32,7 @@ export interface TunnelBounds {
   reachWaitMs: number;
   /** Between two looks at a local origin, cloudflared's log or the public URL. */
   pollIntervalMs: number;
-  /** Of each of those requests. */
+  /** Of each request to a local origin or a public URL. */
   requestTimeoutMs: number;
   /** Between two attempts. */
   retryPauseMs: number;
