@@ -11,7 +11,7 @@
 
 import { createInterface } from 'node:readline';
 import type { InstallOptions } from '../../src/tunnel/cloudflared-binary.js';
-import { openTunnels, type TunnelBounds } from '../../src/tunnel/index.js';
+import { openTunnels, type TunnelBounds } from '../../src/tunnel/open.js';
 
 interface DriverInput {
   origins: string[];

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { InstallOptions } from '../../src/tunnel/cloudflared-binary.js';
-import type { Tunnel, TunnelBounds } from '../../src/tunnel/index.js';
+import type { Tunnel, TunnelBounds } from '../../src/tunnel/open.js';
 import { StandInCloudflared, type StandInMode } from '../simulator/cloudflared-stand-in.js';
 import { LocalApp } from '../simulator/local-app.js';
 import { ConnectProxy } from '../simulator/proxy.js';

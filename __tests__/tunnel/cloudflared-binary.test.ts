@@ -165,9 +165,17 @@ describe('findOnPath', () => {
     await writeFile(path.join(c, 'cloudflared'), BINARY, { mode: 0o755 });
     await mkdir(d);
     await writeFile(path.join(d, 'cloudflared'), BINARY, { mode: 0o755 });
-    const PATH = [path.join(work, 'missing'), a, '', b, c, d].join(path.delimiter);
-    expect(await findOnPath({ PATH })).toBe(path.join(c, 'cloudflared'));
-    expect(await findOnPath({ PATH: [a, b].join(path.delimiter) })).toBeUndefined();
-    expect(await findOnPath({})).toBeUndefined();
+    const saved = process.env.PATH;
+    const onPath = (...dirs: string[]) => {
+      process.env.PATH = dirs.join(path.delimiter);
+      return findOnPath();
+    };
+    try {
+      expect(await onPath(path.join(work, 'missing'), a, '', b, c, d)).toBe(path.join(c, 'cloudflared'));
+      expect(await onPath(a, b)).toBeUndefined();
+      expect(await onPath()).toBeUndefined();
+    } finally {
+      process.env.PATH = saved;
+    }
   });
 });

@@ -1,4 +1,8 @@
-import { EMPTY_LOG, publicOriginFromMetrics, readLog } from '../../src/tunnel/cloudflared-log.js';
+import { EMPTY_LOG, type QuickTunnelLog, readLogLine } from '../../src/tunnel/cloudflared-log.js';
+
+/** The log of several lines, e.g. a chunk of stderr. */
+const readLog = (text: string, log: QuickTunnelLog = EMPTY_LOG) =>
+  text.split(/\r?\n/).reduce(readLogLine, log);
 
 /** A quick tunnel coming up, as cloudflared writes it to stderr. */
 const STARTED = `2026-08-14T09:12:01Z INF Thank you for trying Cloudflare Tunnel. Doing so, without a Cloudflare account, is a quick way to experiment and try it out. However, be aware that these account-less Tunnels have no uptime guarantee, are subject to the Cloudflare Online Services Terms of Use (https://www.cloudflare.com/website-terms/), and Cloudflare reserves the right to investigate your use of Tunnels for violations of such terms. If you intend to use Tunnels in production you should use a pre-created named tunnel by following: https://developers.cloudflare.com/cloudflare-one/connections/connect-networks/get-started/
@@ -98,19 +102,5 @@ failed to unmarshal quick Tunnel: invalid character 'e' looking for beginning of
 
   test('empty lines change nothing', () => {
     expect(readLog('\n\r\n   \n')).toEqual(EMPTY_LOG);
-  });
-});
-
-describe('publicOriginFromMetrics', () => {
-  test('reads /quicktunnel', () => {
-    expect(publicOriginFromMetrics('{"hostname":"seasonal-deck-organisms-sf.trycloudflare.com"}')).toBe(
-      'https://seasonal-deck-organisms-sf.trycloudflare.com',
-    );
-  });
-
-  test('nothing from an empty name, another domain or not JSON', () => {
-    for (const body of ['{"hostname":""}', '{"hostname":"example.com"}', '{}', 'not json', 'null']) {
-      expect(publicOriginFromMetrics(body)).toBeUndefined();
-    }
   });
 });

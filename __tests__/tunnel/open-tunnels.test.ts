@@ -7,7 +7,7 @@ import os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { cloudflaredEnv } from '../../src/tunnel/cloudflared-process.js';
-import { stopLeftover } from '../../src/tunnel/index.js';
+import { stopLeftover } from '../../src/tunnel/process-group.js';
 import { type DriverRun, isGone, SHORT_BOUNDS, TunnelWorld } from '../helpers/tunnels.js';
 import type { StandInMode } from '../simulator/cloudflared-stand-in.js';
 import { listen } from '../simulator/loopback.js';

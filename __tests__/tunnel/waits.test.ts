@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import { describe, expect, it } from '@jest/globals';
 import type { Clock } from '../../src/service/clock.js';
-import { openTunnels, TUNNEL_BOUNDS } from '../../src/tunnel/index.js';
+import { openTunnels, TUNNEL_BOUNDS } from '../../src/tunnel/open.js';
 import { pollUntil, reachedApp } from '../../src/tunnel/probe.js';
 import { StandInCloudflared } from '../simulator/cloudflared-stand-in.js';
 import { listen } from '../simulator/loopback.js';
@@ -32,7 +32,7 @@ describe('pollUntil', () => {
         tries.push(clock.now() - start);
         return undefined;
       },
-      { clock, deadline: start + 2_500, intervalMs: 1_000 },
+      { clock, waitMs: 2_500, intervalMs: 1_000 },
     );
     expect(result).toBeUndefined();
     expect(clock.slept).toEqual([1_000, 1_000, 500]);
@@ -44,7 +44,7 @@ describe('pollUntil', () => {
     let n = 0;
     const result = await pollUntil(async () => (++n === 3 ? 'up' : undefined), {
       clock,
-      deadline: clock.now() + 60_000,
+      waitMs: 60_000,
       intervalMs: 1_000,
     });
     expect(result).toBe('up');
@@ -60,7 +60,7 @@ describe('pollUntil', () => {
         if (++n === 2) abort.abort();
         return undefined;
       },
-      { clock, deadline: clock.now() + 60_000, intervalMs: 1_000, signal: abort.signal },
+      { clock, waitMs: 60_000, intervalMs: 1_000, signal: abort.signal },
     );
     expect(result).toBeUndefined();
     expect(n).toBe(2);
@@ -90,13 +90,15 @@ describe('the documented wait for a local origin', () => {
     const standIn = await StandInCloudflared.create();
     const clock = virtualClock();
     const lines: string[] = [];
+    // cloudflared is looked for on this process's PATH: the stand-in's, so that nothing is downloaded.
+    const saved = process.env.PATH;
+    process.env.PATH = standIn.env().PATH;
     try {
       await expect(
         openTunnels([`http://127.0.0.1:${port}`], {
           log: (line) => lines.push(line),
           mask: () => undefined,
           clock,
-          env: standIn.env(),
         }),
       ).rejects.toThrow(
         `Could not open a tunnel to http://127.0.0.1:${port}: nothing answered there within 60 s (last try: network error ECONNREFUSED).`,
@@ -107,6 +109,7 @@ describe('the documented wait for a local origin', () => {
       expect(lines).toContain(`Waiting for http://127.0.0.1:${port} to answer (up to 60 s)…`);
       expect(standIn.invocations()).toEqual([]);
     } finally {
+      process.env.PATH = saved;
       await standIn.cleanup();
     }
   });

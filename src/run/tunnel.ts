@@ -18,13 +18,15 @@ export interface OpenTunnels {
   close(): Promise<void>;
 }
 
-/** Where the tunnels could not be opened: why (the origin named), and whether the job's cancellation stopped it. */
-export interface TunnelFailure {
+/** Why the tunnels could not be opened (the origin named), and whether the job's cancellation stopped it. */
+export interface TunnelsNotOpened {
   message: string;
   cancelled: boolean;
 }
 
-const NO_TUNNELS = (settings: Settings): OpenTunnels => ({ settings, note: '', close: async () => {} });
+function withoutTunnels(settings: Settings): OpenTunnels {
+  return { settings, note: '', close: async () => {} };
+}
 
 /**
  * Opens the `tunnel` input's tunnels before the run is started, when there are any. A tunnel that
@@ -36,9 +38,9 @@ export async function openRunTunnels(
   settings: Settings,
   clock: Clock,
   job: JobCancellation,
-): Promise<OpenTunnels | TunnelFailure> {
+): Promise<OpenTunnels | TunnelsNotOpened> {
   const { target } = settings;
-  if (target.kind !== 'suite-start' || target.tunnelOrigins.length === 0) return NO_TUNNELS(settings);
+  if (target.kind !== 'suite-start' || target.tunnelOrigins.length === 0) return withoutTunnels(settings);
   // Loaded only for a tunnel: @actions/tool-cache and the process handling cost every other run nothing.
   const { openTunnels, TunnelError, TUNNEL_BOUNDS } = await import('../tunnel/open.js');
   // The waits never outlast the step's own time-out.
@@ -89,7 +91,7 @@ export async function openRunTunnels(
 export async function stopLeftoverTunnels(state: (name: string) => string = getState): Promise<void> {
   const pids = state(STATE.tunnelPids).split(' ').filter(Boolean).map(Number);
   if (pids.length === 0) return;
-  const { stopLeftover } = await import('../tunnel/leftover.js');
+  const { stopLeftover } = await import('../tunnel/process-group.js');
   for (const { pid, outcome } of await stopLeftover(pids)) {
     if (outcome === 'still running')
       warning(line`Could not stop cloudflared (process ${pid}): it is still running.`);

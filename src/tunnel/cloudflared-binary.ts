@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { access, chmod, constants, readdir, rm, stat } from 'node:fs/promises';
+import { chmod, readdir, rm } from 'node:fs/promises';
 import * as path from 'node:path';
+import { which } from '@actions/io';
 import * as toolCache from '@actions/tool-cache';
 import { describeNetworkError } from '../service/transport.js';
 
@@ -31,45 +32,31 @@ export interface CloudflaredRelease {
 export const RELEASE_BASE_URL = 'https://github.com/cloudflare/cloudflared/releases/download';
 
 /**
- * Release 2026.8.2 (2026-08-14), the sums of the files as downloaded, and for macOS of the binary
- * inside the .tgz too. Each was read in two independent places or more:
- * - cashapp/hermit-packages, cloudflared.hcl (sha256sums by release URL: Linux amd64 and arm64,
- *   the macOS amd64 .tgz; Hermit has no macOS arm64 or Windows entry);
- * - GitHub's own `digest` of each release asset, as a public project's notes quote the release's
- *   asset listing from the GitHub API (all five, with their sizes);
- * - the pins of several unrelated projects that download this release (Rust, Python, Go,
- *   TypeScript and shell installers, found with the search tool), which agree on all five.
- * The macOS binaries' sums are the ones Cloudflare's release notes list under the .tgz names (as
- * quoted by a Renovate pull request for 2026.8.2, cerfedino/Homelab#30); several unrelated
- * installers pin the same two as the sums of the extracted executable.
- * The self-test workflow's real download is what finally proves them.
+ * Release 2026.8.2. `sha256` is of the file as downloaded, which for Linux and Windows is the
+ * binary; `binarySha256` of the `cloudflared` inside a macOS .tgz (the sum Cloudflare's release
+ * notes list under the .tgz's name).
  */
 export const CLOUDFLARED_RELEASE: CloudflaredRelease = {
   version: '2026.8.2',
   assets: {
-    // hermit-packages; GitHub's asset digest; other projects' pins
     'linux-x64': {
       file: 'cloudflared-linux-amd64',
       sha256: 'fcfb02b575a52ca1af2e3267af4e1517bcdeb30ac48c834c69abaed3c0576ad2',
     },
-    // hermit-packages; GitHub's asset digest; other projects' pins
     'linux-arm64': {
       file: 'cloudflared-linux-arm64',
       sha256: '7747d94570fb390cf47dcb4f9555c193c6355cda9793f0d878d9049e5d6a7790',
     },
-    // the .tgz: hermit-packages; GitHub's asset digest. The binary: the release notes; other projects' pins
     'darwin-x64': {
       file: 'cloudflared-darwin-amd64.tgz',
-      sha256: 'f1727723c586500e2092368ae21871b3df7ddfd2cb097f22d81bee4a9c458bb4',
-      binarySha256: 'b0f770e1e0b281399a57219b840fd8eef1cc25387a404124248157ea2073727a',
+      sha256: 'f1727723c586500e2092368ae21871b3df7ddfd2cb097f22d81bee4a9c458bb4', // the .tgz
+      binarySha256: 'b0f770e1e0b281399a57219b840fd8eef1cc25387a404124248157ea2073727a', // the cloudflared inside
     },
-    // the .tgz: GitHub's asset digest; other projects' pins. The binary: the release notes; other projects' pins
     'darwin-arm64': {
       file: 'cloudflared-darwin-arm64.tgz',
-      sha256: '9042c2c5d8b2de78e60f313d5fb31b6c5c1cebde787a3caf1f2c9588084ac442',
-      binarySha256: 'b61054d3d6326ea558cb49826eebf5676e0d0a36d51b546975096ca3e0e3c89d',
+      sha256: '9042c2c5d8b2de78e60f313d5fb31b6c5c1cebde787a3caf1f2c9588084ac442', // the .tgz
+      binarySha256: 'b61054d3d6326ea558cb49826eebf5676e0d0a36d51b546975096ca3e0e3c89d', // the cloudflared inside
     },
-    // GitHub's asset digest; other projects' pins
     'win32-x64': {
       file: 'cloudflared-windows-amd64.exe',
       sha256: 'c29eee2b121f5436a642eed69fd9767da7e7b8c510fa50aaa130337f931357b5',
@@ -83,21 +70,9 @@ function binaryName(platform: NodeJS.Platform): string {
   return platform === 'win32' ? 'cloudflared.exe' : 'cloudflared';
 }
 
-/** The first `cloudflared` on the PATH of `env` that this process may run. */
-export async function findOnPath(env: NodeJS.ProcessEnv): Promise<string | undefined> {
-  const name = binaryName(process.platform);
-  const dirs = (env.PATH ?? env.Path ?? '').split(path.delimiter).filter((dir) => dir !== '');
-  for (const dir of dirs) {
-    const candidate = path.join(dir, name);
-    try {
-      if (!(await stat(candidate)).isFile()) continue;
-      if (process.platform !== 'win32') await access(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not there, or not runnable: look further
-    }
-  }
-  return undefined;
+/** The first `cloudflared` on PATH (of process.env) that this process may run. */
+export async function findOnPath(): Promise<string | undefined> {
+  return (await which(binaryName(process.platform))) || undefined;
 }
 
 export async function sha256Of(file: string): Promise<string> {

@@ -52,20 +52,3 @@ export function readLogLine(log: QuickTunnelLog, line: string): QuickTunnelLog {
   }
   return next;
 }
-
-/** The log of several lines, e.g. a chunk of stderr. */
-export function readLog(text: string, log: QuickTunnelLog = EMPTY_LOG): QuickTunnelLog {
-  return text.split(/\r?\n/).reduce(readLogLine, log);
-}
-
-/** The public origin from the metrics server's `/quicktunnel` answer, `{"hostname": "<name>.trycloudflare.com"}`. */
-export function publicOriginFromMetrics(body: string): string | undefined {
-  let hostname: unknown;
-  try {
-    hostname = (JSON.parse(body) as { hostname?: unknown }).hostname;
-  } catch {
-    return undefined;
-  }
-  if (typeof hostname !== 'string') return undefined;
-  return readLogLine(EMPTY_LOG, `https://${hostname.replace(/^https:\/\//, '')}`).publicOrigin;
-}

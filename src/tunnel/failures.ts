@@ -2,7 +2,7 @@ import type { Exit } from './cloudflared-process.js';
 
 /** What the user reads when a tunnel cannot be opened, or goes down: each message names the local origin. */
 
-export const README_SECTION = '"Test the app your job starts" in the README';
+const README_SECTION = '"Test the app your job starts" in the README';
 
 const NETWORK_HINT = `Quick tunnels need outbound UDP 7844 (or TCP 7844), HTTPS to api.trycloudflare.com and DNS, and cloudflared does not use https_proxy: see ${README_SECTION}.`;
 

@@ -1,4 +1,3 @@
-import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import { type Clock, systemClock } from '../service/clock.js';
 import {
@@ -7,15 +6,7 @@ import {
   type InstallOptions,
   installCloudflared,
 } from './cloudflared-binary.js';
-import { publicOriginFromMetrics, type QuickTunnelLog } from './cloudflared-log.js';
-import {
-  CloudflaredProcess,
-  cloudflaredArgs,
-  cloudflaredEnv,
-  emptyConfig,
-  freePort,
-  KILL_AFTER_MS,
-} from './cloudflared-process.js';
+import { CloudflaredProcess } from './cloudflared-process.js';
 import {
   type AttemptFailure,
   attemptClause,
@@ -26,7 +17,8 @@ import {
   seconds,
   tunnelDownMessage,
 } from './failures.js';
-import { describeProbe, fetchBody, pollUntil, probe, reachedApp } from './probe.js';
+import { describeProbe, pollUntil, probe, reachedApp } from './probe.js';
+import { KILL_AFTER_MS } from './process-group.js';
 
 /** Attempts per origin, each with a fresh cloudflared: quick tunnels sometimes fail to register or never route. */
 export const TUNNEL_ATTEMPTS = 3;
@@ -38,9 +30,9 @@ export interface TunnelBounds {
   urlWaitMs: number;
   /** Per attempt, once the URL is known: for the connection to register and the URL to reach the app. */
   reachWaitMs: number;
-  /** Between two tries of a local origin, a metrics server or the public URL. */
+  /** Between two looks at a local origin, cloudflared's log or the public URL. */
   pollIntervalMs: number;
-  /** Of each of those requests. */
+  /** Of each request to a local origin or a public URL. */
   requestTimeoutMs: number;
   /** Between two attempts. */
   retryPauseMs: number;
@@ -68,7 +60,7 @@ export interface OpenTunnelsOptions {
   debug?: (line: string) => void;
   /** Called once, at once, when the cloudflared of a tunnel that was up exits without stop(). */
   onUnexpectedExit?: (tunnel: Tunnel, message: string) => void;
-  /** Where to look for cloudflared (PATH) and what it may inherit (see cloudflaredEnv); process.env by default. */
+  /** What cloudflared may inherit (see cloudflaredEnv); process.env by default. PATH is searched in process.env. */
   env?: NodeJS.ProcessEnv;
   /** Where cloudflared's empty config goes: RUNNER_TEMP on a runner; the system's temporary folder by default. */
   workDir?: string;
@@ -113,6 +105,8 @@ interface Context {
   signal: AbortSignal;
   startedAt: number;
   binary: Promise<string | { missing: string }>;
+  /** pollUntil every pollIntervalMs, until `signal` aborts. */
+  poll<T>(attempt: () => Promise<T | undefined>, waitMs: number): Promise<T | undefined>;
 }
 
 /**
@@ -126,15 +120,20 @@ export async function openTunnels(
 ): Promise<Tunnel[]> {
   const clock = options.clock ?? systemClock;
   const env = options.env ?? process.env;
+  const bounds = { ...TUNNEL_BOUNDS, ...options.bounds };
   const firstFailure = new AbortController();
+  const signal = AbortSignal.any([firstFailure.signal, ...(options.signal ? [options.signal] : [])]);
   const context: Context = {
     options,
-    bounds: { ...TUNNEL_BOUNDS, ...options.bounds },
+    bounds,
     clock,
     env,
-    signal: AbortSignal.any([firstFailure.signal, ...(options.signal ? [options.signal] : [])]),
+    signal,
     startedAt: clock.now(),
-    binary: locateCloudflared(env, options),
+    // While the apps boot.
+    binary: locateCloudflared(options),
+    poll: (attempt, waitMs) =>
+      pollUntil(attempt, { clock, waitMs, intervalMs: bounds.pollIntervalMs, signal }),
   };
   const settled = await Promise.allSettled(
     origins.map((origin) =>
@@ -154,11 +153,8 @@ export async function openTunnels(
   throw failures.find((error) => !(error instanceof TunnelError && error.cancelled)) ?? failures[0];
 }
 
-async function locateCloudflared(
-  env: NodeJS.ProcessEnv,
-  options: OpenTunnelsOptions,
-): Promise<string | { missing: string }> {
-  const onPath = await findOnPath(env);
+async function locateCloudflared(options: OpenTunnelsOptions): Promise<string | { missing: string }> {
+  const onPath = await findOnPath();
   if (onPath) {
     // The job's own choice: the pinned sums are of one release, which it need not be.
     options.log(
@@ -176,6 +172,10 @@ async function locateCloudflared(
   }
 }
 
+function cancelled(origin: string): TunnelError {
+  return new TunnelError(cancelledMessage(origin), origin, true);
+}
+
 async function openTunnel(origin: string, context: Context): Promise<Tunnel> {
   const { options, bounds, clock, signal } = context;
   const localStatus = await waitForOrigin(origin, context);
@@ -184,171 +184,155 @@ async function openTunnel(origin: string, context: Context): Promise<Tunnel> {
     throw new TunnelError(cloudflaredMissingMessage(origin, binary.missing), origin);
 
   let http2 = false;
-  let last: AttemptFailure | undefined;
-  for (let attempt = 1; attempt <= TUNNEL_ATTEMPTS; attempt++) {
-    if (attempt > 1) await clock.sleep(bounds.retryPauseMs, signal);
-    if (signal.aborted) throw new TunnelError(cancelledMessage(origin), origin, true);
-    const result = await tryOnce(origin, binary, localStatus, http2, attempt, context);
+  let failure: AttemptFailure | undefined;
+  for (let number = 1; number <= TUNNEL_ATTEMPTS; number++) {
+    if (number > 1) await clock.sleep(bounds.retryPauseMs, signal);
+    if (signal.aborted) throw cancelled(origin);
+    const result = await tryOnce({ origin, binary, localStatus, http2, number }, context);
     if ('tunnel' in result) {
       const { publicOrigin, elapsedMs } = result.tunnel;
-      options.log(
-        `Tunnel to ${origin} is up at ${publicOrigin} (${seconds(elapsedMs)}, attempt ${attempt}).`,
-      );
+      options.log(`Tunnel to ${origin} is up at ${publicOrigin} (${seconds(elapsedMs)}, attempt ${number}).`);
       return result.tunnel;
     }
-    last = result.failure;
+    failure = result.failure;
     // QUIC has no fallback of its own: after a connection that never registered, try TCP.
-    if (last.kind === 'not-registered') http2 = true;
-    if (attempt < TUNNEL_ATTEMPTS) {
+    if (failure.kind === 'not-registered') http2 = true;
+    if (number < TUNNEL_ATTEMPTS) {
       options.log(
-        `Tunnel to ${origin}, attempt ${attempt} of ${TUNNEL_ATTEMPTS}: ${attemptClause(last)}. Trying again with a fresh cloudflared${http2 ? ' over HTTP/2 (TCP 7844)' : ''}.`,
+        `Tunnel to ${origin}, attempt ${number} of ${TUNNEL_ATTEMPTS}: ${attemptClause(failure)}. Trying again with a fresh cloudflared${http2 ? ' over HTTP/2 (TCP 7844)' : ''}.`,
       );
     }
   }
-  throw new TunnelError(attemptsFailedMessage(origin, TUNNEL_ATTEMPTS, last as AttemptFailure), origin);
+  throw new TunnelError(attemptsFailedMessage(origin, TUNNEL_ATTEMPTS, failure as AttemptFailure), origin);
 }
 
 /** Waits for `origin` to answer any HTTP request (a refused certificate counts); the status it answered. */
 async function waitForOrigin(origin: string, context: Context): Promise<number | undefined> {
-  const { bounds, clock, signal, options } = context;
-  const started = clock.now();
+  const { bounds, signal, options } = context;
   let lastTry = '';
-  let tries = 0;
-  const answer = await pollUntil(
-    async () => {
-      const result = await probe(`${origin}/`, bounds.requestTimeoutMs, signal);
-      if ('status' in result) return { status: result.status };
-      if (result.tls) return { status: undefined };
-      if (++tries === 1)
-        options.log(`Waiting for ${origin} to answer (up to ${bounds.originWaitMs / 1000} s)…`);
-      lastTry = result.failure;
-      return undefined;
-    },
-    { clock, deadline: started + bounds.originWaitMs, intervalMs: bounds.pollIntervalMs, signal },
-  );
-  if (signal.aborted) throw new TunnelError(cancelledMessage(origin), origin, true);
-  if (!answer) throw new TunnelError(nothingListeningMessage(origin, clock.now() - started, lastTry), origin);
+  const answer = await context.poll(async () => {
+    const result = await probe(`${origin}/`, bounds.requestTimeoutMs, signal);
+    if ('status' in result) return { status: result.status };
+    if (result.tls) return { status: undefined };
+    if (lastTry === '')
+      options.log(`Waiting for ${origin} to answer (up to ${seconds(bounds.originWaitMs)})…`);
+    lastTry = result.failure;
+    return undefined;
+  }, bounds.originWaitMs);
+  if (signal.aborted) throw cancelled(origin);
+  if (!answer) throw new TunnelError(nothingListeningMessage(origin, bounds.originWaitMs, lastTry), origin);
   return answer.status;
 }
 
-type AttemptResult = { tunnel: Tunnel } | { failure: AttemptFailure };
+interface Attempt {
+  origin: string;
+  binary: string;
+  /** What the app answered its local origin. */
+  localStatus: number | undefined;
+  http2: boolean;
+  /** 1 to TUNNEL_ATTEMPTS. */
+  number: number;
+}
 
-/** One cloudflared: up to its URL reaching the app, or stopped again with the reason. */
+/** One cloudflared: started, its URL read from its log, the URL reaching the app; or stopped again, with the reason. */
 async function tryOnce(
-  origin: string,
-  binary: string,
-  localStatus: number | undefined,
-  http2: boolean,
-  attempt: number,
+  attempt: Attempt,
   context: Context,
-): Promise<AttemptResult> {
+): Promise<{ tunnel: Tunnel } | { failure: AttemptFailure }> {
   const { options, bounds, clock, signal } = context;
-  const { dir, configPath } = await emptyConfig(options.workDir ?? os.tmpdir());
-  const metricsPort = await freePort();
-  let masked: string | undefined;
-  const maskOnce = (publicOrigin: string) => {
-    if (masked === publicOrigin) return;
-    masked = publicOrigin;
-    options.mask(publicOrigin);
-    options.mask(new URL(publicOrigin).host);
+  const { origin } = attempt;
+  const cloudflared = await startCloudflared(attempt, context);
+  const found = await publicOriginOf(cloudflared, context);
+  const failure = typeof found === 'string' ? await reachApp(cloudflared, found, attempt, context) : found;
+  if (failure) {
+    await cloudflared.stop(bounds.killAfterMs);
+    if (signal.aborted) throw cancelled(origin);
+    return { failure };
+  }
+  const tunnel: Tunnel = {
+    localOrigin: origin,
+    publicOrigin: found as string,
+    pid: cloudflared.pid as number,
+    elapsedMs: clock.now() - context.startedAt,
+    attempts: attempt.number,
+    stop: () => cloudflared.stop(bounds.killAfterMs),
   };
-  const cloudflared = CloudflaredProcess.start(
-    binary,
-    cloudflaredArgs({ origin, metricsPort, configPath, http2 }),
-    cloudflaredEnv(context.env),
-    clock,
-    (line: string, log: QuickTunnelLog) => {
-      if (log.publicOrigin) maskOnce(log.publicOrigin);
+  void cloudflared.exited.then((exit) => {
+    if (cloudflared.stopping) return;
+    const { lastError, lastLine } = cloudflared.log;
+    options.onUnexpectedExit?.(tunnel, tunnelDownMessage(origin, exit, lastError ?? lastLine));
+  });
+  return { tunnel };
+}
+
+/** A cloudflared whose public URL is masked as soon as a line names it, before that line is passed on. */
+function startCloudflared({ binary, origin, http2 }: Attempt, context: Context): Promise<CloudflaredProcess> {
+  const { options } = context;
+  let masked = false;
+  const workDir = options.workDir ?? os.tmpdir();
+  return CloudflaredProcess.start(
+    { binary, origin, http2, workDir, env: context.env },
+    context.clock,
+    (line, log) => {
+      if (log.publicOrigin && !masked) {
+        masked = true;
+        options.mask(log.publicOrigin);
+        options.mask(new URL(log.publicOrigin).host);
+      }
       options.debug?.(line);
     },
   );
-  const stop = async () => {
-    await cloudflared.stop(bounds.killAfterMs);
-    await rm(dir, { recursive: true, force: true });
-  };
-  const failed = async (failure: AttemptFailure): Promise<AttemptResult> => {
-    await stop();
-    if (signal.aborted) throw new TunnelError(cancelledMessage(origin), origin, true);
-    return { failure };
-  };
-  const endedEarly = (): AttemptFailure | undefined => {
-    const { log, exit } = cloudflared;
-    if (log.rateLimited) return { kind: 'rate-limited' };
-    if (exit) return { kind: 'exited', exit, lastLine: log.lastError ?? log.lastLine };
-    return undefined;
-  };
-  const gone = new AbortController();
-  void cloudflared.exited.then(() => gone.abort());
-  const whileRunning = AbortSignal.any([signal, gone.signal]);
-  const metrics = `http://127.0.0.1:${metricsPort}`;
+}
 
-  const urlStarted = clock.now();
-  await cloudflared.waitFor(
-    (log) => log.publicOrigin !== undefined || log.rateLimited,
-    bounds.urlWaitMs,
-    signal,
+/** Why cloudflared can give no tunnel any more, if so: Cloudflare refused one, or it exited. */
+function endedEarly({ log, exit }: CloudflaredProcess): AttemptFailure | undefined {
+  if (log.rateLimited) return { kind: 'rate-limited' };
+  if (exit) return { kind: 'exited', exit, lastLine: log.lastError ?? log.lastLine };
+  return undefined;
+}
+
+/**
+ * The public origin, once cloudflared's log names it; or why not. The log is the one source: the
+ * line that names it is the line that must be masked.
+ */
+async function publicOriginOf(
+  cloudflared: CloudflaredProcess,
+  context: Context,
+): Promise<string | AttemptFailure> {
+  const { urlWaitMs } = context.bounds;
+  const found = await context.poll(
+    async () => endedEarly(cloudflared) ?? cloudflared.log.publicOrigin,
+    urlWaitMs,
   );
-  let publicOrigin = cloudflared.log.publicOrigin;
-  if (publicOrigin === undefined && !cloudflared.exit && !signal.aborted) {
-    // Its log may have changed its layout: its metrics server names the tunnel too.
-    const answer = await fetchBody(`${metrics}/quicktunnel`, bounds.requestTimeoutMs, signal);
-    publicOrigin = answer === undefined ? undefined : publicOriginFromMetrics(answer);
-    if (publicOrigin) maskOnce(publicOrigin);
-  }
-  const early = endedEarly();
-  if (early) return failed(early);
-  if (publicOrigin === undefined) {
-    return failed({ kind: 'no-url', waitedMs: clock.now() - urlStarted, lastLine: cloudflared.log.lastLine });
-  }
+  return found ?? { kind: 'no-url', waitedMs: urlWaitMs, lastLine: cloudflared.log.lastLine };
+}
 
-  const reachStarted = clock.now();
-  const poll = {
-    clock,
-    deadline: reachStarted + bounds.reachWaitMs,
-    intervalMs: bounds.pollIntervalMs,
-    signal: whileRunning,
-  };
-  const registered = await pollUntil(async () => {
-    if (cloudflared.log.registered) return true;
-    const ready = await probe(`${metrics}/ready`, bounds.requestTimeoutMs, whileRunning);
-    return 'status' in ready && ready.status === 200 ? true : undefined;
-  }, poll);
-  if (!registered) {
-    return failed(
-      endedEarly() ?? {
-        kind: 'not-registered',
-        waitedMs: clock.now() - reachStarted,
-        http2,
-        lastError: cloudflared.log.lastError,
-      },
-    );
-  }
+/** Until `publicOrigin` reaches the app (undefined), or why it did not. */
+async function reachApp(
+  cloudflared: CloudflaredProcess,
+  publicOrigin: string,
+  { localStatus, http2 }: Attempt,
+  context: Context,
+): Promise<AttemptFailure | undefined> {
+  const { bounds, signal } = context;
   let lastProbe = 'none';
-  const reached = await pollUntil(async () => {
-    const result = await probe(`${publicOrigin}/`, bounds.requestTimeoutMs, whileRunning);
-    if ('status' in result && reachedApp(result.status, localStatus)) return true;
+  const outcome = await context.poll(async () => {
+    const early = endedEarly(cloudflared);
+    // Not asked for before its connection registers: a name that does not resolve yet can be cached as such.
+    if (early || !cloudflared.log.registered) return early;
+    const result = await probe(`${publicOrigin}/`, bounds.requestTimeoutMs, signal);
+    if ('status' in result && reachedApp(result.status, localStatus)) return 'reached';
     lastProbe = describeProbe(result);
     return undefined;
-  }, poll);
-  if (!reached) {
-    return failed(endedEarly() ?? { kind: 'unreachable', waitedMs: clock.now() - reachStarted, lastProbe });
-  }
-
-  const tunnel: Tunnel = {
-    localOrigin: origin,
-    publicOrigin,
-    pid: cloudflared.pid as number,
-    elapsedMs: clock.now() - context.startedAt,
-    attempts: attempt,
-    stop,
-  };
-  void cloudflared.exited.then((exit) => {
-    if (!cloudflared.stopping) {
-      options.onUnexpectedExit?.(
-        tunnel,
-        tunnelDownMessage(origin, exit, cloudflared.log.lastError ?? cloudflared.log.lastLine),
-      );
-    }
-  });
-  return { tunnel };
+  }, bounds.reachWaitMs);
+  if (outcome === 'reached') return undefined;
+  const { registered, lastError } = cloudflared.log;
+  const waitedMs = bounds.reachWaitMs;
+  return (
+    outcome ??
+    endedEarly(cloudflared) ??
+    (registered
+      ? { kind: 'unreachable', waitedMs, lastProbe }
+      : { kind: 'not-registered', waitedMs, http2, lastError })
+  );
 }

@@ -2,7 +2,7 @@ import type { Clock } from '../service/clock.js';
 import { send, TransportError } from '../service/transport.js';
 
 /**
- * Asking whether something answers: the local app, cloudflared's metrics server, the public URL.
+ * Asking whether something answers: the local app, the public URL.
  * Requests go through the service's transport (@actions/http-client), so that the public URL is
  * probed through `https_proxy` when one is set; loopback hosts never go through a proxy.
  */
@@ -22,20 +22,6 @@ export async function probe(url: string, timeoutMs: number, signal?: AbortSignal
   }
 }
 
-/** The body of a 200 answer to a GET of `url`, or undefined. */
-export async function fetchBody(
-  url: string,
-  timeoutMs: number,
-  signal?: AbortSignal,
-): Promise<string | undefined> {
-  try {
-    const answer = await send(url, 'GET', {}, undefined, timeoutMs, signal);
-    return answer.status === 200 ? answer.body : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** A GET's answer, or the failure, as a clause: "HTTP 530", "network error ECONNREFUSED". */
 export function describeProbe(result: ProbeResult): string {
   return 'status' in result ? `HTTP ${result.status}` : result.failure;
@@ -52,20 +38,22 @@ export function reachedApp(status: number, localStatus: number | undefined): boo
 
 export interface PollOptions {
   clock: Clock;
-  /** Clock time after which no new try starts. */
-  deadline: number;
+  /** From the first try: no new try starts after that. */
+  waitMs: number;
   intervalMs: number;
   signal?: AbortSignal;
 }
 
 /**
- * Calls `attempt` until it gives a value, at most every `intervalMs`; undefined once `deadline`
- * has passed or `signal` aborted. The last try is made at the deadline.
+ * The one way the tunnel waits: calls `attempt` until it gives a value, at most every
+ * `intervalMs`; undefined once `waitMs` have passed or `signal` aborted. The last try is made at
+ * the deadline.
  */
 export async function pollUntil<T>(
   attempt: () => Promise<T | undefined>,
-  { clock, deadline, intervalMs, signal }: PollOptions,
+  { clock, waitMs, intervalMs, signal }: PollOptions,
 ): Promise<T | undefined> {
+  const deadline = clock.now() + waitMs;
   for (;;) {
     if (signal?.aborted) return undefined;
     const value = await attempt();

@@ -1,17 +1,28 @@
 import { spawn } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
-import type { Clock } from '../service/clock.js';
+import { type Clock, systemClock } from '../service/clock.js';
 
 /**
- * Stopping cloudflared with whatever it started (a wrapper script may run it as a child): on POSIX
- * it leads its own process group and the whole group is signalled; on Windows its process tree is
- * ended. One function for the main step and the post step.
+ * Stopping cloudflared with whatever it started (a wrapper script may run it as a child), for the
+ * main step and the post step alike: on POSIX it leads its own process group, whose id is its pid,
+ * and the whole group is signalled; on Windows its process tree is ended.
  */
 
-export type GroupStop = 'gone' | 'stopped' | 'killed' | 'still running';
+/** From SIGTERM to a kill, and from the kill to giving up: cloudflared's --grace-period (1 s) and some slack. */
+export const KILL_AFTER_MS = 3_000;
+
+export type GroupStop =
+  /** Its whole group had already exited. */
+  | 'gone'
+  /** Its group exited on SIGTERM (on Windows, its tree on the kill). */
+  | 'stopped'
+  /** A process of its group lingered past the bound, and the group was killed. */
+  | 'killed'
+  /** Still there after the kill, or not ours to signal (EPERM). */
+  | 'still running';
 
 /** Whether a process of group `pgid` is alive (on Windows, process `pgid`): zombies nobody reaps do not count. */
-export async function groupAlive(pgid: number): Promise<boolean> {
+async function groupAlive(pgid: number): Promise<boolean> {
   try {
     process.kill(process.platform === 'win32' ? pgid : -pgid, 0);
   } catch (error) {
@@ -82,4 +93,34 @@ export async function stopProcessGroup(pgid: number, killAfterMs: number, clock:
   if (await goneWithin(pgid, killAfterMs, clock)) return 'stopped';
   signalGroup(pgid, 'SIGKILL');
   return (await goneWithin(pgid, killAfterMs, clock)) ? 'killed' : 'still running';
+}
+
+/** How the post step left a pid: 'not cloudflared' when it belongs to another program (Linux, where /proc tells) or is no process's id. */
+export type LeftoverOutcome = GroupStop | 'not cloudflared';
+
+/** Whether `pid` may still be a cloudflared: where /proc exists, its command line must name it. */
+async function mayBeCloudflared(pid: number): Promise<boolean> {
+  try {
+    return (await readFile(`/proc/${pid}/cmdline`, 'utf8')).includes('cloudflared');
+  } catch {
+    return true; // no /proc (macOS, Windows), or it has just exited
+  }
+}
+
+async function stopLeftoverOne(pid: number, killAfterMs: number, clock: Clock): Promise<LeftoverOutcome> {
+  // 0 and negative numbers name process groups (-1: every process): never signalled, nor this process.
+  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return 'not cloudflared';
+  if (!(await groupAlive(pid))) return 'gone';
+  if (!(await mayBeCloudflared(pid))) return 'not cloudflared';
+  return stopProcessGroup(pid, killAfterMs, clock);
+}
+
+/** The post step: stops the process groups of the cloudflared processes `pids` that a killed main step saved. */
+export async function stopLeftover(
+  pids: readonly number[],
+  { killAfterMs = KILL_AFTER_MS, clock = systemClock }: { killAfterMs?: number; clock?: Clock } = {},
+): Promise<{ pid: number; outcome: LeftoverOutcome }[]> {
+  return Promise.all(
+    pids.map(async (pid) => ({ pid, outcome: await stopLeftoverOne(pid, killAfterMs, clock) })),
+  );
 }
