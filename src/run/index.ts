@@ -10,7 +10,7 @@ import { cancelRun } from './cancel.js';
 import { finishedOutcome, type RunIdentity, startedOutcome, unfinishedOutcome } from './conclude.js';
 import { planRun } from './driver.js';
 import { withLinks } from './links.js';
-import { waitForFinish } from './poll.js';
+import { type WaitResult, waitForFinish } from './poll.js';
 import type { JobCancellation } from './signals.js';
 import { startOrAttach } from './start.js';
 import { saveRunState } from './state.js';
@@ -68,56 +68,31 @@ async function startAndWait(
   setOutput('run-id', runId);
 
   // A step cancels only a run it started itself and waits for.
+  const run = `${driver.kind} ${runId}`;
   const leftRunning =
     'attachTo' in plan
-      ? `${driver.kind} ${runId} was not started by this step, so it is left running.`
+      ? `${run} was not started by this step, so it is left running.`
       : !settings.cancelOnAbort
-        ? `cancel-on-abort is false: ${driver.kind} ${runId} is left running.`
+        ? `cancel-on-abort is false: ${run} is left running.`
         : undefined;
   const cancellable = settings.wait && leftRunning === undefined && driver.cancel !== undefined;
   saveRunState({ runId, cancellable });
   if (!settings.wait) return startedOutcome(identity);
 
-  const endRun = async (): Promise<{ notes: string[]; settled: boolean }> => {
-    if (leftRunning) {
-      info(line`${leftRunning}`);
-      return { notes: [leftRunning], settled: true };
-    }
-    const { note, settled } = await cancelRun(driver, runId, clock, settings.requestTimeoutMs, job.deadline);
-    return { notes: [note], settled };
-  };
-
   let outcome: RunOutcome;
   let settled = true;
   try {
-    const result = await waitForFinish(driver, runId, {
-      clock,
-      signal: job.signal,
-      startedAt,
-      deadline,
-      pollIntervalMs: settings.pollIntervalMs,
-      requestTimeoutMs: settings.requestTimeoutMs,
-    });
+    const { pollIntervalMs, requestTimeoutMs } = settings;
+    const waited = { clock, signal: job.signal, startedAt, deadline, pollIntervalMs, requestTimeoutMs };
+    const result = await waitForFinish(driver, runId, waited);
     if (result.kind === 'finished') {
       outcome = finishedOutcome(identity, result.run);
     } else {
-      const ended = await endRun();
+      let ended = { note: leftRunning ?? '', settled: true };
+      if (leftRunning) info(line`${leftRunning}`);
+      else ended = await cancelRun(driver, runId, clock, settings.requestTimeoutMs, job.deadline);
       settled = ended.settled;
-      const timeout = `the time-out of ${formatDuration(settings.timeoutMs)} ('timeout' input)`;
-      if (result.kind === 'cancelled') {
-        const message = `The job was cancelled while waiting for ${driver.kind} ${runId}.`;
-        outcome = unfinishedOutcome(identity, 'CANCELLED', message, ended.notes);
-      } else if (result.serviceFailure) {
-        // The service was failing when time ran out: an infrastructure failure, not a slow run.
-        const message = result.gaveUpEarly
-          ? result.serviceFailure
-          : `${result.serviceFailure} Still failing when ${timeout} expired.`;
-        outcome = unfinishedOutcome(identity, 'ERROR', message, ended.notes);
-      } else {
-        const last = result.lastStatus ? `; its last status was ${result.lastStatus}` : '';
-        const message = `${driver.kind} ${runId} did not finish within ${timeout}${last}.`;
-        outcome = unfinishedOutcome(identity, 'TIMEDOUT', message, ended.notes);
-      }
+      outcome = unfinishedOf(result, identity, run, settings.timeoutMs, [ended.note]);
     }
   } catch (error) {
     if (!(error instanceof ServiceError)) throw error;
@@ -125,4 +100,27 @@ async function startAndWait(
   }
   saveRunState({ runId, cancellable, settled });
   return outcome;
+}
+
+/** The outcome of a run that did not finish: the job was cancelled, the service failed, or time ran out. */
+function unfinishedOf(
+  result: Exclude<WaitResult, { kind: 'finished' }>,
+  identity: RunIdentity,
+  run: string,
+  timeoutMs: number,
+  notes: string[],
+): RunOutcome {
+  const timeout = `the time-out of ${formatDuration(timeoutMs)} ('timeout' input)`;
+  if (result.kind === 'cancelled') {
+    return unfinishedOutcome(identity, 'CANCELLED', `The job was cancelled while waiting for ${run}.`, notes);
+  }
+  if (result.serviceFailure) {
+    // The service was failing when time ran out: an infrastructure failure, not a slow run.
+    const message = result.gaveUpEarly
+      ? result.serviceFailure
+      : `${result.serviceFailure} Still failing when ${timeout} expired.`;
+    return unfinishedOutcome(identity, 'ERROR', message, notes);
+  }
+  const last = result.lastStatus ? `; its last status was ${result.lastStatus}` : '';
+  return unfinishedOutcome(identity, 'TIMEDOUT', `${run} did not finish within ${timeout}${last}.`, notes);
 }

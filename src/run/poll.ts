@@ -5,7 +5,7 @@ import type { Clock } from '../service/clock.js';
 import type { FinishedRun, RunDriver } from '../service/driver.js';
 import { Aborted, DeadlineExceeded } from '../service/errors.js';
 
-type WaitResult =
+export type WaitResult =
   | { kind: 'finished'; run: FinishedRun }
   | { kind: 'timedout'; lastStatus?: string; serviceFailure?: string; gaveUpEarly?: boolean }
   | { kind: 'cancelled'; lastStatus?: string };
