@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import { getProxyUrl } from '@actions/http-client';
 
 /** The proxy a request to `url` goes through (https_proxy, no_proxy…), as scheme://host:port: never its credentials. */
-function proxyFor(url: string): string {
+export function proxyFor(url: string): string {
   try {
     const { protocol, host } = new URL(getProxyUrl(url));
     return `${protocol}//${host}`;
