@@ -12,17 +12,16 @@ import {
   retryReason,
   withRetry,
 } from './retry.js';
-import { beginAnswer } from './schemas.js';
 import { MAX_REDIRECTS, type RefusedRedirect, send, TransportError } from './transport.js';
 import { explainIssues, issuePath } from './validation.js';
 
 export interface Operation<T> {
   /** What the request does, as a phrase after "Could not": "get project run 'r1'". */
   name: string;
-  method: 'GET' | 'POST';
   /** Path below the base URL, ids already encoded. */
   path: string;
   body?: unknown;
+  /** How it is retried; a read is a GET, anything else a POST. */
   rule: RetryRule;
   /** What a successful answer must look like; built when the first answer comes. */
   schema: () => z.ZodMiniType<T>;
@@ -148,7 +147,14 @@ export class ServiceClient {
         async () => {
           const timeoutMs = Math.max(1, Math.min(requestTimeoutMs, context.deadline - this.clock.now()));
           try {
-            const result = await send(url, operation.method, headers, body, timeoutMs, context.signal);
+            const result = await send(
+              url,
+              operation.rule === 'read' ? 'GET' : 'POST',
+              headers,
+              body,
+              timeoutMs,
+              context.signal,
+            );
             if (result.status >= 200 && result.status < 300) {
               return {
                 ok: true,
@@ -230,7 +236,6 @@ export function parseAnswer<T>(
     );
   }
   const schema = operation.schema();
-  beginAnswer();
   const parsed = schema.safeParse(json, { reportInput: true });
   if (!parsed.success) {
     const problems = explainIssues(schema, parsed.error.issues, {

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { HttpClient } from '@actions/http-client';
 import { Agent, fetch } from 'undici';
-import { proxyFor, tunnelFailure } from './proxy.js';
+import { proxyFor, proxyRefusal } from './proxy.js';
 import { USER_AGENT } from './user-agent.js';
 
 /**
@@ -99,7 +99,7 @@ export function describeNetworkError(
   peer = "the service's",
   proxied = false,
 ): TransportError {
-  const tunnel = tunnelFailure(error, url);
+  const tunnel = proxyRefusal(error, url);
   if (tunnel) return new TransportError(tunnel.message, 'proxy', false, tunnel.permanent);
   const { code, message } = networkCause(error);
   // Through a proxy, the only connection the step opens is to the proxy.
