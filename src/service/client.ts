@@ -12,7 +12,7 @@ import {
   retryReason,
   withRetry,
 } from './retry.js';
-import { MAX_REDIRECTS, type RefusedRedirect, send, TransportError } from './transport.js';
+import { type HttpAnswer, MAX_REDIRECTS, type RefusedRedirect, send, TransportError } from './transport.js';
 import { explainIssues, issuePath } from './validation.js';
 
 export interface Operation<T> {
@@ -50,19 +50,14 @@ function seconds(ms: number): string {
 
 const MAX_ERROR_TEXT = 300;
 
-/** The service's `error` text (or the start of a non-JSON body), on one line, without secrets. */
-function serviceErrorText(body: string | undefined): string {
+/** The answer's `error` (or `field`) text, or the start of a non-JSON body, on one line, short. */
+function errorText(body: string | undefined, field = 'error'): string {
   if (!body) return '';
   let text = body;
   try {
     const parsed: unknown = JSON.parse(body);
-    if (
-      typeof parsed === 'object' &&
-      parsed !== null &&
-      typeof (parsed as { error?: unknown }).error === 'string'
-    ) {
-      text = (parsed as { error: string }).error;
-    }
+    const said = (parsed as Record<string, unknown> | null)?.[field];
+    if (typeof said === 'string') text = said;
   } catch {
     // not JSON: show the start of the body
   }
@@ -74,6 +69,22 @@ function serviceErrorText(body: string | undefined): string {
 
 const MAY_HAVE_STARTED =
   'The service may have started the run anyway, so the request was not repeated: check the runs on the service before re-running this job.';
+
+/** Who answers, as its failures are told: the service, or GitHub. */
+export interface Party {
+  /** "the service", "GitHub": the subject of "… did not answer". */
+  name: string;
+  /** The field of an error answer that says why: the service's `error`, GitHub's `message`. */
+  errorField: string;
+  /** Why a redirect was not followed, and what to do about it. */
+  redirect(status: number, refused: RefusedRedirect): string;
+  /** What to do about an answer with this status, if there is something to say. */
+  advice(status: number, request: Request): string | undefined;
+  /** The error a failed request ends in, when the job was not cancelled and no time-out explains it. */
+  failed(message: string, status?: number): Error;
+  /** A delay the answer asks for, besides Retry-After (GitHub's rate limit); the failure's status as read. */
+  refusal?(answer: HttpAnswer): { status: number; retryAfterMs?: number } | undefined;
+}
 
 /** Why a redirect was not followed, and what to do about it. */
 function describeRedirect(status: number, { location, origin, reason }: RefusedRedirect): string {
@@ -90,27 +101,130 @@ function describeRedirect(status: number, { location, origin, reason }: RefusedR
   }
 }
 
-function describeFailure<T>(operation: Operation<T>, stop: RetriesExhausted): string {
+const SERVICE: Party = {
+  name: 'the service',
+  errorField: 'error',
+  redirect: describeRedirect,
+  advice: (status, { notFound }) => {
+    if (status === 401 || status === 403) {
+      return "The API key is wrong or lacks permission: create one in the API key settings of the service's dashboard (developer or owner permission is needed to see them) and pass it through a secret.";
+    }
+    return status === 404 ? `${notFound}.` : undefined;
+  },
+  failed: (message, status) => new ServiceError(message, status),
+};
+
+function describeFailure(party: Party, operation: Request, stop: RetriesExhausted): string {
   const { failure, attempts, elapsedMs } = stop;
   const tries = attempts > 1 ? ` (gave up after ${attempts} attempts over ${seconds(elapsedMs)})` : '';
   const start = `Could not ${operation.name}`;
   const mayHaveStarted = operation.rule === 'start' && mayHaveActed(failure);
   if (failure instanceof TransportError) {
-    const what = failure.describe(`the service did not answer (${failure.message})`);
+    const what = failure.describe(`${party.name} did not answer (${failure.message})`);
     if (mayHaveStarted) return `${start}: ${what}. ${MAY_HAVE_STARTED}`;
     return `${start}: ${what}${tries}.`;
   }
   if (failure.redirect) {
-    const redirect = `${start}: ${describeRedirect(failure.status, failure.redirect)}`;
+    const redirect = `${start}: ${party.redirect(failure.status, failure.redirect)}`;
     return mayHaveStarted ? `${redirect} ${MAY_HAVE_STARTED}` : redirect;
   }
-  const status = `${start}: HTTP ${failure.status}${serviceErrorText(failure.body)}`;
-  if (failure.status === 401 || failure.status === 403) {
-    return `${status}. The API key is wrong or lacks permission: create one in the API key settings of the service's dashboard (developer or owner permission is needed to see them) and pass it through a secret.`;
-  }
-  if (failure.status === 404) return `${status}. ${operation.notFound}.`;
+  const status = `${start}: HTTP ${failure.status}${errorText(failure.body, party.errorField)}`;
+  const advice = party.advice(failure.status, operation);
+  if (advice) return `${status}. ${advice}`;
   if (mayHaveStarted) return `${status}. ${MAY_HAVE_STARTED}`;
   return `${status}${tries}.`;
+}
+
+/**
+ * The error a request that stopped being retried ends in: the job's cancellation, the time-out
+ * (for a read, whose deadline is the `timeout` input's), or the party's failure.
+ */
+function settle(party: Party, operation: Request, stop: RetriesExhausted): Error {
+  const { failure, reason } = stop;
+  if (reason === 'aborted') {
+    const abandoned = failure instanceof TransportError && failure.kind === 'aborted';
+    const message = abandoned
+      ? `Cancelled while trying to ${operation.name}.`
+      : describeFailure(party, operation, stop);
+    return new Aborted(message, mayHaveActed(failure), abandoned);
+  }
+  // A wait the service asks for past a read's deadline is not slept through, and the step says so.
+  if (reason === 'retry-after' && operation.rule === 'read') {
+    const askedMs = failure instanceof TransportError ? 0 : (failure.retryAfterMs ?? 0);
+    const asked = `${describeFailure(party, operation, stop)} The service asked to wait ${seconds(askedMs)} (Retry-After) before trying again, longer than the ${seconds(stop.timeLeftMs)} left before the time-out ('timeout' input): the step stopped waiting.`;
+    return new DeadlineExceeded(asked, asked, true);
+  }
+  // One read cut short by the deadline is the time-out at work; anything else means the service
+  // was failing when time ran out. (A start or a cancel is reported with its own last failure.)
+  if (reason === 'deadline' && operation.rule === 'read') {
+    const cutShort = failure instanceof TransportError && failure.kind === 'timeout' && stop.attempts === 1;
+    return new DeadlineExceeded(
+      `The time-out expired while trying to ${operation.name}.`,
+      cutShort ? undefined : describeFailure(party, operation, stop),
+    );
+  }
+  const status = failure instanceof TransportError ? undefined : failure.status;
+  return party.failed(describeFailure(party, operation, stop), status);
+}
+
+/** One request to either party, as its rule retries it. */
+export interface Request {
+  /** What the request does, as a phrase after "Could not": "get project run 'r1'". */
+  name: string;
+  rule: RetryRule;
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+  /** What a 404 means for this request, where the party says. */
+  notFound?: string;
+}
+
+/** What a request needs besides itself: the time, the deadlines, the cancellation, the log. */
+export interface RequestContext extends CallContext {
+  clock: Clock;
+  requestTimeoutMs: number;
+  /** Told of each retry; the default logs "Could not … (…); attempt 2 in 1.5 s.". */
+  onRetry?: (failure: string, delayMs: number, attempt: number) => void;
+}
+
+/**
+ * Sends `request` until it is answered with a success, or its rule says to stop; then throws the
+ * error that outcome is (settle). The service's and GitHub's requests both come through here.
+ */
+export async function request(party: Party, request: Request, context: RequestContext): Promise<HttpAnswer> {
+  const { clock, deadline } = context;
+  const onRetry =
+    context.onRetry ??
+    ((failure: string, delayMs: number, attempt: number) =>
+      info(line`Could not ${request.name} (${failure}); attempt ${attempt + 1} in ${seconds(delayMs)}.`));
+  try {
+    return await withRetry(
+      request.rule,
+      {
+        clock,
+        deadline,
+        signal: context.stopRetriesOn ?? context.signal,
+        onRetry: (failure, delayMs, attempt) => onRetry(retryReason(failure), delayMs, attempt),
+      },
+      async () => {
+        const timeoutMs = Math.max(1, Math.min(context.requestTimeoutMs, deadline - clock.now()));
+        const { url, method, headers, body } = request;
+        try {
+          const answer = await send(url, method, headers, body, timeoutMs, context.signal, `${party.name}'s`);
+          if (answer.status >= 200 && answer.status < 300) return { ok: true, value: answer };
+          const retryAfterMs = parseRetryAfter(answer.headers['retry-after'], Date.now());
+          const failure: HttpFailure = { ...answer, retryAfterMs, ...party.refusal?.(answer) };
+          return { ok: false, failure };
+        } catch (error) {
+          if (error instanceof TransportError) return { ok: false, failure: error };
+          throw error;
+        }
+      },
+    );
+  } catch (error) {
+    throw error instanceof RetriesExhausted ? settle(party, request, error) : error;
+  }
 }
 
 export class ServiceClient {
@@ -128,88 +242,14 @@ export class ServiceClient {
     };
     const body = operation.body === undefined ? undefined : JSON.stringify(operation.body);
     if (body !== undefined) headers['content-type'] = 'application/json';
+    const method = operation.rule === 'read' ? 'GET' : 'POST';
     const url = `${this.baseUrl}${operation.path}`;
-    const requestTimeoutMs = context.requestTimeoutMs ?? this.requestTimeoutMs;
-
-    let answer: { status: number; body: string; contentType?: string };
-    try {
-      answer = await withRetry(
-        operation.rule,
-        {
-          clock: this.clock,
-          deadline: context.deadline,
-          signal: context.stopRetriesOn ?? context.signal,
-          onRetry: (failure, delayMs, attempt) =>
-            info(
-              line`Could not ${operation.name} (${retryReason(failure)}); attempt ${attempt + 1} in ${seconds(delayMs)}.`,
-            ),
-        },
-        async () => {
-          const timeoutMs = Math.max(1, Math.min(requestTimeoutMs, context.deadline - this.clock.now()));
-          try {
-            const result = await send(
-              url,
-              operation.rule === 'read' ? 'GET' : 'POST',
-              headers,
-              body,
-              timeoutMs,
-              context.signal,
-            );
-            if (result.status >= 200 && result.status < 300) {
-              return {
-                ok: true,
-                value: {
-                  status: result.status,
-                  body: result.body,
-                  contentType: result.headers['content-type'],
-                },
-              };
-            }
-            const failure: HttpFailure = {
-              status: result.status,
-              retryAfterMs: parseRetryAfter(result.headers['retry-after'], Date.now()),
-              body: result.body,
-              redirect: result.redirect,
-            };
-            return { ok: false, failure };
-          } catch (error) {
-            if (error instanceof TransportError) return { ok: false, failure: error };
-            throw error;
-          }
-        },
-      );
-    } catch (error) {
-      if (!(error instanceof RetriesExhausted)) throw error;
-      if (error.reason === 'aborted') {
-        const abandoned = error.failure instanceof TransportError && error.failure.kind === 'aborted';
-        throw new Aborted(
-          abandoned ? `Cancelled while trying to ${operation.name}.` : describeFailure(operation, error),
-          mayHaveActed(error.failure),
-          abandoned,
-        );
-      }
-      // A read's deadline is the time-out's: a wait the service asks for past it is not slept
-      // through, and the step says so. (A cancel's or a start's is the job's: its last failure.)
-      if (error.reason === 'retry-after' && operation.rule === 'read') {
-        const askedMs = error.failure instanceof TransportError ? 0 : (error.failure.retryAfterMs ?? 0);
-        const asked = `${describeFailure(operation, error)} The service asked to wait ${seconds(askedMs)} (Retry-After) before trying again, longer than the ${seconds(error.timeLeftMs)} left before the time-out ('timeout' input): the step stopped waiting.`;
-        throw new DeadlineExceeded(asked, asked, true);
-      }
-      // A read that runs into the deadline means the run timed out; a start or a cancel that does
-      // is reported with its own last failure.
-      if (error.reason === 'deadline' && operation.rule === 'read') {
-        // One request cut short by the deadline is the time-out at work; anything else means the
-        // service was failing when time ran out.
-        const { failure, attempts } = error;
-        const cutShort = failure instanceof TransportError && failure.kind === 'timeout' && attempts === 1;
-        throw new DeadlineExceeded(
-          `The time-out expired while trying to ${operation.name}.`,
-          cutShort ? undefined : describeFailure(operation, error),
-        );
-      }
-      throw new ServiceError(describeFailure(operation, error));
-    }
-    return parseAnswer(operation, answer);
+    const answer = await request(
+      SERVICE,
+      { ...operation, method, url, headers, body },
+      { ...context, clock: this.clock, requestTimeoutMs: context.requestTimeoutMs ?? this.requestTimeoutMs },
+    );
+    return parseAnswer(operation, { ...answer, contentType: answer.headers['content-type'] });
   }
 }
 
@@ -232,7 +272,7 @@ export function parseAnswer<T>(
   } catch {
     const type = answer.contentType ? `, content-type ${answer.contentType}` : '';
     throw new ServiceError(
-      `Could not ${operation.name}: the response is not JSON (HTTP ${answer.status}${type})${serviceErrorText(answer.body)}${acceptedNote(operation)}`,
+      `Could not ${operation.name}: the response is not JSON (HTTP ${answer.status}${type})${errorText(answer.body)}${acceptedNote(operation)}`,
     );
   }
   const schema = operation.schema();

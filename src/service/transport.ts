@@ -23,7 +23,7 @@ export interface RefusedRedirect {
   reason: 'other-origin' | 'not-a-read' | 'too-many' | 'no-location';
 }
 
-interface HttpAnswer {
+export interface HttpAnswer {
   status: number;
   headers: IncomingHttpHeaders;
   body: string;
