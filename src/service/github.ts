@@ -1,8 +1,8 @@
 import type { getOctokit } from '@actions/github';
 import * as z from 'zod/mini';
-import { type Party, type RequestContext, request } from './client.js';
 import { type Clock, systemClock } from './clock.js';
 import { Aborted, ServiceError } from './errors.js';
+import { type Party, type RequestContext, request } from './request.js';
 import type { RetryRule } from './retry.js';
 import { once } from './schemas.js';
 import { MAX_REDIRECTS } from './transport.js';
