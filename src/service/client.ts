@@ -72,7 +72,10 @@ export class ServiceClient {
       { ...operation, method, url, headers, body },
       { ...context, clock: this.clock, requestTimeoutMs: context.requestTimeoutMs ?? this.requestTimeoutMs },
     );
-    return parseAnswer(operation, { ...answer, contentType: answer.headers['content-type'] });
+    return parseAnswer(operation, {
+      ...answer,
+      contentType: answer.headers.get('content-type') ?? undefined,
+    });
   }
 }
 

@@ -121,8 +121,8 @@ const GITHUB: Party = {
   failed: (message, status) => new GitHubError(message, status),
   // GitHub's secondary rate limit answers 403 with no quota left: a refusal, like 429.
   refusal: ({ status, headers }) => {
-    if (status !== 403 || headers['x-ratelimit-remaining'] !== '0') return undefined;
-    const reset = Number(headers['x-ratelimit-reset']) * 1000;
+    if (status !== 403 || headers.get('x-ratelimit-remaining') !== '0') return undefined;
+    const reset = Number(headers.get('x-ratelimit-reset')) * 1000;
     return {
       status: 429,
       retryAfterMs: Number.isFinite(reset) ? Math.max(0, reset - Date.now()) : undefined,
@@ -168,13 +168,9 @@ export function githubFetch(apiUrl: string, timeoutMs: number, call?: GitHubCall
       { name: what, rule, method, url, headers, body: init.body },
       context,
     );
-    const responseHeaders = new Headers();
-    for (const [name, value] of Object.entries(answer.headers)) {
-      for (const each of [value ?? []].flat()) responseHeaders.append(name, each);
-    }
     // A Response refuses a body with these statuses.
     const body = [204, 205].includes(answer.status) ? null : answer.body;
-    return new Response(body, { status: answer.status, headers: responseHeaders });
+    return new Response(body, { status: answer.status, headers: answer.headers });
   };
 }
 

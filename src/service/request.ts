@@ -175,7 +175,7 @@ export async function request(party: Party, request: Request, context: RequestCo
         try {
           const answer = await send(url, method, headers, body, timeoutMs, context.signal, `${party.name}'s`);
           if (answer.status >= 200 && answer.status < 300) return { ok: true, value: answer };
-          const retryAfterMs = parseRetryAfter(answer.headers['retry-after'], Date.now());
+          const retryAfterMs = parseRetryAfter(answer.headers.get('retry-after') ?? undefined, Date.now());
           const failure: HttpFailure = { ...answer, retryAfterMs, ...party.refusal?.(answer) };
           return { ok: false, failure };
         } catch (error) {

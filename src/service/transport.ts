@@ -1,4 +1,3 @@
-import type { IncomingHttpHeaders } from 'node:http';
 import { HttpClient } from '@actions/http-client';
 import { Agent, fetch } from 'undici';
 import { proxyFor, proxyRefusal } from './proxy.js';
@@ -25,7 +24,7 @@ export interface RefusedRedirect {
 
 export interface HttpAnswer {
   status: number;
-  headers: IncomingHttpHeaders;
+  headers: Headers;
   body: string;
   /** Set when the answer is a redirect that was not followed. */
   redirect?: RefusedRedirect;
@@ -205,14 +204,14 @@ export async function send(
         signal: both,
         dispatcher,
       });
-      const answerHeaders = Object.fromEntries(response.headers) as IncomingHttpHeaders;
-      const { status } = response;
+      const { status, headers: answerHeaders } = response;
       if (!REDIRECT_STATUSES.has(status)) {
-        return { status, headers: answerHeaders, body: await readBody(response) };
+        return { status, headers: answerHeaders as Headers, body: await readBody(response) };
       }
       await response.body?.cancel();
       const next = redirectTarget(target, method, response.headers.get('location') ?? undefined, hops);
-      if ('refuse' in next) return { status, headers: answerHeaders, body: '', redirect: next.refuse };
+      if ('refuse' in next)
+        return { status, headers: answerHeaders as Headers, body: '', redirect: next.refuse };
       target = next.follow;
     }
   } catch (error) {
