@@ -83,7 +83,7 @@ const body = fs.readFileSync(bodyFile).toString('utf8');
  */
 const client = {
   async call<T>(operation: Operation<T>): Promise<T> {
-    if (operation.method !== 'GET') throw new Error(`unexpected call: ${operation.name}`);
+    if (operation.rule !== 'read') throw new Error(`unexpected call: ${operation.name}`);
     return parseAnswer(operation, { status: 200, body });
   },
 } as unknown as ServiceClient;

@@ -1,7 +1,7 @@
 import { annotate } from '../../src/report/annotations.js';
 import { beginStep, fail, warning } from '../../src/runner/log.js';
 import { line } from '../../src/runner/text.js';
-import type { TestCaseResult } from '../../src/service/driver.js';
+import type { TestCaseResult } from '../../src/service/run-driver.js';
 import { captureStdout, cases, makeOutcome } from './helpers.js';
 
 /**

@@ -9,7 +9,7 @@ import {
   tellsAbout,
   titleHash,
 } from '../../src/report/comment-digest.js';
-import type { TestCaseResult } from '../../src/service/driver.js';
+import type { TestCaseResult } from '../../src/service/run-driver.js';
 import { makeOutcome } from './helpers.js';
 
 const testCases = (results: TestCaseResult[]) => makeOutcome(results).testCases;

@@ -1,7 +1,7 @@
 import { digestOf } from '../../src/report/comment-digest.js';
 import { compareRuns, comparisonHeadline } from '../../src/report/comparison.js';
 import type { TestCase } from '../../src/report/outcome.js';
-import type { TestCaseResult } from '../../src/service/driver.js';
+import type { TestCaseResult } from '../../src/service/run-driver.js';
 import { makeOutcome } from './helpers.js';
 
 /** The test cases of a run, judged as the action judges them. */

@@ -3,7 +3,7 @@ import { jest } from '@jest/globals';
 import type { RunOutcome } from '../../src/report/outcome.js';
 import { judge } from '../../src/report/test-case-status.js';
 import { finishedOutcome } from '../../src/run/conclude.js';
-import type { TestCaseResult } from '../../src/service/driver.js';
+import type { TestCaseResult } from '../../src/service/run-driver.js';
 import { makeRunnerFiles, readKeyValueFile, readSummary } from '../helpers/runner-files.js';
 
 /**

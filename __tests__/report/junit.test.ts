@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { junitXml, writeJunit } from '../../src/report/junit.js';
-import type { TestCaseResult } from '../../src/service/driver.js';
+import type { TestCaseResult } from '../../src/service/run-driver.js';
 import { decodeEntities } from '../helpers/html.js';
 import { HOSTILE_TITLES, makeOutcome } from './helpers.js';
 

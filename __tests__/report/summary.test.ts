@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { writeReports } from '../../src/report/index.js';
 import { renderSummary, SUMMARY_BUDGET_BYTES } from '../../src/report/summary.js';
 import { judge } from '../../src/report/test-case-status.js';
-import type { TestCaseResult } from '../../src/service/driver.js';
+import type { TestCaseResult } from '../../src/service/run-driver.js';
 import { decodeEntities, firstTable } from '../helpers/html.js';
 import { captureStdout, cases, HOSTILE_TITLES, makeOutcome, runnerFiles } from './helpers.js';
 

@@ -1,4 +1,4 @@
-import { tunnelFailure } from '../../src/service/proxy.js';
+import { proxyRefusal } from '../../src/service/proxy.js';
 import { isRetryable } from '../../src/service/retry.js';
 import { describeNetworkError } from '../../src/service/transport.js';
 
@@ -17,7 +17,7 @@ const undici = (status: number) =>
     }),
   });
 
-describe('tunnelFailure', () => {
+describe('proxyRefusal', () => {
   const saved = { ...process.env };
   beforeEach(() => {
     for (const name of ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY', 'no_proxy', 'NO_PROXY']) {
@@ -30,12 +30,12 @@ describe('tunnelFailure', () => {
   });
 
   test('names the proxy without its credentials, the target, and the answer; a 407 says what to do', () => {
-    expect(tunnelFailure(tunnel('statusCode=407'), SERVICE)).toEqual({
+    expect(proxyRefusal(tunnel('statusCode=407'), SERVICE)).toEqual({
       message:
         'the proxy http://proxy.corp.example:3128 refused the tunnel to tests.example.test:443 with HTTP 407 Proxy Authentication Required: give its user name and password in the proxy URL, as https_proxy=http://USER:PASSWORD@HOST:PORT (percent-encoded)',
       permanent: true,
     });
-    expect(tunnelFailure(undici(407), 'https://api.github.com')?.message).toMatch(
+    expect(proxyRefusal(undici(407), 'https://api.github.com')?.message).toMatch(
       /^the proxy http:\/\/proxy\.corp\.example:3128 refused the tunnel to api\.github\.com:443 with HTTP 407 /,
     );
   });
@@ -47,7 +47,7 @@ describe('tunnelFailure', () => {
     [599, '', false],
   ])('%i: %s, permanent %s', (status, reason, permanent) => {
     for (const error of [tunnel(`statusCode=${status}`), undici(status)]) {
-      expect(tunnelFailure(error, 'https://tests.example.test:8443/x')).toEqual({
+      expect(proxyRefusal(error, 'https://tests.example.test:8443/x')).toEqual({
         message:
           `the proxy http://proxy.corp.example:3128 refused the tunnel to tests.example.test:8443 with HTTP ${status} ${reason}`.trim(),
         permanent,
@@ -56,7 +56,7 @@ describe('tunnelFailure', () => {
   });
 
   test('a proxy that cannot be reached is named, with the cause, and may recover', () => {
-    expect(tunnelFailure(tunnel('cause=connect ECONNREFUSED 10.0.0.1:3128'), SERVICE)).toEqual({
+    expect(proxyRefusal(tunnel('cause=connect ECONNREFUSED 10.0.0.1:3128'), SERVICE)).toEqual({
       message:
         'could not connect to the proxy http://proxy.corp.example:3128 (connect ECONNREFUSED 10.0.0.1:3128)',
       permanent: false,
@@ -72,7 +72,7 @@ describe('tunnelFailure', () => {
       'tunneling socket could not be established, statusCode=407',
       undefined,
     ]) {
-      expect(tunnelFailure(error, SERVICE)).toBeUndefined();
+      expect(proxyRefusal(error, SERVICE)).toBeUndefined();
     }
   });
 

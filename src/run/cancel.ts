@@ -1,8 +1,8 @@
 import { info, warning } from '../runner/log.js';
 import { line, type SafeText } from '../runner/text.js';
 import type { Clock } from '../service/clock.js';
-import type { RunDriver } from '../service/driver.js';
 import { ServiceError } from '../service/errors.js';
+import type { RunDriver } from '../service/run-driver.js';
 
 /** The cancel of a run that timed out, or in the post step: sent while the job is ending. */
 const CANCEL_BUDGET_MS = 5000;

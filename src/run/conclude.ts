@@ -1,7 +1,7 @@
 import { plural } from '../report/format.js';
 import type { Counts, OutputStatus, RunOutcome, TestCase } from '../report/outcome.js';
 import { inReportOrder, judge } from '../report/test-case-status.js';
-import type { FinishedRun } from '../service/driver.js';
+import type { FinishedRun } from '../service/run-driver.js';
 import { isPlausibleDuration } from '../service/schemas.js';
 
 /** What is known of a run before its outcome: who it is and where it runs. */

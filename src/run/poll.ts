@@ -2,8 +2,8 @@ import { formatDuration } from '../report/format.js';
 import { info } from '../runner/log.js';
 import { line } from '../runner/text.js';
 import type { Clock } from '../service/clock.js';
-import type { FinishedRun, RunDriver } from '../service/driver.js';
 import { Aborted, DeadlineExceeded } from '../service/errors.js';
+import type { FinishedRun, RunDriver } from '../service/run-driver.js';
 
 export type WaitResult =
   | { kind: 'finished'; run: FinishedRun }

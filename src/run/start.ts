@@ -1,8 +1,8 @@
 import type { RunOutcome } from '../report/outcome.js';
 import { info } from '../runner/log.js';
 import { line, type SafeText } from '../runner/text.js';
-import type { RunDriver } from '../service/driver.js';
 import { Aborted, ServiceError } from '../service/errors.js';
+import type { RunDriver } from '../service/run-driver.js';
 import { type RunIdentity, unfinishedOutcome } from './conclude.js';
 import type { RunPlan } from './driver.js';
 import { type JobCancellation, START_GRACE_MS } from './signals.js';

@@ -1,6 +1,16 @@
-/** The service answered with an error, broke the interface, or could not be reached. */
+/**
+ * A request failed for good: the service (or GitHub) answered with an error, broke its
+ * interface, or could not be reached. The message names the operation, how it failed and what to do.
+ */
 export class ServiceError extends Error {
   override name = 'ServiceError';
+  constructor(
+    message: string,
+    /** The HTTP status, when there was an answer. */
+    readonly status?: number,
+  ) {
+    super(message);
+  }
 }
 
 /**

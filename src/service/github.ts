@@ -1,22 +1,11 @@
 import type { getOctokit } from '@actions/github';
 import * as z from 'zod/mini';
-import type { Clock } from './clock.js';
-import {
-  type Failure,
-  parseRetryAfter,
-  RetriesExhausted,
-  type RetryRule,
-  retryReason,
-  withRetry,
-} from './retry.js';
+import { type Clock, systemClock } from './clock.js';
+import { Aborted, ServiceError } from './errors.js';
+import { type Party, type RequestContext, request } from './request.js';
+import type { RetryRule } from './retry.js';
 import { once } from './schemas.js';
-import {
-  describeNetworkError,
-  MAX_REDIRECTS,
-  type RefusedRedirect,
-  send,
-  TransportError,
-} from './transport.js';
+import { MAX_REDIRECTS } from './transport.js';
 import { explainIssues, issuePath } from './validation.js';
 
 /** Octokit as @actions/github makes it; the caller imports @actions/github only when commenting. */
@@ -97,46 +86,8 @@ function isOwn(comment: ListedComment, identity: Identity): boolean {
 }
 
 /** A request to GitHub that failed: what was being done, and how it ended. */
-export class GitHubError extends Error {
+export class GitHubError extends ServiceError {
   override name = 'GitHubError';
-  constructor(
-    message: string,
-    /** The HTTP status, when GitHub answered. */
-    readonly status: number | undefined,
-  ) {
-    super(message);
-  }
-}
-
-interface OctokitError {
-  status?: number;
-  message?: string;
-  response?: { headers: Record<string, string | number | undefined>; data?: unknown };
-}
-
-/** Octokit's error as the retry rules see it: GitHub's answer, or a request without one. */
-function failureOf(error: unknown, timedOut: boolean, aborted: boolean, apiUrl: string): Failure {
-  const { response, status } = (error ?? {}) as OctokitError;
-  if (response && status !== undefined) {
-    const header = (name: string) => {
-      const value = response.headers[name];
-      return value === undefined ? undefined : String(value);
-    };
-    const body = response.data === undefined ? undefined : JSON.stringify(response.data);
-    // GitHub's secondary rate limit answers 403 with no quota left: a refusal, like 429.
-    if (status === 403 && header('x-ratelimit-remaining') === '0') {
-      const reset = Number(header('x-ratelimit-reset')) * 1000;
-      const retryAfterMs = Number.isFinite(reset) ? Math.max(0, reset - Date.now()) : undefined;
-      return { status: 429, retryAfterMs, body };
-    }
-    return { status, retryAfterMs: parseRetryAfter(header('retry-after'), Date.now()), body };
-  }
-  if (aborted) return new TransportError('aborted', 'aborted', true);
-  if (timedOut) return new TransportError('no answer in time', 'timeout', true);
-  // Octokit wraps what its fetch threw: the transport's own verdict (too large, refused).
-  const cause = (error as { cause?: unknown } | undefined)?.cause;
-  if (cause instanceof TransportError) return cause;
-  return describeNetworkError(error, apiUrl, "GitHub's");
 }
 
 /** `value` as `schema` says, or a GitHubError that says in words where the answer is wrong. */
@@ -164,14 +115,30 @@ function written(data: unknown, what: string): Comment {
 const notTheOrigin = (origin: string) =>
   `not the API's origin ${origin}: the github-token goes to that origin only, so nothing was sent there`;
 
-function refusedRedirect(status: number, { location, origin, reason }: RefusedRedirect): string {
-  const moved = `GitHub answered HTTP ${status}, a redirect to ${location}`;
-  if (reason === 'other-origin') return `${moved}, which is ${notTheOrigin(origin)}`;
-  if (reason === 'not-a-read') return `${moved}: a write is never sent again to a redirect's target`;
-  if (reason === 'too-many')
-    return `${moved} after ${MAX_REDIRECTS} redirects within ${origin}: a redirect loop`;
-  return `GitHub answered HTTP ${status}, a redirect without a usable Location`;
-}
+const GITHUB: Party = {
+  name: 'GitHub',
+  errorField: 'message',
+  redirect: (status, { location, origin, reason }) => {
+    const moved = `GitHub answered HTTP ${status}, a redirect to ${location}`;
+    if (reason === 'other-origin') return `${moved}, which is ${notTheOrigin(origin)}.`;
+    if (reason === 'not-a-read') return `${moved}: a write is never sent again to a redirect's target.`;
+    if (reason === 'too-many')
+      return `${moved} after ${MAX_REDIRECTS} redirects within ${origin}: a redirect loop.`;
+    return `GitHub answered HTTP ${status}, a redirect without a usable Location.`;
+  },
+  // The 403 and 404 of a comment are explained where the step knows why it comments.
+  advice: () => undefined,
+  failed: (message, status) => new GitHubError(message, status),
+  // GitHub's secondary rate limit answers 403 with no quota left: a refusal, like 429.
+  refusal: ({ status, headers }) => {
+    if (status !== 403 || headers.get('x-ratelimit-remaining') !== '0') return undefined;
+    const reset = Number(headers.get('x-ratelimit-reset')) * 1000;
+    return {
+      status: 429,
+      retryAfterMs: Number.isFinite(reset) ? Math.max(0, reset - Date.now()) : undefined,
+    };
+  },
+};
 
 interface FetchInit {
   method?: string;
@@ -180,44 +147,44 @@ interface FetchInit {
   signal?: AbortSignal | null;
 }
 
+/** One of Octokit's requests as the project's transport sends it: what it does, how it is retried, its budget. */
+interface GitHubCall {
+  what: string;
+  rule: RetryRule;
+  context: CommentContext;
+}
+
 /**
- * Octokit's fetch, over the service's transport and its rules: proxies, answers capped while
- * read, redirects of reads followed within the origin only, a time limit per request. A URL
- * outside the API's origin (a Link to a next page elsewhere) is refused before anything is sent.
+ * Octokit's fetch, over the project's one request path (request() in client.ts): proxies, answers
+ * capped while read, redirects of reads followed within the origin only, retries by `call`'s
+ * rule, and a GitHubError for a request that failed. A URL outside the API's origin (a Link to a
+ * next page elsewhere) is refused before anything is sent. Without `call` (Octokit's default for
+ * a request that names none), one request within `timeoutMs`, retried like a read.
  */
-export function githubFetch(apiUrl: string, timeoutMs: number) {
+export function githubFetch(apiUrl: string, timeoutMs: number, call?: GitHubCall) {
   const { origin } = new URL(apiUrl);
   return async (url: string, init: FetchInit = {}): Promise<Response> => {
-    const unusable = (message: string) => new TransportError(message, 'unusable', false, true);
-    if (new URL(url).origin !== origin) throw unusable(`${url} is ${notTheOrigin(origin)}`);
     const method = init.method ?? 'GET';
-    const signal = init.signal ?? undefined;
-    const answer = await send(url, method, init.headers ?? {}, init.body, timeoutMs, signal, "GitHub's");
-    const { status } = answer;
-    if (answer.redirect) throw unusable(refusedRedirect(status, answer.redirect));
-    if (status < 200 || status > 599)
-      throw unusable(`GitHub answered HTTP ${status}, which HTTP does not have`);
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(answer.headers)) {
-      for (const each of [value ?? []].flat()) headers.append(name, each);
-    }
+    const what = call?.what ?? `${method} ${url}`;
+    if (new URL(url).origin !== origin)
+      throw new GitHubError(`Could not ${what}: ${url} is ${notTheOrigin(origin)}.`);
+    const context: RequestContext = call
+      ? { ...call.context, onRetry: (failure, delayMs) => call.context.onRetry(what, failure, delayMs) }
+      : { clock: systemClock, deadline: Date.now() + timeoutMs, requestTimeoutMs: timeoutMs };
+    const rule = call?.rule ?? 'github';
+    const headers = init.headers ?? {};
+    const answer = await request(
+      GITHUB,
+      { name: what, rule, method, url, headers, body: init.body },
+      context,
+    );
     // A Response refuses a body with these statuses.
-    const body = [204, 205, 304].includes(status) ? null : answer.body;
-    return new Response(body, { status, headers });
+    const body = [204, 205].includes(answer.status) ? null : answer.body;
+    return new Response(body, { status: answer.status, headers: answer.headers });
   };
 }
 
-/** GitHub's `message`, when its answer has one. */
-function githubMessage(body: string | undefined): string {
-  try {
-    const message = (JSON.parse(body ?? '') as { message?: unknown }).message;
-    return typeof message === 'string' ? `: ${message.split('\n')[0]}` : '';
-  } catch {
-    return '';
-  }
-}
-
-/** Requests to GitHub through the project's one retry mechanism, within a budget (`CommentContext`). */
+/** Requests to GitHub through the project's one request path, within a budget (`CommentContext`). */
 class GitHubRequests {
   constructor(
     protected readonly octokit: Octokit,
@@ -225,47 +192,23 @@ class GitHubRequests {
     private readonly apiUrl: string,
   ) {}
 
+  /**
+   * One Octokit request, sent through githubFetch with `what` and `rule`: a request that failed
+   * comes out as the GitHubError (or Aborted) the transport threw, not Octokit's wrapper of it.
+   */
   protected async call<T>(
     what: string,
     rule: RetryRule,
     context: CommentContext,
-    request: (signal: AbortSignal) => Promise<T>,
+    send: (request: { fetch: ReturnType<typeof githubFetch> }) => Promise<T>,
   ): Promise<T> {
-    const { clock, deadline } = context;
     try {
-      return await withRetry(
-        rule,
-        {
-          clock,
-          deadline,
-          signal: context.signal,
-          onRetry: (failure, delayMs) => context.onRetry(what, retryReason(failure), delayMs),
-        },
-        async () => {
-          const timeoutMs = Math.max(1, Math.min(context.requestTimeoutMs, deadline - clock.now()));
-          const timeout = AbortSignal.timeout(timeoutMs);
-          const signal = context.signal ? AbortSignal.any([timeout, context.signal]) : timeout;
-          try {
-            return { ok: true, value: await request(signal) };
-          } catch (error) {
-            return {
-              ok: false,
-              failure: failureOf(error, timeout.aborted, context.signal?.aborted === true, this.apiUrl),
-            };
-          }
-        },
-      );
+      return await send({
+        fetch: githubFetch(this.apiUrl, context.requestTimeoutMs, { what, rule, context }),
+      });
     } catch (error) {
-      if (!(error instanceof RetriesExhausted)) throw error;
-      const { failure } = error;
-      if (failure instanceof TransportError) {
-        const reason = failure.describe('GitHub did not answer in time');
-        throw new GitHubError(`Could not ${what}: ${reason}.`, undefined);
-      }
-      throw new GitHubError(
-        `Could not ${what}: HTTP ${failure.status}${githubMessage(failure.body)}.`,
-        failure.status,
-      );
+      const cause = (error as { cause?: unknown } | undefined)?.cause;
+      throw cause instanceof GitHubError || cause instanceof Aborted ? cause : error;
     }
   }
 
@@ -281,12 +224,12 @@ class GitHubRequests {
   ): AsyncGenerator<{ data: unknown; what: string }> {
     let url: string | undefined = `GET ${first}`;
     for (let page = 1; url !== undefined && page <= maxPages; page++) {
-      const request: string = url;
+      const route: string = url;
       const response: { data: unknown; headers: { link?: string } } = await this.call(
         what(page),
         'github',
         context,
-        (signal) => this.octokit.request(request, { request: { signal } }),
+        (request) => this.octokit.request(route, { request }),
       );
       yield { data: response.data, what: what(page) };
       const next = /<([^>]+)>;\s*rel="next"/.exec(response.headers.link ?? '')?.[1];
@@ -317,10 +260,10 @@ export class PullRequestComments extends GitHubRequests {
     const what = 'learn who the github-token acts as';
     const now = context.clock.now();
     const slice = { ...context, deadline: now + Math.floor((context.deadline - now) / 3) };
-    const answer = await this.call(what, 'github', slice, async (signal) => {
+    const answer = await this.call(what, 'github', slice, async (request) => {
       try {
         return await this.octokit.graphql<unknown>('query { viewer { login databaseId } }', {
-          request: { signal },
+          request,
         });
       } catch (error) {
         // GitHub answered, with GraphQL errors: no retry will change that.
@@ -361,13 +304,13 @@ export class PullRequestComments extends GitHubRequests {
   async update(comment: Comment, body: string, context: CommentContext): Promise<Comment> {
     const { owner, repo } = this.pullRequest;
     const what = 'update the pull request comment';
-    const { data } = await this.call(what, 'github', context, (signal) =>
+    const { data } = await this.call(what, 'github', context, (request) =>
       this.octokit.rest.issues.updateComment({
         owner,
         repo,
         comment_id: comment.id,
         body,
-        request: { signal },
+        request,
       }),
     );
     return written(data, what);
@@ -376,13 +319,13 @@ export class PullRequestComments extends GitHubRequests {
   async create(body: string, context: CommentContext): Promise<Comment> {
     const { owner, repo, number } = this.pullRequest;
     const what = `comment on pull request #${number}`;
-    const { data } = await this.call(what, 'github-create', context, (signal) =>
+    const { data } = await this.call(what, 'github-create', context, (request) =>
       this.octokit.rest.issues.createComment({
         owner,
         repo,
         issue_number: number,
         body,
-        request: { signal },
+        request,
       }),
     );
     return written(data, what);
@@ -420,8 +363,8 @@ export class PullRequestLookup extends GitHubRequests {
 
   async get(number: number, context: CommentContext): Promise<FoundPullRequest> {
     const what = `read pull request #${number}`;
-    const { data } = await this.call(what, 'github', context, (signal) =>
-      this.octokit.request(`GET ${this.path}/pulls/${number}`, { request: { signal } }),
+    const { data } = await this.call(what, 'github', context, (request) =>
+      this.octokit.request(`GET ${this.path}/pulls/${number}`, { request }),
     );
     return found(checked(answers().pull, data, what));
   }
@@ -434,8 +377,8 @@ export class PullRequestLookup extends GitHubRequests {
     const what = `list the pull requests of commit ${sha.slice(0, 7)}`;
     const url = `GET ${this.path}/commits/${encodeURIComponent(sha)}/pulls?per_page=100`;
     try {
-      const { data } = await this.call(what, 'github', context, (signal) =>
-        this.octokit.request(url, { request: { signal } }),
+      const { data } = await this.call(what, 'github', context, (request) =>
+        this.octokit.request(url, { request }),
       );
       return checked(answers().pulls, data, what).map(found);
     } catch (error) {

@@ -1,11 +1,12 @@
 import type { CallContext, ServiceClient } from './client.js';
-import type { Poll, RunDriver, StartedRun } from './driver.js';
+import type { Poll, RunDriver, StartedRun } from './run-driver.js';
 import {
   cancelAnswerSchema,
   FINAL_RUN_STATUSES,
   projectRunSchema,
   projectRunStartSchema,
   type RunStatus,
+  usableDecorations,
 } from './schemas.js';
 
 /** The start body of a project run. */
@@ -34,16 +35,10 @@ export class ProjectRunDriver implements RunDriver {
   }
 
   async start(request: ProjectRunRequest, context: CallContext): Promise<StartedRun> {
+    const notFound = `Project '${this.projectId}' was not found: check the 'project-id' input`;
+    const name = `start a project run for ${this.target}`;
     const { runId } = await this.client.call(
-      {
-        name: `start a project run for ${this.target}`,
-        method: 'POST',
-        path: this.base,
-        body: request,
-        rule: 'start',
-        schema: projectRunStartSchema,
-        notFound: `Project '${this.projectId}' was not found: check the 'project-id' input`,
-      },
+      { name, path: this.base, body: request, rule: 'start', schema: projectRunStartSchema, notFound },
       context,
     );
     return { runId };
@@ -53,7 +48,6 @@ export class ProjectRunDriver implements RunDriver {
     const run = await this.client.call(
       {
         name: `get project run '${runId}' of ${this.target}`,
-        method: 'GET',
         path: `${this.base}/${encodeURIComponent(runId)}`,
         rule: 'read',
         schema: projectRunSchema,
@@ -62,23 +56,15 @@ export class ProjectRunDriver implements RunDriver {
       context,
     );
     if (!FINAL_RUN_STATUSES.has(run.status as RunStatus)) return { status: run.status };
-    return {
-      status: run.status,
-      finished: {
-        serviceStatus: run.status,
-        startedAt: run.startedAt ?? undefined,
-        finishedAt: run.finishedAt ?? undefined,
-        branch: run.branchName ?? undefined,
-        testCases: run.results?.testCases ?? [],
-      },
-    };
+    const usable = usableDecorations({ ...run, testCases: run.results?.testCases ?? [] });
+    const branch = run.branchName ?? undefined;
+    return { status: run.status, finished: { serviceStatus: run.status, branch, ...usable } };
   }
 
   async cancel(runId: string, context: CallContext): Promise<void> {
     await this.client.call(
       {
         name: `cancel project run '${runId}' of ${this.target}`,
-        method: 'POST',
         path: `${this.base}/cancel`,
         body: { where: { runId } },
         rule: 'cancel',

@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import { getProxyUrl } from '@actions/http-client';
 
 /** The proxy a request to `url` goes through (https_proxy, no_proxy…), as scheme://host:port: never its credentials. */
-function proxyFor(url: string): string {
+export function proxyFor(url: string): string {
   try {
     const { protocol, host } = new URL(getProxyUrl(url));
     return `${protocol}//${host}`;
@@ -11,20 +11,20 @@ function proxyFor(url: string): string {
   }
 }
 
-/** A request that a proxy kept from its target: what a user reads, and whether a retry may help. */
-export interface TunnelFailure {
+/** A proxy that kept a request from its target: what a user reads, and whether a retry may help. */
+export interface ProxyRefusal {
   message: string;
   /** A refusal (407, 403…) stays one; the proxy's own trouble (5xx) or absence may pass. */
   permanent: boolean;
 }
 
 /**
- * The tunnel failure behind the error of a request to `url`, if that is what it is: http-client's
- * (the `tunnel` package: "tunneling socket could not be established, statusCode=407" or "…,
- * cause=connect ECONNREFUSED …", both with code ECONNRESET) or undici's, for Octokit ("Proxy
- * response (407) !== 200 when HTTP Tunneling", somewhere in the chain of causes).
+ * The proxy's refusal behind the error of a request to `url`, if that is what it is: undici's
+ * ("Proxy response (407) !== 200 when HTTP Tunneling", somewhere in the chain of causes), or the
+ * `tunnel` package's, which @actions/tool-cache's downloads still go through ("tunneling socket
+ * could not be established, statusCode=407" or "…, cause=connect ECONNREFUSED …").
  */
-export function tunnelFailure(error: unknown, url: string): TunnelFailure | undefined {
+export function proxyRefusal(error: unknown, url: string): ProxyRefusal | undefined {
   for (let current = error; current instanceof Error; current = current.cause) {
     const refused =
       /^tunneling socket could not be established, statusCode=(\d+)/.exec(current.message) ??
@@ -41,7 +41,7 @@ export function tunnelFailure(error: unknown, url: string): TunnelFailure | unde
   return undefined;
 }
 
-function refusal(status: number, url: string): TunnelFailure {
+function refusal(status: number, url: string): ProxyRefusal {
   const { hostname, port, protocol } = new URL(url);
   const target = `${hostname}:${port || (protocol === 'https:' ? 443 : 80)}`;
   const answer = `HTTP ${status} ${STATUS_CODES[status] ?? ''}`.trim();

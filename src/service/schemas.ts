@@ -87,47 +87,40 @@ function isTimestamp(value: unknown): value is string {
   return typeof value === 'string' && ISO_TIMESTAMP.test(value) && Number.isFinite(Date.parse(value));
 }
 
-/**
- * The fields that only decorate the report, and what makes a value of each usable. An unusable
- * value (negative, absurd, not a number or not a timestamp) is unknown, with one debug line per
- * field and answer, never an error: the outcome the user waited for is not lost over a
- * decoration. Every other field decides the outcome and is validated strictly. (A run whose
- * finishedAt is before its startedAt has an unknown duration: see run/conclude.ts.)
- */
-const DECORATIVE = {
-  durationMs: { usable: isPlausibleDuration, shownAs: 'number' },
-  startedAt: { usable: isTimestamp, shownAs: 'string' },
-  finishedAt: { usable: isTimestamp, shownAs: 'string' },
-};
-type Decorative = typeof DECORATIVE;
-type Usable<F extends keyof Decorative> = Decorative[F]['usable'] extends (value: unknown) => value is infer T
-  ? T
-  : never;
-
-const unusableInThisAnswer = new Set<string>();
-
-/** Called before each answer is validated, so that each unusable field is told once per answer. */
-export function beginAnswer(): void {
-  unusableInThisAnswer.clear();
+/** A test case's or a run's fields that only decorate the report, as the service may send them. */
+interface Decorated<C> {
+  startedAt?: unknown;
+  finishedAt?: unknown;
+  testCases: readonly (C & { durationMs?: unknown })[];
 }
 
-function decorative<F extends keyof Decorative>(field: F) {
-  const usable = DECORATIVE[field].usable as (value: unknown) => value is Usable<F>;
-  const read = z.pipe(
-    z.unknown(),
-    z.transform((value): Usable<F> | undefined => {
-      if (value === undefined || value === null || usable(value)) return value ?? undefined;
-      if (!unusableInThisAnswer.has(field)) {
-        unusableInThisAnswer.add(field);
-        debug(
-          line`The service's ${field} of ${JSON.stringify(value) ?? String(value)} is not usable: shown as unknown.`,
-        );
-      }
-      return undefined;
-    }),
-  );
-  // How validation messages name its type (validation.ts), as they name the strict fields'.
-  return z.optional(read.check(z.describe(DECORATIVE[field].shownAs)));
+/**
+ * The decorations of one answer as the report can use them. They are validated loosely, so that
+ * the outcome the user waited for is never lost over one: an unusable value (negative, absurd,
+ * not a number or not a timestamp) becomes unknown, with one debug line per field and answer.
+ * (A run whose finishedAt is before its startedAt has an unknown duration: see run/conclude.ts.)
+ */
+export function usableDecorations<C>(run: Decorated<C>) {
+  const unusable = new Map<string, unknown>();
+  const keep = <V>(field: string, value: unknown, usable: (value: unknown) => value is V) => {
+    if (value === undefined || value === null || usable(value)) return value ?? undefined;
+    if (!unusable.has(field)) unusable.set(field, value);
+    return undefined;
+  };
+  const usable = {
+    startedAt: keep('startedAt', run.startedAt, isTimestamp),
+    finishedAt: keep('finishedAt', run.finishedAt, isTimestamp),
+    testCases: run.testCases.map((each) => ({
+      ...each,
+      durationMs: keep('durationMs', each.durationMs, isPlausibleDuration),
+    })),
+  };
+  for (const [field, value] of unusable) {
+    debug(
+      line`The service's ${field} of ${JSON.stringify(value) ?? String(value)} is not usable: shown as unknown.`,
+    );
+  }
+  return usable;
 }
 
 export const projectRunStartSchema = once(() => z.object({ runId: id() }));
@@ -135,8 +128,8 @@ export const projectRunStartSchema = once(() => z.object({ runId: id() }));
 export const projectRunSchema = once(() =>
   z.object({
     status: z.enum(RUN_STATUSES),
-    startedAt: decorative('startedAt'),
-    finishedAt: decorative('finishedAt'),
+    startedAt: z.optional(z.unknown()),
+    finishedAt: z.optional(z.unknown()),
     branchName: z.nullish(z.string()),
     results: z.nullish(
       z.object({
@@ -144,7 +137,7 @@ export const projectRunSchema = once(() =>
           z.object({
             title: z.string(),
             status: testCaseStatus(),
-            durationMs: decorative('durationMs'),
+            durationMs: z.optional(z.unknown()),
           }),
         ),
       }),

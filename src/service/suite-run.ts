@@ -1,5 +1,6 @@
+import type { z } from 'zod/mini';
 import type { CallContext, ServiceClient } from './client.js';
-import type { Poll, RunDriver, StartedRun } from './driver.js';
+import type { Poll, RunDriver, StartedRun } from './run-driver.js';
 import {
   type SuiteOptions,
   suiteRunResultSchema,
@@ -20,15 +21,10 @@ export class SuiteRunDriver implements RunDriver {
     this.target = testSuiteId ? `test suite '${testSuiteId}'` : 'test suite';
   }
 
-  private notFound(runId: string): string {
-    return `Test suite run '${runId}' was not found`;
-  }
-
   async start(testSuiteId: string, options: SuiteOptions, context: CallContext): Promise<StartedRun> {
     const started = await this.client.call(
       {
         name: `start a test suite run for ${this.target}`,
-        method: 'POST',
         path: `/v1/testSuite/${encodeURIComponent(testSuiteId)}/run`,
         body: options,
         rule: 'start',
@@ -45,43 +41,34 @@ export class SuiteRunDriver implements RunDriver {
     };
   }
 
-  async poll(runId: string, context: CallContext): Promise<Poll> {
-    const { status } = await this.client.call(
-      {
-        name: `get the status of test suite run '${runId}'`,
-        method: 'GET',
-        path: `/v1/testSuiteRun/${encodeURIComponent(runId)}/status`,
-        rule: 'read',
-        schema: suiteRunStatusSchema,
-        notFound: this.notFound(runId),
-      },
-      context,
-    );
-    if (status !== 'FINISHED') return { status };
-    const result = await this.client.call(
-      {
-        name: `get the result of test suite run '${runId}'`,
-        method: 'GET',
-        path: `/v1/testSuiteRun/${encodeURIComponent(runId)}/result`,
-        rule: 'read',
-        schema: suiteRunResultSchema,
-        notFound: this.notFound(runId),
-      },
-      context,
-    );
-    return {
-      status,
-      finished: {
-        serviceStatus: status,
-        projectId: result.projectId,
-        testSuiteName: result.testSuiteName,
-        testCases: result.results.map(({ testName, status, runId, testId }) => ({
-          title: testName,
-          status,
-          testRunId: runId,
-          testId,
-        })),
-      },
+  /** A read of one of the run's resources: its status or its result. */
+  private read<T>(
+    runId: string,
+    what: 'status' | 'result',
+    schema: () => z.ZodMiniType<T>,
+    context: CallContext,
+  ): Promise<T> {
+    const operation = {
+      name: `get the ${what} of test suite run '${runId}'`,
+      path: `/v1/testSuiteRun/${encodeURIComponent(runId)}/${what}`,
+      rule: 'read' as const,
+      schema,
+      notFound: `Test suite run '${runId}' was not found`,
     };
+    return this.client.call(operation, context);
+  }
+
+  async poll(runId: string, context: CallContext): Promise<Poll> {
+    const { status } = await this.read(runId, 'status', suiteRunStatusSchema, context);
+    if (status !== 'FINISHED') return { status };
+    const result = await this.read(runId, 'result', suiteRunResultSchema, context);
+    const testCases = result.results.map(({ testName, status, runId, testId }) => ({
+      title: testName,
+      status,
+      testRunId: runId,
+      testId,
+    }));
+    const { projectId, testSuiteName } = result;
+    return { status, finished: { serviceStatus: status, projectId, testSuiteName, testCases } };
   }
 }

@@ -1,8 +1,6 @@
-import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
-import { type ConnectionOptions, checkServerIdentity } from 'node:tls';
 import { HttpClient } from '@actions/http-client';
-import type { RequestHandler } from '@actions/http-client/lib/interfaces';
-import { tunnelFailure } from './proxy.js';
+import { Agent, fetch } from 'undici';
+import { proxyFor, proxyRefusal } from './proxy.js';
 import { USER_AGENT } from './user-agent.js';
 
 /**
@@ -24,9 +22,9 @@ export interface RefusedRedirect {
   reason: 'other-origin' | 'not-a-read' | 'too-many' | 'no-location';
 }
 
-interface HttpAnswer {
+export interface HttpAnswer {
   status: number;
-  headers: IncomingHttpHeaders;
+  headers: Headers;
   body: string;
   /** Set when the answer is a redirect that was not followed. */
   redirect?: RefusedRedirect;
@@ -72,31 +70,50 @@ export class TransportError extends Error {
 const TLS_CODE =
   /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|HOSTNAME_MISMATCH$)/;
 
-/** The `code` of a network error, on the error itself or down its chain of causes (undici's, Octokit's). */
-function networkCode(error: unknown): string | undefined {
+/** undici's words for a connection closed before the answer was whole: Node's http calls that ECONNRESET. */
+const CLOSED_EARLY = new Set(['UND_ERR_SOCKET', 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH']);
+
+/**
+ * The innermost error down a chain of causes (fetch's "fetch failed", Octokit's wrapper) that has
+ * a `code`, with that code; undici's codes for an early close read as ECONNRESET.
+ */
+function networkCause(error: unknown): { code?: string; message?: string } {
   // Duck-typed, not instanceof Error: an error may come from another realm (a test runner's VM).
-  let current = error as { code?: unknown; cause?: unknown } | undefined;
+  let found: { code?: string; message?: string } = {};
+  let current = error as { code?: unknown; cause?: unknown; message?: string } | undefined;
   for (let depth = 0; depth < 10 && typeof current === 'object' && current !== null; depth++) {
-    if (typeof current.code === 'string') return current.code;
+    if (typeof current.code === 'string') found = { code: current.code, message: current.message };
     current = current.cause as typeof current;
   }
-  return undefined;
+  return found.code && CLOSED_EARLY.has(found.code) ? { ...found, code: 'ECONNRESET' } : found;
 }
 
 /**
  * A request to `url` that got no answer, as the retry rules and the messages see it; `peer` names
  * the server in a message about its certificate ("the service's", "GitHub's").
  */
-export function describeNetworkError(error: unknown, url: string, peer = "the service's"): TransportError {
-  const tunnel = tunnelFailure(error, url);
+export function describeNetworkError(
+  error: unknown,
+  url: string,
+  peer = "the service's",
+  proxied = false,
+): TransportError {
+  const tunnel = proxyRefusal(error, url);
   if (tunnel) return new TransportError(tunnel.message, 'proxy', false, tunnel.permanent);
-  const code = networkCode(error);
+  const { code, message } = networkCause(error);
+  // Through a proxy, the only connection the step opens is to the proxy.
+  if (proxied && code !== undefined && NOT_SENT_CODES.has(code)) {
+    return new TransportError(`could not connect to the proxy ${proxyFor(url)} (${message})`, 'proxy', false);
+  }
   const text = code ?? (error instanceof Error ? error.message : String(error));
   if (code !== undefined && TLS_CODE.test(code)) {
     return new TransportError(`TLS error ${code}: ${peer} certificate was not accepted`, 'tls', false, true);
   }
   return new TransportError(text, 'network', !(code !== undefined && NOT_SENT_CODES.has(code)));
 }
+
+/** Only its proxy settings are used: a new dispatcher for each request (keepAlive off). */
+const proxyClient = new HttpClient(USER_AGENT, [], { keepAlive: false });
 
 function tooLarge(): TransportError {
   const megabytes = MAX_ANSWER_BYTES / (1024 * 1024);
@@ -106,29 +123,6 @@ function tooLarge(): TransportError {
     true,
     true,
   );
-}
-
-/**
- * The body as text, at most MAX_ANSWER_BYTES: past them the socket is destroyed at once. Not
- * http-client's readBody, which never settles when the connection is reset after the headers and
- * reads without bound: iterating the stream rejects with the reset instead.
- */
-async function readBody(message: IncomingMessage): Promise<string> {
-  if (Number(message.headers['content-length']) > MAX_ANSWER_BYTES) {
-    message.destroy();
-    throw tooLarge();
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of message) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_ANSWER_BYTES) {
-      message.destroy();
-      throw tooLarge();
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /**
@@ -158,49 +152,31 @@ function redirectTarget(
   return { follow: target.href };
 }
 
-/** Node wants an IPv6 literal without its brackets; http-client passes URL.hostname, brackets and all. */
-export function requestHost(host: string): string {
-  return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
-}
-
-/** The agent http-client makes for a proxy (the `tunnel` package's): it has proxy options. */
-interface TunnelingAgent {
-  proxyOptions?: unknown;
-  options?: ConnectionOptions;
-}
-
 /**
- * http-client lets its request handlers adjust the options Node gets: this one fixes an IPv6
- * literal host. Direct, Node wants it bare. Through a proxy, the CONNECT target must keep its
- * brackets (`[2001:db8::1]:443`), and the tunnel package takes the TLS name from the Host header
- * up to its first colon (`[2001`): the certificate is checked against the bare address instead.
+ * The body as text, at most MAX_ANSWER_BYTES: past them reading stops and the connection is
+ * dropped at once, so that an answer that never ends costs this much memory and no more.
  */
-const ipv6Literals: RequestHandler = {
-  prepareRequest: (options) => {
-    const host = options.host;
-    if (typeof host !== 'string' || !host.startsWith('[')) return;
-    const agent = options.agent as TunnelingAgent | undefined;
-    if (agent?.proxyOptions === undefined) {
-      options.host = requestHost(host);
-      return;
-    }
-    const address = requestHost(host);
-    agent.options = {
-      ...agent.options,
-      checkServerIdentity: (_name, certificate) => checkServerIdentity(address, certificate),
-    };
-  },
-  canHandleAuthentication: () => false,
-  handleAuthentication: () => Promise.reject(new Error('not an authentication handler')),
-};
+async function readBody(response: Response): Promise<string> {
+  if (Number(response.headers.get('content-length')) > MAX_ANSWER_BYTES) {
+    await response.body?.cancel();
+    throw tooLarge();
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of response.body ?? []) {
+    size += chunk.length;
+    if (size > MAX_ANSWER_BYTES) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
 
 /**
- * Sends one request through @actions/http-client (so proxies work), bounded by a deadline and an
- * abort signal, neither of which the client supports itself: on either, the client is disposed,
- * which destroys its socket. The client's own redirects are off: a same-origin redirect of a GET
- * is followed here, and any other comes back as the answer, with `redirect` saying why it was not
- * followed. The body is read up to MAX_ANSWER_BYTES. `peer` names the server in a message about
- * its certificate.
+ * Sends one request with undici's fetch through http-client's proxy dispatcher (https_proxy,
+ * no_proxy), bounded by a deadline and an abort signal. Fetch's own redirects are off: a
+ * same-origin redirect of a GET is followed here, and any other comes back as the answer, with
+ * `redirect` saying why it was not followed. `peer` names the server in a message about its
+ * certificate.
  */
 export async function send(
   url: string,
@@ -212,45 +188,38 @@ export async function send(
   peer = "the service's",
 ): Promise<HttpAnswer> {
   if (signal?.aborted) throw new TransportError('aborted', 'aborted', false);
-  const client = new HttpClient(USER_AGENT, [ipv6Literals], {
-    socketTimeout: timeoutMs,
-    allowRetries: false,
-    allowRedirects: false,
-    keepAlive: false,
-  });
-  let timer: NodeJS.Timeout | undefined;
-  let onAbort: (() => void) | undefined;
-  const interrupted = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new TransportError(`no answer within ${timeoutMs} ms`, 'timeout', true)),
-      timeoutMs,
-    );
-    onAbort = () => reject(new TransportError('aborted', 'aborted', true));
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-  const exchange = (async (): Promise<HttpAnswer> => {
-    let target = url;
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const both = signal ? AbortSignal.any([signal, timeout]) : timeout;
+  // One connection per request, as before: nothing is kept open once the step is done with it.
+  const proxy = proxyClient.getAgentDispatcher(url);
+  const dispatcher = proxy ?? new Agent({ pipelining: 0 });
+  let target = url;
+  try {
     for (let hops = 0; ; hops++) {
-      const { message } = await client.request(method, target, body ?? null, headers);
-      const status = message.statusCode ?? 0;
+      const response = await fetch(target, {
+        method,
+        headers: { 'user-agent': USER_AGENT, ...headers },
+        body,
+        redirect: 'manual',
+        signal: both,
+        dispatcher,
+      });
+      const { status, headers: answerHeaders } = response;
       if (!REDIRECT_STATUSES.has(status)) {
-        return { status, headers: message.headers, body: await readBody(message) };
+        return { status, headers: answerHeaders as Headers, body: await readBody(response) };
       }
-      message.destroy();
-      const next = redirectTarget(target, method, message.headers.location, hops);
-      if ('refuse' in next) return { status, headers: message.headers, body: '', redirect: next.refuse };
+      await response.body?.cancel();
+      const next = redirectTarget(target, method, response.headers.get('location') ?? undefined, hops);
+      if ('refuse' in next)
+        return { status, headers: answerHeaders as Headers, body: '', redirect: next.refuse };
       target = next.follow;
     }
-  })();
-  try {
-    return await Promise.race([exchange, interrupted]);
   } catch (error) {
     if (error instanceof TransportError) throw error;
-    throw describeNetworkError(error, url, peer);
+    if (signal?.aborted) throw new TransportError('aborted', 'aborted', true);
+    if (timeout.aborted) throw new TransportError(`no answer within ${timeoutMs} ms`, 'timeout', true);
+    throw describeNetworkError(error, url, peer, proxy !== undefined);
   } finally {
-    clearTimeout(timer);
-    if (onAbort) signal?.removeEventListener('abort', onAbort);
-    client.dispose();
-    exchange.catch(() => undefined);
+    void dispatcher.destroy().catch(() => undefined);
   }
 }
