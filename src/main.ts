@@ -3,10 +3,9 @@ import { type InputReader, readSettings, type Settings } from './inputs/settings
 import { annotate } from './report/annotations.js';
 import { writeReports } from './report/index.js';
 import type { RunOutcome } from './report/outcome.js';
-import { renderComment } from './report/pr-comment.js';
 import { judgeAgainstPrevious } from './run/compare.js';
 import { runToOutcome } from './run/index.js';
-import { commentContextOf, openPullRequestThread, whyNoEarlierComment } from './run/pr-comment.js';
+import { openPullRequestThread } from './run/pr-comment.js';
 import { findPullRequests, withPullRequestNote } from './run/pull-requests.js';
 import { JobCancellation, onTermination } from './run/signals.js';
 import { STATE } from './run/state.js';
@@ -42,22 +41,14 @@ export async function run(dependencies: RunDependencies = {}): Promise<void> {
     const settings = withPullRequestNote(read, found, dependencies.env ?? process.env);
     const ran = await runToOutcome(settings, clock, job);
     const thread = await openPullRequestThread(ran, settings, found, clock, job.signal);
-    const earlier = {
-      body: thread?.previousBody,
-      headSha: found.pullRequests[0]?.headSha,
-      whyNone: whyNoEarlierComment(settings, found, thread),
-    };
-    const outcome = judgeAgainstPrevious(ran, earlier, settings.failOn);
+    const outcome = judgeAgainstPrevious(ran, thread, settings.failOn);
     const reports = await writeReports(outcome, {
       summary: settings.summary,
       junitPath: settings.junitPath,
       resultsDir: settings.resultsDir,
     });
     failures.push(...reports.failures);
-    const comment =
-      thread &&
-      (await thread.write(renderComment(outcome, commentContextOf(settings, found)), failures.length > 0));
-    setOutput('comment-url', comment?.url ?? '');
+    setOutput('comment-url', (await thread.write(outcome, failures.length > 0)) ?? '');
     reported = { outcome, settings };
   } catch (error) {
     // No outcome was learned: the inputs are wrong, or something unexpected broke.

@@ -1,5 +1,5 @@
 import { info, warning } from '../runner/log.js';
-import { line, type SafeText } from '../runner/text.js';
+import { line } from '../runner/text.js';
 import type { Clock } from '../service/clock.js';
 import { ServiceError } from '../service/errors.js';
 import type { RunDriver } from '../service/run-driver.js';
@@ -8,16 +8,25 @@ import type { RunDriver } from '../service/run-driver.js';
 const CANCEL_BUDGET_MS = 5000;
 const CANCEL_REQUEST_TIMEOUT_MS = 3000;
 
-interface CancelResult {
-  /** What happened, for the summary and the results file: the log already has it. */
-  note: string;
-  /** False when the run may still be running and a later try (the post step) could cancel it. */
-  settled: boolean;
+/**
+ * Why this step leaves its run running when it does not finish, if it does: a step cancels only a
+ * run it started itself, as `cancel-on-abort` says, when the service has a cancel for it.
+ */
+export function whyLeftRunning(driver: RunDriver, runId: string, attached: boolean, cancelOnAbort: boolean) {
+  const run = `${driver.kind} ${runId}`;
+  if (attached) return `${run} was not started by this step, so it is left running.`;
+  if (!cancelOnAbort) return `cancel-on-abort is false: ${run} is left running.`;
+  if (!driver.cancel) {
+    return `Test suite runs have no cancel operation in the service's interface: ${run} goes on.`;
+  }
+  return undefined;
 }
 
 /**
  * Cancels a run on the service, by `deadline` (the cancelled job's, else CANCEL_BUDGET_MS from
- * now), and says what happened in one line of the log; a failure only warns.
+ * now), and says what happened in one line of the log; a failure only warns. `note` is for the
+ * summary and the results file; `settled` is false when a later try (the post step) could still
+ * cancel the run.
  */
 export async function cancelRun(
   driver: RunDriver,
@@ -25,26 +34,20 @@ export async function cancelRun(
   clock: Clock,
   requestTimeoutMs: number,
   deadline = clock.now() + CANCEL_BUDGET_MS,
-): Promise<CancelResult> {
-  const said = (text: SafeText, settled: boolean, log: (text: SafeText) => unknown = info): CancelResult => {
-    log(text);
-    return { note: text, settled };
-  };
-  if (!driver.cancel) {
-    return said(
-      line`Test suite runs have no cancel operation in the service's interface: test suite run ${runId} goes on.`,
-      true,
-    );
-  }
+): Promise<{ note: string; settled: boolean }> {
   try {
-    await driver.cancel(runId, {
+    await driver.cancel?.(runId, {
       deadline,
       requestTimeoutMs: Math.min(requestTimeoutMs, CANCEL_REQUEST_TIMEOUT_MS),
     });
-    return said(line`Cancelled ${driver.kind} ${runId} on the service.`, true);
+    const note = line`Cancelled ${driver.kind} ${runId} on the service.`;
+    info(note);
+    return { note, settled: true };
   } catch (error) {
     const reason =
       error instanceof ServiceError ? error.message : `Could not cancel ${driver.kind} ${runId}: ${error}`;
-    return said(line`${reason} It may still be running.`, false, warning);
+    const note = line`${reason} It may still be running.`;
+    warning(note);
+    return { note, settled: false };
   }
 }

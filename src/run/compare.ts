@@ -5,6 +5,7 @@ import { plural } from '../report/format.js';
 import type { RunOutcome } from '../report/outcome.js';
 import { info } from '../runner/log.js';
 import { line } from '../runner/text.js';
+import { runName } from './conclude.js';
 import { failureMessage } from './links.js';
 
 /** Statuses of a run that finished: its test cases tell the step's result. */
@@ -50,14 +51,13 @@ export function judgeAgainstPrevious(
   const { newFailures, stillFailing, notCompared } = comparison;
   const failing = newFailures.length + stillFailing.length + notCompared.length;
   if (!FINISHED.has(outcome.status) || failing === 0) return compared;
-  const kind = outcome.mode === 'project' ? 'Project run' : 'Test suite run';
   const unknown = notCompared.length > 0 ? `${notCompared.length} could not be compared, ` : '';
   if (newFailures.length > 0 || notCompared.length > 0) {
     const why =
       newFailures.length > 0
         ? `${plural(newFailures.length, 'test case')} failed that did not fail in the previous run`
         : `${plural(notCompared.length, 'failing test case')} could not be compared with the previous run, which had more failures than its comment holds`;
-    const message = `${kind} ${outcome.runId}: ${why} (${unknown}${failing} failing in all; fail-on is 'new').`;
+    const message = `${runName(outcome)}: ${why} (${unknown}${failing} failing in all; fail-on is 'new').`;
     return { ...compared, message: failureMessage(message, outcome.dashboardUrl) };
   }
   const note = `${plural(failing, 'test case')} failed as in the previous run of this target: with fail-on 'new', known failures do not fail the step.`;

@@ -51,35 +51,31 @@ function judgeTestCases(
   return { testCases, counts, failing };
 }
 
+/** How a failing step's message names the run. */
+export function runName(outcome: Pick<RunOutcome, 'mode' | 'runId'>): string {
+  return `${outcome.mode === 'project' ? 'Project run' : 'Test suite run'} ${outcome.runId}`;
+}
+
 /** The outcome of a run that reached a final status, with the contract's step result. */
 export function finishedOutcome(identity: RunIdentity, run: FinishedRun): RunOutcome {
   const { testCases, counts, failing } = judgeTestCases(run, identity.failOnFlaky);
-  const kind = identity.mode === 'project' ? 'Project run' : 'Test suite run';
-  let status: OutputStatus;
-  let success: boolean;
-  if (identity.mode === 'project') {
-    status = run.serviceStatus as OutputStatus;
-    success = status === 'PASSED' && failing === 0;
-  } else {
-    success = failing === 0;
-    status = success ? 'PASSED' : 'FAILED';
-  }
-  let message: string | undefined;
-  if (!success) {
-    const flakyNote =
-      identity.failOnFlaky && counts.flaky > 0
-        ? ` (${plural(counts.flaky, 'flaky test case')} counted as failed: fail-on-flaky is true)`
-        : '';
-    const cases = `${failing} of ${plural(counts.total, 'test case')} failed${flakyNote}`;
-    if (identity.mode === 'project' && status !== 'PASSED') {
-      message =
-        counts.total === 0
-          ? `${kind} ${identity.runId} ended ${status}, with no test case reported.`
-          : `${kind} ${identity.runId} ended ${status}: ${cases}.`;
-    } else {
-      message = `${kind} ${identity.runId}: ${cases}.`;
-    }
-  }
+  const project = identity.mode === 'project';
+  const status: OutputStatus = project
+    ? (run.serviceStatus as OutputStatus)
+    : failing === 0
+      ? 'PASSED'
+      : 'FAILED';
+  const success = status === 'PASSED' && failing === 0;
+  const flakyNote =
+    identity.failOnFlaky && counts.flaky > 0
+      ? ` (${plural(counts.flaky, 'flaky test case')} counted as failed: fail-on-flaky is true)`
+      : '';
+  const ended = project && status !== 'PASSED' ? ` ended ${status}` : '';
+  const message = success
+    ? undefined
+    : ended && counts.total === 0
+      ? `${runName(identity)}${ended}, with no test case reported.`
+      : `${runName(identity)}${ended}: ${failing} of ${plural(counts.total, 'test case')} failed${flakyNote}.`;
   return {
     ...identity,
     projectId: identity.projectId ?? run.projectId,
@@ -98,27 +94,25 @@ export function finishedOutcome(identity: RunIdentity, run: FinishedRun): RunOut
   };
 }
 
-/** The outcome of a run whose result is unknown: timed out, cancelled, or the service failed. */
-export function unfinishedOutcome(
+/**
+ * The outcome of a run with no test case known: started and left alone (`wait: false`), or one
+ * whose result is unknown (timed out, cancelled, or the service failed).
+ */
+export function emptyOutcome(
   identity: RunIdentity,
-  status: 'TIMEDOUT' | 'CANCELLED' | 'ERROR',
-  message: string,
+  status: 'STARTED' | 'TIMEDOUT' | 'CANCELLED' | 'ERROR',
+  message?: string,
   notes: string[] = [],
 ): RunOutcome {
+  const success = status === 'STARTED';
   return {
     ...identity,
     status,
-    success: false,
+    success,
     testCases: [],
     reportOrder: [],
     counts: NO_TEST_CASES,
     message,
     notes,
   };
-}
-
-/** `wait: false`: the run is started and left alone. */
-export function startedOutcome(identity: RunIdentity): RunOutcome {
-  const noTestCases = { testCases: [], reportOrder: [], counts: NO_TEST_CASES };
-  return { ...identity, status: 'STARTED', success: true, ...noTestCases, notes: [] };
 }

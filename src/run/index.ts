@@ -6,8 +6,8 @@ import { setOutput } from '../runner/step.js';
 import { line } from '../runner/text.js';
 import type { Clock } from '../service/clock.js';
 import { ServiceError } from '../service/errors.js';
-import { cancelRun } from './cancel.js';
-import { finishedOutcome, type RunIdentity, startedOutcome, unfinishedOutcome } from './conclude.js';
+import { cancelRun, whyLeftRunning } from './cancel.js';
+import { emptyOutcome, finishedOutcome, type RunIdentity } from './conclude.js';
 import { planRun } from './driver.js';
 import { withLinks } from './links.js';
 import { type WaitResult, waitForFinish } from './poll.js';
@@ -39,7 +39,7 @@ export async function runToOutcome(
   const tunnels = await openRunTunnels(settings, clock, job);
   if (!('close' in tunnels)) {
     const status = tunnels.cancelled ? 'CANCELLED' : 'ERROR';
-    return withLinks(unfinishedOutcome(identity, status, `${tunnels.message} No run was started.`), settings);
+    return withLinks(emptyOutcome(identity, status, `${tunnels.message} No run was started.`), settings);
   }
   try {
     const outcome = await startAndWait(tunnels.settings, identity, clock, job);
@@ -67,17 +67,10 @@ async function startAndWait(
   identity.runId = runId;
   setOutput('run-id', runId);
 
-  // A step cancels only a run it started itself and waits for.
-  const run = `${driver.kind} ${runId}`;
-  const leftRunning =
-    'attachTo' in plan
-      ? `${run} was not started by this step, so it is left running.`
-      : !settings.cancelOnAbort
-        ? `cancel-on-abort is false: ${run} is left running.`
-        : undefined;
-  const cancellable = settings.wait && leftRunning === undefined && driver.cancel !== undefined;
+  const leftRunning = whyLeftRunning(driver, runId, 'attachTo' in plan, settings.cancelOnAbort);
+  const cancellable = settings.wait && leftRunning === undefined;
   saveRunState({ runId, cancellable });
-  if (!settings.wait) return startedOutcome(identity);
+  if (!settings.wait) return emptyOutcome(identity, 'STARTED');
 
   let outcome: RunOutcome;
   let settled = true;
@@ -88,15 +81,16 @@ async function startAndWait(
     if (result.kind === 'finished') {
       outcome = finishedOutcome(identity, result.run);
     } else {
-      let ended = { note: leftRunning ?? '', settled: true };
       if (leftRunning) info(line`${leftRunning}`);
-      else ended = await cancelRun(driver, runId, clock, settings.requestTimeoutMs, job.deadline);
+      const ended = leftRunning
+        ? { note: leftRunning, settled: true }
+        : await cancelRun(driver, runId, clock, settings.requestTimeoutMs, job.deadline);
       settled = ended.settled;
-      outcome = unfinishedOf(result, identity, run, settings.timeoutMs, [ended.note]);
+      outcome = unfinishedOf(result, identity, `${driver.kind} ${runId}`, settings.timeoutMs, [ended.note]);
     }
   } catch (error) {
     if (!(error instanceof ServiceError)) throw error;
-    outcome = unfinishedOutcome(identity, 'ERROR', error.message);
+    outcome = emptyOutcome(identity, 'ERROR', error.message);
   }
   saveRunState({ runId, cancellable, settled });
   return outcome;
@@ -112,15 +106,15 @@ function unfinishedOf(
 ): RunOutcome {
   const timeout = `the time-out of ${formatDuration(timeoutMs)} ('timeout' input)`;
   if (result.kind === 'cancelled') {
-    return unfinishedOutcome(identity, 'CANCELLED', `The job was cancelled while waiting for ${run}.`, notes);
+    return emptyOutcome(identity, 'CANCELLED', `The job was cancelled while waiting for ${run}.`, notes);
   }
   if (result.serviceFailure) {
     // The service was failing when time ran out: an infrastructure failure, not a slow run.
     const message = result.gaveUpEarly
       ? result.serviceFailure
       : `${result.serviceFailure} Still failing when ${timeout} expired.`;
-    return unfinishedOutcome(identity, 'ERROR', message, notes);
+    return emptyOutcome(identity, 'ERROR', message, notes);
   }
   const last = result.lastStatus ? `; its last status was ${result.lastStatus}` : '';
-  return unfinishedOutcome(identity, 'TIMEDOUT', `${run} did not finish within ${timeout}${last}.`, notes);
+  return emptyOutcome(identity, 'TIMEDOUT', `${run} did not finish within ${timeout}${last}.`, notes);
 }

@@ -1,7 +1,7 @@
 import type { Settings } from '../inputs/settings.js';
 import { type PullRequestRef, workflowRunUrl } from '../inputs/workflow-run.js';
 import type { RunOutcome } from '../report/outcome.js';
-import { commentMarker } from '../report/pr-comment.js';
+import { commentMarker, renderComment } from '../report/pr-comment.js';
 import { info, warning } from '../runner/log.js';
 import { line } from '../runner/text.js';
 import type { Clock } from '../service/clock.js';
@@ -10,23 +10,25 @@ import {
   type CommentContext,
   GitHubError,
   type Identity,
-  type PullRequest,
   PullRequestComments,
 } from '../service/github.js';
 import { githubClient } from './github-client.js';
 import type { PullRequestsOfRun } from './pull-requests.js';
 
-interface CommentResult {
-  /** The comment written (`comment-url`), if one was. */
-  url?: string;
-}
-
-/** Why no comment is written for this outcome, if none is. */
-function reasonToSkip(outcome: RunOutcome): string | undefined {
-  if (outcome.status === 'STARTED') return 'the run was started with wait: false';
-  // A newer push usually cancels this run; its comment must not be overwritten by the old one.
-  if (outcome.status === 'CANCELLED') return 'the job was cancelled';
-  return undefined;
+/** This target's comment on the pull request(s): what an earlier run left there, and how to write this run's. */
+export interface PullRequestThread {
+  /** The body of the comment an earlier run of this target wrote on the first pull request, if there is one. */
+  body?: string;
+  /** The first pull request's head commit, which this run tested. */
+  headSha?: string;
+  /** Why there is no earlier comment to compare with, for fail-on 'new''s fallback. */
+  whyNone: string;
+  /**
+   * Writes this run's comment on each pull request, as `pr-comment` says: the earlier one is
+   * updated; one is created only where none exists (with on-failure, only when the step fails).
+   * Gives the first URL written (`comment-url`). A failure only warns.
+   */
+  write(outcome: RunOutcome, stepFails: boolean): Promise<string | undefined>;
 }
 
 /**
@@ -37,11 +39,10 @@ async function identityOf(
   comments: PullRequestComments,
   context: CommentContext,
 ): Promise<Identity | undefined> {
-  let reason: string;
+  let reason = 'GitHub did not say';
   try {
     const identity = await comments.identity(context);
     if (identity) return identity;
-    reason = 'GitHub did not say';
   } catch (error) {
     if (!(error instanceof GitHubError)) throw error;
     reason = error.message;
@@ -52,73 +53,44 @@ async function identityOf(
   return undefined;
 }
 
-/** The warning for a comment that could not be written. */
-function explain(error: unknown, pullRequest: PullRequest): string {
+/** The warning for a comment that could not be read or written. */
+function explain(error: unknown, pullRequest: PullRequestRef): void {
   const reason = error instanceof Error ? error.message : String(error);
   if (error instanceof GitHubError && (error.status === 403 || error.status === 404)) {
-    return `${reason} The github-token cannot write to pull request #${pullRequest.number}: the workflow needs 'permissions: pull-requests: write', and a pull request from a fork gets a read-only token on pull_request events, which no permission can change.`;
-  }
-  return `Could not keep the pull request comment up to date. ${reason}`;
+    warning(
+      line`${reason} The github-token cannot write to pull request #${pullRequest.number}: the workflow needs 'permissions: pull-requests: write', and a pull request from a fork gets a read-only token on pull_request events, which no permission can change.`,
+    );
+  } else warning(line`Could not keep the pull request comment up to date. ${reason}`);
 }
 
-/** The pull request's comments, through Octokit over the project's transport, and the budget they share. */
-async function commentsOn(
-  settings: Settings,
-  pullRequest: PullRequest,
-  token: string,
-  clock: Clock,
-  signal: AbortSignal,
-): Promise<{ comments: PullRequestComments; context: CommentContext }> {
-  const { octokit, context } = await githubClient(settings, token, clock, signal);
-  return { comments: new PullRequestComments(octokit, pullRequest, settings.workflow.apiUrl), context };
-}
+type Writer = (body: string, stepFails: boolean) => Promise<string | undefined>;
 
-/** Writes this run's comment as `pr-comment` says; a failure is one warning. */
+/** Writes this run's comment on one pull request; gives its URL, if one was written. */
 async function writeComment(
-  { comments, context }: { comments: PullRequestComments; context: CommentContext },
+  comments: PullRequestComments,
+  context: CommentContext,
   existing: Comment | undefined,
-  settings: Settings,
-  pullRequest: PullRequest,
+  { onFailureOnly, number }: { onFailureOnly: boolean; number: number },
   body: string,
   stepFails: boolean,
-): Promise<CommentResult> {
-  try {
-    if (existing) {
-      try {
-        const updated = await comments.update(existing, body, context);
-        info(line`Updated the comment on pull request #${pullRequest.number}: ${updated.url}`);
-        return { url: updated.url };
-      } catch (error) {
-        // Deleted between the lookup and the update: a PATCH that answered 404 wrote nothing.
-        if (!(error instanceof GitHubError && error.status === 404)) throw error;
-        info(
-          line`The comment on pull request #${pullRequest.number} was deleted meanwhile: writing it anew.`,
-        );
-      }
-    } else if (settings.prComment === 'on-failure' && !stepFails) {
-      info(line`No pull request comment: the step passed and there is no earlier comment to update.`);
-      return {};
+): Promise<string | undefined> {
+  if (existing) {
+    try {
+      const updated = await comments.update(existing, body, context);
+      info(line`Updated the comment on pull request #${number}: ${updated.url}`);
+      return updated.url;
+    } catch (error) {
+      // Deleted between the lookup and the update: a PATCH that answered 404 wrote nothing.
+      if (!(error instanceof GitHubError && error.status === 404)) throw error;
+      info(line`The comment on pull request #${number} was deleted meanwhile: writing it anew.`);
     }
-    const created = await comments.create(body, context);
-    info(line`Commented on pull request #${pullRequest.number}: ${created.url}`);
-    return { url: created.url };
-  } catch (error) {
-    warning(line`${explain(error, pullRequest)}`);
-    return {};
+  } else if (onFailureOnly && !stepFails) {
+    info(line`No pull request comment: the step passed and there is no earlier comment to update.`);
+    return undefined;
   }
-}
-
-/** This target's comment on the pull request(s): what an earlier run left there, and how to write this run's. */
-export interface PullRequestThread {
-  /** The body of the comment an earlier run of this target wrote on the first pull request, if there is one. */
-  previousBody?: string;
-  /** GitHub could not say who the token acts as: no earlier comment is believed. */
-  untrusted: boolean;
-  /**
-   * Writes this run's comment, as `pr-comment` says: the earlier one is updated; one is created
-   * only where none exists (with on-failure, only when the step fails). A failure only warns.
-   */
-  write(body: string, stepFails: boolean): Promise<CommentResult>;
+  const created = await comments.create(body, context);
+  info(line`Commented on pull request #${number}: ${created.url}`);
+  return created.url;
 }
 
 /** This target's comment on one pull request; undefined when the lookup failed (one warning). */
@@ -129,32 +101,35 @@ async function openOne(
   token: string,
   clock: Clock,
   signal: AbortSignal,
-): Promise<PullRequestThread | undefined> {
-  const github = await commentsOn(settings, pullRequest, token, clock, signal);
+): Promise<{ body?: string; untrusted: boolean; write: Writer } | undefined> {
+  const { octokit, context } = await githubClient(settings, token, clock, signal);
+  const comments = new PullRequestComments(octokit, pullRequest, settings.workflow.apiUrl);
   let untrusted = false;
   const identity = async () => {
-    const found = await identityOf(github.comments, github.context);
+    const found = await identityOf(comments, context);
     untrusted = found === undefined;
     return found;
   };
-  let existing: Comment | undefined;
   try {
-    existing = await github.comments.find(commentMarker(outcome), github.context, identity);
+    const existing = await comments.find(commentMarker(outcome), context, identity);
+    const how = { onFailureOnly: settings.prComment === 'on-failure', number: pullRequest.number };
+    const write: Writer = (body, stepFails) =>
+      writeComment(comments, context, existing, how, body, stepFails).catch((error) => {
+        explain(error, pullRequest);
+        return undefined;
+      });
+    return { body: existing?.body, untrusted, write };
   } catch (error) {
-    warning(line`${explain(error, pullRequest)}`);
+    explain(error, pullRequest);
     return undefined;
   }
-  const write = (body: string, stepFails: boolean) =>
-    writeComment(github, existing, settings, pullRequest, body, stepFails);
-  return { previousBody: existing?.body, untrusted, write };
 }
 
 /**
  * Looks up this target's comment on each pull request of the run, before the reports are written
- * (the comparison with the earlier run needs it), when a comment is due at all; undefined when
- * none is (each reason is one log line) or every lookup failed (one warning each). The first pull
- * request's comment is the one compared with; `write` writes them all and gives the first's URL.
- * It never fails the step.
+ * (the comparison with the earlier run needs it), when a comment is due at all; each reason there
+ * is none is one log line, or a warning. The first pull request's comment is the one compared
+ * with. It never fails the step.
  */
 export async function openPullRequestThread(
   outcome: RunOutcome,
@@ -162,54 +137,47 @@ export async function openPullRequestThread(
   found: PullRequestsOfRun,
   clock: Clock,
   signal: AbortSignal,
-): Promise<PullRequestThread | undefined> {
-  if (settings.prComment === 'off') return undefined;
-  const skip = reasonToSkip(outcome) ?? (found.pullRequests.length === 0 ? found.whyNone : undefined);
+): Promise<PullRequestThread> {
+  const [firstPullRequest] = found.pullRequests;
+  const headSha = firstPullRequest?.headSha;
+  const none = (whyNone: string): PullRequestThread => ({ headSha, whyNone, write: async () => undefined });
+  if (settings.prComment === 'off') return none("pr-comment is 'off'");
+  const skip =
+    outcome.status === 'STARTED'
+      ? 'the run was started with wait: false'
+      : // A newer push usually cancels this run; its comment must not be overwritten by the old one.
+        outcome.status === 'CANCELLED'
+        ? 'the job was cancelled'
+        : firstPullRequest
+          ? undefined
+          : found.whyNone;
   if (skip) info(line`No pull request comment: ${skip}.`);
-  if (skip || found.pullRequests.length === 0) return undefined;
+  if (skip || !firstPullRequest) return none(skip ?? 'the pull request could not be found');
   const token = settings.githubToken;
   if (!token) {
     warning(
       line`Could not comment on the pull request: input 'github-token' is empty (it defaults to the workflow's token).`,
     );
-    return undefined;
+    return none('the pull request comment could not be read');
   }
-  const threads: (PullRequestThread | undefined)[] = [];
+  const threads = [];
   for (const pullRequest of found.pullRequests) {
     threads.push(await openOne(outcome, settings, pullRequest, token, clock, signal));
   }
   const [first] = threads;
   const opened = threads.filter((thread) => thread !== undefined);
-  if (opened.length === 0) return undefined;
-  const write = async (body: string, stepFails: boolean) => {
-    const urls: (string | undefined)[] = [];
-    for (const thread of opened) urls.push((await thread.write(body, stepFails)).url);
-    return { url: urls.find((url) => url !== undefined) };
+  if (opened.length === 0) return none('the pull request comment could not be read');
+  const runUrl = workflowRunUrl(settings.workflow, { attempt: true });
+  const write = async (ran: RunOutcome, stepFails: boolean) => {
+    const body = renderComment(ran, { headSha, runUrl });
+    const urls = [];
+    for (const thread of opened) urls.push(await thread.write(body, stepFails));
+    return urls.find((url) => url !== undefined);
   };
-  return { previousBody: first?.previousBody, untrusted: first?.untrusted ?? false, write };
-}
-
-/** Why there is no earlier comment of this target to compare with, for fail-on 'new''s fallback. */
-export function whyNoEarlierComment(
-  settings: Settings,
-  found: PullRequestsOfRun,
-  thread: PullRequestThread | undefined,
-): string {
-  if (settings.prComment === 'off') return "pr-comment is 'off'";
-  if (found.pullRequests.length === 0) return found.whyNone ?? 'the pull request could not be found';
-  if (!thread) return 'the pull request comment could not be read';
-  return thread.untrusted
-    ? 'GitHub could not say who the github-token acts as, so no earlier comment is trusted'
-    : 'this is the first run of this target on the pull request';
-}
-
-/** What the comment tells besides the outcome: the commit tested and the workflow run. */
-export function commentContextOf(
-  settings: Settings,
-  found: PullRequestsOfRun,
-): { headSha?: string; runUrl?: string } {
-  return {
-    headSha: found.pullRequests[0]?.headSha,
-    runUrl: workflowRunUrl(settings.workflow, { attempt: true }),
-  };
+  const whyNone = !first
+    ? 'the pull request comment could not be read'
+    : first.untrusted
+      ? 'GitHub could not say who the github-token acts as, so no earlier comment is trusted'
+      : 'this is the first run of this target on the pull request';
+  return { body: first?.body, headSha, whyNone, write };
 }

@@ -25,14 +25,9 @@ export class JobCancellation {
   constructor(private readonly clock: Clock) {}
 
   /** Aborts when the job is cancelled: polls stop at once, a start stops retrying. */
-  get signal(): AbortSignal {
-    return this.cancelled.signal;
-  }
-
+  readonly signal = this.cancelled.signal;
   /** Aborts START_GRACE_MS after the job is cancelled: a start still in flight is abandoned. */
-  get startAbandoned(): AbortSignal {
-    return this.startGivenUp.signal;
-  }
+  readonly startAbandoned = this.startGivenUp.signal;
 
   /** The first call sets the deadline; later signals (SIGTERM after SIGINT) change nothing. */
   cancel(): void {

@@ -3,7 +3,7 @@ import { info } from '../runner/log.js';
 import { line, type SafeText } from '../runner/text.js';
 import { Aborted, ServiceError } from '../service/errors.js';
 import type { RunDriver } from '../service/run-driver.js';
-import { type RunIdentity, unfinishedOutcome } from './conclude.js';
+import { emptyOutcome, type RunIdentity } from './conclude.js';
 import type { RunPlan } from './driver.js';
 import { type JobCancellation, START_GRACE_MS } from './signals.js';
 
@@ -36,7 +36,7 @@ export async function startOrAttach(
   }
   if (job.signal.aborted) {
     return {
-      outcome: unfinishedOutcome(identity, 'CANCELLED', 'The job was cancelled before the run was started.'),
+      outcome: emptyOutcome(identity, 'CANCELLED', 'The job was cancelled before the run was started.'),
     };
   }
   info(describeStart(driver, identity));
@@ -52,14 +52,13 @@ export async function startOrAttach(
     );
     return { runId: started.runId };
   } catch (error) {
-    if (error instanceof ServiceError)
-      return { outcome: unfinishedOutcome(identity, 'ERROR', error.message) };
+    if (error instanceof ServiceError) return { outcome: emptyOutcome(identity, 'ERROR', error.message) };
     if (!(error instanceof Aborted)) throw error;
     const message = !error.mayHaveActed
       ? 'The job was cancelled before the service accepted the start request: no run was started.'
       : error.abandoned
         ? `The job was cancelled and the start request went unanswered for ${START_GRACE_MS / 1000} s more: the service may have started a run, which this step cannot cancel without its id. Check the runs on the service.`
         : `The job was cancelled while the run was being started. ${error.message}`;
-    return { outcome: unfinishedOutcome(identity, 'CANCELLED', message) };
+    return { outcome: emptyOutcome(identity, 'CANCELLED', message) };
   }
 }

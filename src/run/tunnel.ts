@@ -24,10 +24,6 @@ export interface TunnelsNotOpened {
   cancelled: boolean;
 }
 
-function withoutTunnels(settings: Settings): OpenTunnels {
-  return { settings, note: '', close: async () => {} };
-}
-
 /**
  * Opens the `tunnel` input's tunnels before the run is started, when there are any. A tunnel that
  * goes down during the run is one warning, at once; the cloudflared processes are stopped by
@@ -40,10 +36,13 @@ export async function openRunTunnels(
   job: JobCancellation,
 ): Promise<OpenTunnels | TunnelsNotOpened> {
   const { target } = settings;
-  if (target.kind !== 'suite-start' || target.tunnelOrigins.length === 0) return withoutTunnels(settings);
+  if (target.kind !== 'suite-start' || target.tunnelOrigins.length === 0) {
+    return { settings, note: '', close: async () => {} };
+  }
   // Loaded only for a tunnel: @actions/tool-cache and the process handling cost every other run nothing.
   const { openTunnels, TunnelError, TUNNEL_BOUNDS } = await import('../tunnel/open.js');
   // The waits never outlast the step's own time-out.
+  const { originWaitMs, urlWaitMs, reachWaitMs } = TUNNEL_BOUNDS;
   const within = (ms: number) => Math.min(ms, settings.timeoutMs);
   let tunnels: Awaited<ReturnType<typeof openTunnels>>;
   try {
@@ -56,9 +55,9 @@ export async function openRunTunnels(
       signal: job.signal,
       clock,
       bounds: {
-        originWaitMs: within(TUNNEL_BOUNDS.originWaitMs),
-        urlWaitMs: within(TUNNEL_BOUNDS.urlWaitMs),
-        reachWaitMs: within(TUNNEL_BOUNDS.reachWaitMs),
+        originWaitMs: within(originWaitMs),
+        urlWaitMs: within(urlWaitMs),
+        reachWaitMs: within(reachWaitMs),
       },
     });
   } catch (error) {

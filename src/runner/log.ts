@@ -7,11 +7,12 @@ import type { SafeText } from './text.js';
  */
 
 /** GitHub shows ten annotations of each kind per step; past them, the text goes to the log as a line. */
-export const ANNOTATIONS_PER_KIND = 10;
+const ANNOTATIONS_PER_KIND = 10;
 
 type Kind = 'error' | 'warning' | 'notice';
 
 const shown: Record<Kind, number> = { error: 0, warning: 0, notice: 0 };
+const ANNOTATE = { error: core.error, warning: core.warning, notice: core.notice };
 
 /** A line the runner would read as a workflow command once its leading white space is trimmed. */
 const COMMAND_START = /^\s*(::|##\[)/;
@@ -21,7 +22,7 @@ const COMMAND_START = /^\s*(::|##\[)/;
  * that starts as a command (one that starts with a foreign value could).
  */
 function guarded(text: SafeText): string {
-  const single = /[\r\n]/.test(text) ? text.replace(/\r/g, '\\r').replace(/\n/g, '\\n') : text;
+  const single = text.replace(/\r/g, '\\r').replace(/\n/g, '\\n');
   return COMMAND_START.test(single)
     ? single.replace(/[:#]/, (char) => (char === ':' ? '\\u003a' : '\\u0023'))
     : single;
@@ -46,28 +47,17 @@ export function annotationsLeft(kind: Kind): number {
  */
 function annotate(kind: Kind, text: SafeText, title?: SafeText): boolean {
   if (shown[kind] >= ANNOTATIONS_PER_KIND) {
-    core.info(`${kind === 'error' ? 'Error' : kind === 'warning' ? 'Warning' : 'Notice'}: ${guarded(text)}`);
+    core.info(`${kind[0]?.toUpperCase()}${kind.slice(1)}: ${guarded(text)}`);
     return false;
   }
   shown[kind]++;
-  const properties = title === undefined ? {} : { title: guarded(title) };
-  if (kind === 'error') core.error(guarded(text), properties);
-  else if (kind === 'warning') core.warning(guarded(text), properties);
-  else core.notice(guarded(text), properties);
+  ANNOTATE[kind](guarded(text), title === undefined ? {} : { title: guarded(title) });
   return true;
 }
 
-export function warning(text: SafeText, title?: SafeText): boolean {
-  return annotate('warning', text, title);
-}
-
-export function error(text: SafeText, title?: SafeText): boolean {
-  return annotate('error', text, title);
-}
-
-export function notice(text: SafeText, title?: SafeText): boolean {
-  return annotate('notice', text, title);
-}
+export const warning = (text: SafeText, title?: SafeText): boolean => annotate('warning', text, title);
+export const error = (text: SafeText, title?: SafeText): boolean => annotate('error', text, title);
+export const notice = (text: SafeText, title?: SafeText): boolean => annotate('notice', text, title);
 
 /** Fails the step with this reason: an error annotation (within the ten) and exit code 1. */
 export function fail(text: SafeText): void {
@@ -77,7 +67,5 @@ export function fail(text: SafeText): void {
 
 /** A new step counts its annotations from zero (tests run several steps in one process). */
 export function beginStep(): void {
-  shown.error = 0;
-  shown.warning = 0;
-  shown.notice = 0;
+  Object.assign(shown, { error: 0, warning: 0, notice: 0 });
 }

@@ -17,11 +17,10 @@ export type SafeText = string & { readonly [cleaned]: true };
  * operators, the byte order mark, and the two non-characters XML cannot carry. The joiners that
  * build emoji (U+200C, U+200D) stay.
  */
-const UNSAFE_SOURCE =
+const UNSAFE =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
-  /[\u0000-\u001F\u007F-\u009F\u061C\u200B\u200E\u200F\u2028-\u202E\u2060-\u2069\uFEFF\uFFFE\uFFFF]/.source;
-const UNSAFE_CHARACTER = new RegExp(UNSAFE_SOURCE);
-const UNSAFE = new RegExp(UNSAFE_SOURCE, 'g');
+  /[\u0000-\u001F\u007F-\u009F\u061C\u200B\u200E\u200F\u2028-\u202E\u2060-\u2069\uFEFF\uFFFE\uFFFF]/g;
+const UNSAFE_CHARACTER = new RegExp(UNSAFE.source);
 /** Line breaks and tabs: escaped in the log, folded to a space in documents, kept in a `<pre>` block. */
 const BREAK = /[\t\n\r\u2028\u2029]/;
 const BREAKS = new RegExp(BREAK.source, 'g');
@@ -39,10 +38,8 @@ export const VALUE_MAX_CHARS = 2000;
 
 /** `\n`, `\r`, `\t` in the log; `<U+202E>` for the rest: what the character was stays readable. */
 function visible(char: string): string {
-  if (char === '\n') return '\\n';
-  if (char === '\r') return '\\r';
-  if (char === '\t') return '\\t';
-  return `<U+${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}>`;
+  const short = { '\n': '\\n', '\r': '\\r', '\t': '\\t' }[char];
+  return short ?? `<U+${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}>`;
 }
 
 /** Cuts `text` to at most `maxChars` code points, the last one an ellipsis; never splits a surrogate pair. */
