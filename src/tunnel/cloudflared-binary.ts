@@ -156,3 +156,23 @@ async function checkSum(file: string, pinned: string, what: string): Promise<voi
     );
   }
 }
+
+/** The one on PATH, the job's own choice (unchecked: the pinned sums are of one release); else the pinned one, installed. */
+export async function locateCloudflared(
+  install: InstallOptions | undefined,
+  log: (line: string) => void,
+): Promise<string | { missing: string }> {
+  const onPath = await findOnPath();
+  if (onPath) {
+    log(`Using cloudflared from PATH (not checked: the action checks only the one it downloads): ${onPath}`);
+    return onPath;
+  }
+  try {
+    const binary = await installCloudflared(install, log);
+    const { version } = install?.release ?? CLOUDFLARED_RELEASE;
+    log(`Using cloudflared ${version} from the tool cache, its SHA-256 checked: ${binary}`);
+    return binary;
+  } catch (error) {
+    return { missing: error instanceof Error ? error.message : String(error) };
+  }
+}

@@ -1,11 +1,6 @@
 import os from 'node:os';
 import { type Clock, systemClock } from '../service/clock.js';
-import {
-  CLOUDFLARED_RELEASE,
-  findOnPath,
-  type InstallOptions,
-  installCloudflared,
-} from './cloudflared-binary.js';
+import { type InstallOptions, locateCloudflared } from './cloudflared-binary.js';
 import { CloudflaredProcess, type Exit } from './cloudflared-process.js';
 import { pollUntil, probe, reachedApp } from './probe.js';
 import { KILL_AFTER_MS } from './process-group.js';
@@ -48,26 +43,23 @@ export interface OpenTunnelsOptions {
 }
 
 export interface Tunnel {
-  /** The origin as given, e.g. `http://localhost:3000`. */
   localOrigin: string;
   /** `https://<name>.trycloudflare.com`: masked, since it opens the app to anyone who has it. */
   publicOrigin: string;
-  /** cloudflared's process id, for the post step to stop it if the main step could not. */
+  /** cloudflared's, for the post step to stop it if the main step could not. */
   pid: number;
   /** From the call of openTunnels to this tunnel reaching the app. */
   elapsedMs: number;
-  /** The attempts it took (1 to TUNNEL_ATTEMPTS). */
   attempts: number;
   /** Stops cloudflared (SIGTERM, a kill if it lingers) and removes its config; resolves once it is gone. */
   stop(): Promise<void>;
 }
 
+/** Its message names the origin; `cancelled` when the job's cancellation stopped it. */
 export class TunnelError extends Error {
   override name = 'TunnelError';
   constructor(
     message: string,
-    readonly origin: string,
-    /** True when the job's cancellation stopped it. */
     readonly cancelled = false,
   ) {
     super(message);
@@ -76,12 +68,8 @@ export class TunnelError extends Error {
 
 const README = 'see "Test the app your job starts" in the README';
 
-/** Why one attempt gave no working tunnel, as a clause; what the next attempt or the final message makes of it. */
-interface AttemptFailure {
-  clause: string;
-  rateLimited?: boolean;
-  notRegistered?: boolean;
-}
+/** Why one attempt gave no working tunnel: the next attempt goes over TCP after `notRegistered`. */
+type AttemptFailure = { clause: string; rateLimited?: boolean; notRegistered?: boolean };
 
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
@@ -99,11 +87,7 @@ function exited(exit: Exit, lastLine: string | undefined): string {
 }
 
 function cancelled(origin: string): TunnelError {
-  return new TunnelError(
-    `Stopped opening the tunnel to ${origin}: the job is being cancelled.`,
-    origin,
-    true,
-  );
+  return new TunnelError(`Stopped opening the tunnel to ${origin}: the job is being cancelled.`, true);
 }
 
 interface Context {
@@ -113,7 +97,6 @@ interface Context {
   signal: AbortSignal;
   startedAt: number;
   binary: Promise<string | { missing: string }>;
-  /** pollUntil every pollIntervalMs, until `signal` aborts. */
   poll<T>(attempt: () => Promise<T | undefined>, waitMs: number): Promise<T | undefined>;
 }
 
@@ -137,7 +120,7 @@ export async function openTunnels(
     signal,
     startedAt: clock.now(),
     // While the apps boot.
-    binary: locateCloudflared(options),
+    binary: locateCloudflared(options.install, options.log),
     poll: (attempt, waitMs) =>
       pollUntil(attempt, { clock, waitMs, intervalMs: bounds.pollIntervalMs, signal }),
   };
@@ -159,25 +142,6 @@ export async function openTunnels(
   throw failures.find((error) => !(error instanceof TunnelError && error.cancelled)) ?? failures[0];
 }
 
-async function locateCloudflared(options: OpenTunnelsOptions): Promise<string | { missing: string }> {
-  const onPath = await findOnPath();
-  if (onPath) {
-    // The job's own choice: the pinned sums are of one release, which it need not be.
-    options.log(
-      `Using cloudflared from PATH (not checked: the action checks only the one it downloads): ${onPath}`,
-    );
-    return onPath;
-  }
-  const version = (options.install?.release ?? CLOUDFLARED_RELEASE).version;
-  try {
-    const binary = await installCloudflared(options.install, options.log);
-    options.log(`Using cloudflared ${version} from the tool cache, its SHA-256 checked: ${binary}`);
-    return binary;
-  } catch (error) {
-    return { missing: error instanceof Error ? error.message : String(error) };
-  }
-}
-
 /** Waits for the origin, then starts a fresh cloudflared until one reaches the app, TUNNEL_ATTEMPTS times at most. */
 async function openTunnel(origin: string, context: Context): Promise<Tunnel> {
   const { options, bounds, clock, signal } = context;
@@ -185,7 +149,7 @@ async function openTunnel(origin: string, context: Context): Promise<Tunnel> {
   const binary = await context.binary;
   if (typeof binary !== 'string') {
     const message = `Could not open a tunnel to ${origin}: cloudflared is not on PATH, and ${binary.missing}. Install cloudflared in an earlier step; ${README}.`;
-    throw new TunnelError(message, origin);
+    throw new TunnelError(message);
   }
   if (signal.aborted) throw cancelled(origin);
   let http2 = false;
@@ -208,7 +172,7 @@ async function openTunnel(origin: string, context: Context): Promise<Tunnel> {
         ? `Re-run the job later; ${README}.`
         : `Quick tunnels need outbound UDP 7844 (or TCP 7844), HTTPS to api.trycloudflare.com and DNS, and cloudflared does not use https_proxy: ${README}.`;
       const message = `Could not open a tunnel to ${origin} (${TUNNEL_ATTEMPTS} attempts, each with a fresh cloudflared); the last one: ${failure.clause}. ${hint}`;
-      throw new TunnelError(message, origin);
+      throw new TunnelError(message);
     }
     // QUIC has no fallback of its own: after a connection that never registered, try TCP.
     http2 ||= failure.notRegistered === true;
@@ -237,7 +201,7 @@ async function waitForOrigin(
   if (signal.aborted) throw cancelled(origin);
   if (answer) return answer.status;
   const message = `Could not open a tunnel to ${origin}: nothing answered there within ${seconds(bounds.originWaitMs)} (last try: ${lastTry}). Start the app before this step, and check its port; ${README}.`;
-  throw new TunnelError(message, origin);
+  throw new TunnelError(message);
 }
 
 /** The tunnel of a cloudflared that reached the app; an exit without stop() is reported. */
