@@ -26,18 +26,14 @@ function cloudflaredArgs({ origin, http2 }: CloudflaredCommand, configPath: stri
     'tunnel',
     '--no-autoupdate',
     // Its own empty config, so that no config.yml on the runner (whose ingress: rules override --url) steers it.
-    '--config',
-    configPath,
+    ...['--config', configPath],
     // Loopback, any free port: by default it may listen on every interface (in a container), where /quicktunnel names the tunnel.
-    '--metrics',
-    '127.0.0.1:0',
+    ...['--metrics', '127.0.0.1:0'],
     // Its default, 30 s, is past the runner's cancellation budget.
-    '--grace-period',
-    '1s',
+    ...['--grace-period', '1s'],
     ...(origin.startsWith('https:') ? ['--no-tls-verify'] : []),
     ...(http2 ? ['--protocol', 'http2'] : []),
-    '--url',
-    origin,
+    ...['--url', origin],
   ];
 }
 
