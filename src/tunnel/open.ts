@@ -154,12 +154,10 @@ async function openTunnel(origin: string, context: Context): Promise<Tunnel> {
   if (signal.aborted) throw cancelled(origin);
   let http2 = false;
   for (let number = 1; ; number++) {
-    const cloudflared = await startCloudflared(binary, origin, http2, context);
-    const found = await publicOriginOf(cloudflared, context);
-    const failure: AttemptFailure | undefined =
-      typeof found === 'string' ? await reachApp(cloudflared, found, { localStatus, http2 }, context) : found;
-    if (!failure) {
-      const tunnel = tunnelOf(cloudflared, origin, found as string, number, context);
+    const cloudflared = await startCloudflared({ binary, origin, http2 }, context);
+    const outcome = await reach(cloudflared, { localStatus, http2 }, context);
+    if (typeof outcome === 'string') {
+      const tunnel = tunnelOf(cloudflared, origin, outcome, number, context);
       options.log(
         `Tunnel to ${origin} is up at ${tunnel.publicOrigin} (${seconds(tunnel.elapsedMs)}, attempt ${number}).`,
       );
@@ -168,16 +166,16 @@ async function openTunnel(origin: string, context: Context): Promise<Tunnel> {
     await cloudflared.stop(bounds.killAfterMs);
     if (signal.aborted) throw cancelled(origin);
     if (number === TUNNEL_ATTEMPTS) {
-      const hint = failure.rateLimited
+      const hint = outcome.rateLimited
         ? `Re-run the job later; ${README}.`
         : `Quick tunnels need outbound UDP 7844 (or TCP 7844), HTTPS to api.trycloudflare.com and DNS, and cloudflared does not use https_proxy: ${README}.`;
-      const message = `Could not open a tunnel to ${origin} (${TUNNEL_ATTEMPTS} attempts, each with a fresh cloudflared); the last one: ${failure.clause}. ${hint}`;
+      const message = `Could not open a tunnel to ${origin} (${TUNNEL_ATTEMPTS} attempts, each with a fresh cloudflared); the last one: ${outcome.clause}. ${hint}`;
       throw new TunnelError(message);
     }
     // QUIC has no fallback of its own: after a connection that never registered, try TCP.
-    http2 ||= failure.notRegistered === true;
+    http2 ||= outcome.notRegistered === true;
     options.log(
-      `Tunnel to ${origin}, attempt ${number} of ${TUNNEL_ATTEMPTS}: ${failure.clause}. Trying again with a fresh cloudflared${http2 ? ' over HTTP/2 (TCP 7844)' : ''}.`,
+      `Tunnel to ${origin}, attempt ${number} of ${TUNNEL_ATTEMPTS}: ${outcome.clause}. Trying again with a fresh cloudflared${http2 ? ' over HTTP/2 (TCP 7844)' : ''}.`,
     );
     await clock.sleep(bounds.retryPauseMs, signal);
     if (signal.aborted) throw cancelled(origin);
@@ -231,21 +229,12 @@ function tunnelOf(
 
 /** A cloudflared whose public URL is masked as soon as a line names it, before that line is passed on. */
 function startCloudflared(
-  binary: string,
-  origin: string,
-  http2: boolean,
-  context: Context,
+  command: { binary: string; origin: string; http2: boolean },
+  { options, clock }: Context,
 ): Promise<CloudflaredProcess> {
-  const { options } = context;
   let masked = false;
-  const command = {
-    binary,
-    origin,
-    http2,
-    workDir: options.workDir ?? os.tmpdir(),
-    env: options.env ?? process.env,
-  };
-  return CloudflaredProcess.start(command, context.clock, (line, log) => {
+  const { workDir = os.tmpdir(), env = process.env } = options;
+  return CloudflaredProcess.start({ ...command, workDir, env }, clock, (line, log) => {
     if (log.publicOrigin && !masked) {
       masked = true;
       options.mask(log.publicOrigin);
@@ -269,42 +258,38 @@ function endedEarly({ log, exit }: CloudflaredProcess): AttemptFailure | undefin
   return undefined;
 }
 
-/** The public origin, once cloudflared's log names it (the line that names it is the line to mask); or why not. */
-async function publicOriginOf(
+/**
+ * The public origin once it reaches the app, or why not. The log is the one source of the URL: the
+ * line that names it is the line to mask.
+ */
+async function reach(
   cloudflared: CloudflaredProcess,
-  context: Context,
-): Promise<string | AttemptFailure> {
-  const { urlWaitMs } = context.bounds;
-  const found = await context.poll(
-    async () => endedEarly(cloudflared) ?? cloudflared.log.publicOrigin,
-    urlWaitMs,
-  );
-  const { lastLine } = cloudflared.log;
-  return (
-    found ?? {
-      clause: `cloudflared printed no tunnel URL within ${seconds(urlWaitMs)}${lastLine ? ` (its last line: ${quoted(lastLine)})` : ''}`,
-    }
-  );
-}
-
-/** Until `publicOrigin` reaches the app (undefined), or why it did not. */
-async function reachApp(
-  cloudflared: CloudflaredProcess,
-  publicOrigin: string,
   { localStatus, http2 }: { localStatus: number | undefined; http2: boolean },
   { bounds, signal, poll }: Context,
-): Promise<AttemptFailure | undefined> {
+): Promise<string | AttemptFailure> {
+  const publicOrigin = await poll(
+    async () => endedEarly(cloudflared) ?? cloudflared.log.publicOrigin,
+    bounds.urlWaitMs,
+  );
+  if (typeof publicOrigin !== 'string') {
+    const { lastLine } = cloudflared.log;
+    const last = lastLine ? ` (its last line: ${quoted(lastLine)})` : '';
+    return (
+      publicOrigin ?? {
+        clause: `cloudflared printed no tunnel URL within ${seconds(bounds.urlWaitMs)}${last}`,
+      }
+    );
+  }
   let lastProbe = 'none';
   const outcome = await poll(async () => {
     const early = endedEarly(cloudflared);
     // Not asked for before its connection registers: a name that does not resolve yet can be cached as such.
     if (early || !cloudflared.log.registered) return early;
     const result = await probe(`${publicOrigin}/`, bounds.requestTimeoutMs, signal);
-    if ('status' in result && reachedApp(result.status, localStatus)) return 'reached';
+    if ('status' in result && reachedApp(result.status, localStatus)) return publicOrigin;
     lastProbe = 'status' in result ? `HTTP ${result.status}` : result.failure;
     return undefined;
   }, bounds.reachWaitMs);
-  if (outcome === 'reached') return undefined;
   const { registered, lastError } = cloudflared.log;
   const within = seconds(bounds.reachWaitMs);
   const early = outcome ?? endedEarly(cloudflared);
