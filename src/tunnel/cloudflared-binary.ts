@@ -31,11 +31,7 @@ export interface CloudflaredRelease {
 
 export const RELEASE_BASE_URL = 'https://github.com/cloudflare/cloudflared/releases/download';
 
-/**
- * Release 2026.8.2. `sha256` is of the file as downloaded, which for Linux and Windows is the
- * binary; `binarySha256` of the `cloudflared` inside a macOS .tgz (the sum Cloudflare's release
- * notes list under the .tgz's name).
- */
+/** Release 2026.8.2; for macOS, `binarySha256` is the sum Cloudflare's release notes list under the .tgz's name. */
 export const CLOUDFLARED_RELEASE: CloudflaredRelease = {
   version: '2026.8.2',
   assets: {
@@ -105,8 +101,8 @@ export async function installCloudflared(
   log: (line: string) => void = () => undefined,
 ): Promise<string> {
   const { releaseBaseUrl = RELEASE_BASE_URL, release = CLOUDFLARED_RELEASE } = options;
-  const platform = options.platform ?? process.platform;
-  const arch = options.arch ?? process.arch;
+  const { platform = process.platform, arch = process.arch } = options;
+  const { version } = release;
   const asset = release.assets[`${platform}-${arch}`];
   if (!asset) {
     throw new InstallFailure(
@@ -114,52 +110,39 @@ export async function installCloudflared(
     );
   }
   const name = binaryName(platform);
-  const cached = toolCache.find(TOOL_NAME, release.version, arch);
+  const cached = toolCache.find(TOOL_NAME, version, arch);
   if (cached) {
     const actual = await sha256Of(path.join(cached, name)).catch(() => 'unreadable');
     if (actual === (asset.binarySha256 ?? asset.sha256)) return path.join(cached, name);
     log(
-      `The cloudflared ${release.version} in the tool cache is not the pinned one (its SHA-256 is ${actual}): deleted, and downloaded again.`,
+      `The cloudflared ${version} in the tool cache is not the pinned one (its SHA-256 is ${actual}): deleted, and downloaded again.`,
     );
     await rm(cached, { recursive: true, force: true });
     await rm(`${cached}.complete`, { force: true });
   }
-  const url = `${releaseBaseUrl.replace(/\/+$/, '')}/${release.version}/${asset.file}`;
-  return download(url, release.version, asset, platform, arch);
-}
-
-/** Downloads `url`, checks it (and the binary inside a .tgz), and caches the binary; its path. */
-async function download(
-  url: string,
-  version: string,
-  asset: ReleaseAsset,
-  platform: NodeJS.Platform,
-  arch: string,
-): Promise<string> {
-  const name = binaryName(platform);
-  let downloaded: string;
-  try {
-    downloaded = await toolCache.downloadTool(url);
-  } catch (error) {
+  const url = `${releaseBaseUrl.replace(/\/+$/, '')}/${version}/${asset.file}`;
+  const downloaded = await toolCache.downloadTool(url).catch((error: unknown) => {
     const why =
       error instanceof toolCache.HTTPError
         ? `HTTP ${error.httpStatusCode}`
         : describeNetworkError(error, url, "the release host's").describe('no answer');
     throw new InstallFailure(`the download of release ${version} from ${url} failed: ${why}`);
-  }
-  const cleanUp: string[] = [downloaded];
+  });
+  const cleanUp = [downloaded];
   try {
     await checkSum(downloaded, asset.sha256, url);
     let binary = downloaded;
     if (asset.file.endsWith('.tgz')) {
       const dir = await toolCache.extractTar(downloaded);
       cleanUp.push(dir);
-      binary = await findInArchive(dir, name, url);
+      const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+      const found = entries.find((entry) => entry.isFile() && entry.name === name);
+      if (!found) throw new InstallFailure(`${url} holds no file named ${name}`);
+      binary = path.join(found.parentPath, found.name);
       if (asset.binarySha256) await checkSum(binary, asset.binarySha256, `the cloudflared in ${url}`);
     }
     if (platform !== 'win32') await chmod(binary, 0o755);
-    const dir = await toolCache.cacheFile(binary, name, TOOL_NAME, version, arch);
-    return path.join(dir, name);
+    return path.join(await toolCache.cacheFile(binary, name, TOOL_NAME, version, arch), name);
   } finally {
     for (const leftover of cleanUp) await rm(leftover, { recursive: true, force: true });
   }
@@ -174,9 +157,22 @@ async function checkSum(file: string, pinned: string, what: string): Promise<voi
   }
 }
 
-async function findInArchive(dir: string, name: string, url: string): Promise<string> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  const found = entries.find((entry) => entry.isFile() && entry.name === name);
-  if (!found) throw new InstallFailure(`${url} holds no file named ${name}`);
-  return path.join(found.parentPath, found.name);
+/** The one on PATH, the job's own choice (unchecked: the pinned sums are of one release); else the pinned one, installed. */
+export async function locateCloudflared(
+  install: InstallOptions | undefined,
+  log: (line: string) => void,
+): Promise<string | { missing: string }> {
+  const onPath = await findOnPath();
+  if (onPath) {
+    log(`Using cloudflared from PATH (not checked: the action checks only the one it downloads): ${onPath}`);
+    return onPath;
+  }
+  try {
+    const binary = await installCloudflared(install, log);
+    const { version } = install?.release ?? CLOUDFLARED_RELEASE;
+    log(`Using cloudflared ${version} from the tool cache, its SHA-256 checked: ${binary}`);
+    return binary;
+  } catch (error) {
+    return { missing: error instanceof Error ? error.message : String(error) };
+  }
 }

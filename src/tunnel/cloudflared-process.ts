@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
+import { createInterface } from 'node:readline';
 import type { Clock } from '../service/clock.js';
 import { EMPTY_LOG, type QuickTunnelLog, readLogLine } from './cloudflared-log.js';
 import { stopProcessGroup } from './process-group.js';
@@ -25,18 +26,14 @@ function cloudflaredArgs({ origin, http2 }: CloudflaredCommand, configPath: stri
     'tunnel',
     '--no-autoupdate',
     // Its own empty config, so that no config.yml on the runner (whose ingress: rules override --url) steers it.
-    '--config',
-    configPath,
+    ...['--config', configPath],
     // Loopback, any free port: by default it may listen on every interface (in a container), where /quicktunnel names the tunnel.
-    '--metrics',
-    '127.0.0.1:0',
+    ...['--metrics', '127.0.0.1:0'],
     // Its default, 30 s, is past the runner's cancellation budget.
-    '--grace-period',
-    '1s',
+    ...['--grace-period', '1s'],
     ...(origin.startsWith('https:') ? ['--no-tls-verify'] : []),
     ...(http2 ? ['--protocol', 'http2'] : []),
-    '--url',
-    origin,
+    ...['--url', origin],
   ];
 }
 
@@ -71,24 +68,32 @@ type OnLine = (line: string, log: QuickTunnelLog) => void;
  * `onLine` sees it.
  */
 export class CloudflaredProcess {
-  private current: QuickTunnelLog = EMPTY_LOG;
-  private ended: Exit | undefined;
-  private stopRequested = false;
+  log: QuickTunnelLog = EMPTY_LOG;
+  /** How it ended, once it has. */
+  exit: Exit | undefined;
+  /** Whether stop() was called: an exit after that is no surprise. */
+  stopping = false;
   /** Resolves when the process has exited and its output is read (or its pipes let go); never rejects. */
   readonly exited: Promise<Exit>;
+  readonly pid: number | undefined;
 
   private constructor(
-    private readonly child: ChildProcess,
+    child: ChildProcess,
     private readonly configDir: string,
     private readonly clock: Clock,
     onLine: OnLine,
   ) {
-    this.read(child.stderr, onLine);
-    this.read(child.stdout, onLine);
+    this.pid = child.pid;
+    for (const input of [child.stderr, child.stdout]) {
+      createInterface({ input: input as NodeJS.ReadableStream }).on('line', (line) => {
+        this.log = readLogLine(this.log, line);
+        onLine(line, this.log);
+      });
+    }
     this.exited = new Promise((resolve) => {
       const end = (exit: Exit) => {
-        if (this.ended) return;
-        this.ended = exit;
+        if (this.exit) return;
+        this.exit = exit;
         // So that no pipe a grandchild still holds keeps Node alive.
         child.stdout?.destroy();
         child.stderr?.destroy();
@@ -119,49 +124,13 @@ export class CloudflaredProcess {
     return new CloudflaredProcess(child, configDir, clock, onLine);
   }
 
-  private read(stream: NodeJS.ReadableStream | null, onLine: OnLine): void {
-    let partial = '';
-    const take = (line: string) => {
-      this.current = readLogLine(this.current, line);
-      onLine(line, this.current);
-    };
-    stream?.setEncoding('utf8');
-    stream?.on('data', (chunk: string) => {
-      const lines = (partial + chunk).split('\n');
-      partial = lines.pop() ?? '';
-      for (const line of lines) take(line);
-    });
-    stream?.on('end', () => {
-      if (partial !== '') take(partial);
-      partial = '';
-    });
-  }
-
-  get pid(): number | undefined {
-    return this.child.pid;
-  }
-
-  get log(): QuickTunnelLog {
-    return this.current;
-  }
-
-  /** How it ended, once it has. */
-  get exit(): Exit | undefined {
-    return this.ended;
-  }
-
-  /** Whether stop() was called: an exit after that is no surprise. */
-  get stopping(): boolean {
-    return this.stopRequested;
-  }
-
   /**
    * Stops it and whatever it started (see stopProcessGroup), then removes its config. Resolves once
    * none of them is left, or once even the kill did not end them within `killAfterMs`.
    */
   async stop(killAfterMs: number): Promise<void> {
-    this.stopRequested = true;
-    const pid = this.child.pid;
+    this.stopping = true;
+    const { pid } = this;
     if (pid === undefined || (await stopProcessGroup(pid, killAfterMs, this.clock)) !== 'still running') {
       await this.exited;
     }

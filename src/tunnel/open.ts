@@ -1,55 +1,27 @@
 import os from 'node:os';
 import { type Clock, systemClock } from '../service/clock.js';
-import {
-  CLOUDFLARED_RELEASE,
-  findOnPath,
-  type InstallOptions,
-  installCloudflared,
-} from './cloudflared-binary.js';
-import { CloudflaredProcess } from './cloudflared-process.js';
-import {
-  type AttemptFailure,
-  attemptClause,
-  attemptsFailedMessage,
-  cancelledMessage,
-  cloudflaredMissingMessage,
-  nothingListeningMessage,
-  seconds,
-  tunnelDownMessage,
-} from './failures.js';
-import { describeProbe, pollUntil, probe, reachedApp } from './probe.js';
+import { type InstallOptions, locateCloudflared } from './cloudflared-binary.js';
+import { CloudflaredProcess, type Exit } from './cloudflared-process.js';
+import { pollUntil, probe, reachedApp } from './probe.js';
 import { KILL_AFTER_MS } from './process-group.js';
 
 /** Attempts per origin, each with a fresh cloudflared: quick tunnels sometimes fail to register or never route. */
 export const TUNNEL_ATTEMPTS = 3;
 
-export interface TunnelBounds {
-  /** For each local origin to answer an HTTP request, before cloudflared starts: apps take a while to boot. */
-  originWaitMs: number;
-  /** Per attempt: for cloudflared to print its public URL (it gives Cloudflare's API 15 s). */
-  urlWaitMs: number;
-  /** Per attempt, once the URL is known: for the connection to register and the URL to reach the app. */
-  reachWaitMs: number;
-  /** Between two looks at a local origin, cloudflared's log or the public URL. */
-  pollIntervalMs: number;
-  /** Of each request to a local origin or a public URL. */
-  requestTimeoutMs: number;
-  /** Between two attempts. */
-  retryPauseMs: number;
-  /** From SIGTERM to a kill, and from the kill to giving up. */
-  killAfterMs: number;
-}
-
 /** Worst case per origin: 60 s, then 3 × (30 + 60 s) and two pauses of 2 s. */
-export const TUNNEL_BOUNDS: Readonly<TunnelBounds> = {
+export const TUNNEL_BOUNDS = {
+  /** For each local origin to answer, before cloudflared starts: apps take a while to boot. */
   originWaitMs: 60_000,
+  /** Per attempt: for cloudflared to print its public URL (it gives Cloudflare's API 15 s). */
   urlWaitMs: 30_000,
+  /** Per attempt, once the URL is known: for the connection to register and the URL to reach the app. */
   reachWaitMs: 60_000,
   pollIntervalMs: 1_000,
   requestTimeoutMs: 5_000,
   retryPauseMs: 2_000,
   killAfterMs: KILL_AFTER_MS,
 };
+export type TunnelBounds = typeof TUNNEL_BOUNDS;
 
 export interface OpenTunnelsOptions {
   /** Progress, one line at a time (core.info). */
@@ -71,41 +43,60 @@ export interface OpenTunnelsOptions {
 }
 
 export interface Tunnel {
-  /** The origin as given, e.g. `http://localhost:3000`. */
   localOrigin: string;
   /** `https://<name>.trycloudflare.com`: masked, since it opens the app to anyone who has it. */
   publicOrigin: string;
-  /** cloudflared's process id, for the post step to stop it if the main step could not. */
+  /** cloudflared's, for the post step to stop it if the main step could not. */
   pid: number;
   /** From the call of openTunnels to this tunnel reaching the app. */
   elapsedMs: number;
-  /** The attempts it took (1 to TUNNEL_ATTEMPTS). */
   attempts: number;
   /** Stops cloudflared (SIGTERM, a kill if it lingers) and removes its config; resolves once it is gone. */
   stop(): Promise<void>;
 }
 
+/** Its message names the origin; `cancelled` when the job's cancellation stopped it. */
 export class TunnelError extends Error {
   override name = 'TunnelError';
   constructor(
     message: string,
-    readonly origin: string,
-    /** True when the job's cancellation stopped it. */
     readonly cancelled = false,
   ) {
     super(message);
   }
 }
 
+const README = 'see "Test the app your job starts" in the README';
+
+/** Why one attempt gave no working tunnel: the next attempt goes over TCP after `notRegistered`. */
+type AttemptFailure = { clause: string; rateLimited?: boolean; notRegistered?: boolean };
+
+const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+
+/** A line of cloudflared's log in a message: quoted, and cut when long. */
+const quoted = (line: string) => `"${line.length > 300 ? `${line.slice(0, 297)}...` : line}"`;
+
+function exited(exit: Exit, lastLine: string | undefined): string {
+  const how =
+    exit.error !== undefined
+      ? `it could not be started: ${exit.error}`
+      : exit.code !== null
+        ? `exit code ${exit.code}`
+        : `signal ${exit.signal}`;
+  return `(${how})${lastLine ? `: ${quoted(lastLine)}` : ''}`;
+}
+
+function cancelled(origin: string): TunnelError {
+  return new TunnelError(`Stopped opening the tunnel to ${origin}: the job is being cancelled.`, true);
+}
+
 interface Context {
   options: OpenTunnelsOptions;
   bounds: TunnelBounds;
   clock: Clock;
-  env: NodeJS.ProcessEnv;
   signal: AbortSignal;
   startedAt: number;
   binary: Promise<string | { missing: string }>;
-  /** pollUntil every pollIntervalMs, until `signal` aborts. */
   poll<T>(attempt: () => Promise<T | undefined>, waitMs: number): Promise<T | undefined>;
 }
 
@@ -119,7 +110,6 @@ export async function openTunnels(
   options: OpenTunnelsOptions,
 ): Promise<Tunnel[]> {
   const clock = options.clock ?? systemClock;
-  const env = options.env ?? process.env;
   const bounds = { ...TUNNEL_BOUNDS, ...options.bounds };
   const firstFailure = new AbortController();
   const signal = AbortSignal.any([firstFailure.signal, ...(options.signal ? [options.signal] : [])]);
@@ -127,11 +117,10 @@ export async function openTunnels(
     options,
     bounds,
     clock,
-    env,
     signal,
     startedAt: clock.now(),
     // While the apps boot.
-    binary: locateCloudflared(options),
+    binary: locateCloudflared(options.install, options.log),
     poll: (attempt, waitMs) =>
       pollUntil(attempt, { clock, waitMs, intervalMs: bounds.pollIntervalMs, signal }),
   };
@@ -143,196 +132,171 @@ export async function openTunnels(
       }),
     ),
   );
-  const opened = settled.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
   const failures = settled.flatMap((result) =>
     result.status === 'rejected' ? [result.reason as unknown] : [],
   );
+  const opened = settled.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
   if (failures.length === 0) return opened;
   await Promise.all(opened.map((tunnel) => tunnel.stop()));
   // The first failure that is not the others being called off.
   throw failures.find((error) => !(error instanceof TunnelError && error.cancelled)) ?? failures[0];
 }
 
-async function locateCloudflared(options: OpenTunnelsOptions): Promise<string | { missing: string }> {
-  const onPath = await findOnPath();
-  if (onPath) {
-    // The job's own choice: the pinned sums are of one release, which it need not be.
-    options.log(
-      `Using cloudflared from PATH (not checked: the action checks only the one it downloads): ${onPath}`,
-    );
-    return onPath;
-  }
-  const version = (options.install?.release ?? CLOUDFLARED_RELEASE).version;
-  try {
-    const binary = await installCloudflared(options.install, options.log);
-    options.log(`Using cloudflared ${version} from the tool cache, its SHA-256 checked: ${binary}`);
-    return binary;
-  } catch (error) {
-    return { missing: error instanceof Error ? error.message : String(error) };
-  }
-}
-
-function cancelled(origin: string): TunnelError {
-  return new TunnelError(cancelledMessage(origin), origin, true);
-}
-
+/** Waits for the origin, then starts a fresh cloudflared until one reaches the app, TUNNEL_ATTEMPTS times at most. */
 async function openTunnel(origin: string, context: Context): Promise<Tunnel> {
   const { options, bounds, clock, signal } = context;
   const localStatus = await waitForOrigin(origin, context);
   const binary = await context.binary;
-  if (typeof binary !== 'string')
-    throw new TunnelError(cloudflaredMissingMessage(origin, binary.missing), origin);
-
-  let http2 = false;
-  let failure: AttemptFailure | undefined;
-  for (let number = 1; number <= TUNNEL_ATTEMPTS; number++) {
-    if (number > 1) await clock.sleep(bounds.retryPauseMs, signal);
-    if (signal.aborted) throw cancelled(origin);
-    const result = await tryOnce({ origin, binary, localStatus, http2, number }, context);
-    if ('tunnel' in result) {
-      const { publicOrigin, elapsedMs } = result.tunnel;
-      options.log(`Tunnel to ${origin} is up at ${publicOrigin} (${seconds(elapsedMs)}, attempt ${number}).`);
-      return result.tunnel;
-    }
-    failure = result.failure;
-    // QUIC has no fallback of its own: after a connection that never registered, try TCP.
-    if (failure.kind === 'not-registered') http2 = true;
-    if (number < TUNNEL_ATTEMPTS) {
-      options.log(
-        `Tunnel to ${origin}, attempt ${number} of ${TUNNEL_ATTEMPTS}: ${attemptClause(failure)}. Trying again with a fresh cloudflared${http2 ? ' over HTTP/2 (TCP 7844)' : ''}.`,
-      );
-    }
+  if (typeof binary !== 'string') {
+    const message = `Could not open a tunnel to ${origin}: cloudflared is not on PATH, and ${binary.missing}. Install cloudflared in an earlier step; ${README}.`;
+    throw new TunnelError(message);
   }
-  throw new TunnelError(attemptsFailedMessage(origin, TUNNEL_ATTEMPTS, failure as AttemptFailure), origin);
+  if (signal.aborted) throw cancelled(origin);
+  let http2 = false;
+  for (let number = 1; ; number++) {
+    const cloudflared = await startCloudflared({ binary, origin, http2 }, context);
+    const outcome = await reach(cloudflared, { localStatus, http2 }, context);
+    if (typeof outcome === 'string') {
+      const tunnel = tunnelOf(cloudflared, origin, outcome, number, context);
+      options.log(
+        `Tunnel to ${origin} is up at ${tunnel.publicOrigin} (${seconds(tunnel.elapsedMs)}, attempt ${number}).`,
+      );
+      return tunnel;
+    }
+    await cloudflared.stop(bounds.killAfterMs);
+    if (signal.aborted) throw cancelled(origin);
+    if (number === TUNNEL_ATTEMPTS) {
+      const hint = outcome.rateLimited
+        ? `Re-run the job later; ${README}.`
+        : `Quick tunnels need outbound UDP 7844 (or TCP 7844), HTTPS to api.trycloudflare.com and DNS, and cloudflared does not use https_proxy: ${README}.`;
+      const message = `Could not open a tunnel to ${origin} (${TUNNEL_ATTEMPTS} attempts, each with a fresh cloudflared); the last one: ${outcome.clause}. ${hint}`;
+      throw new TunnelError(message);
+    }
+    // QUIC has no fallback of its own: after a connection that never registered, try TCP.
+    http2 ||= outcome.notRegistered === true;
+    options.log(
+      `Tunnel to ${origin}, attempt ${number} of ${TUNNEL_ATTEMPTS}: ${outcome.clause}. Trying again with a fresh cloudflared${http2 ? ' over HTTP/2 (TCP 7844)' : ''}.`,
+    );
+    await clock.sleep(bounds.retryPauseMs, signal);
+    if (signal.aborted) throw cancelled(origin);
+  }
 }
 
 /** Waits for `origin` to answer any HTTP request (a refused certificate counts); the status it answered. */
-async function waitForOrigin(origin: string, context: Context): Promise<number | undefined> {
-  const { bounds, signal, options } = context;
+async function waitForOrigin(
+  origin: string,
+  { bounds, signal, options, poll }: Context,
+): Promise<number | undefined> {
   let lastTry = '';
-  const answer = await context.poll(async () => {
+  const answer = await poll(async () => {
     const result = await probe(`${origin}/`, bounds.requestTimeoutMs, signal);
-    if ('status' in result) return { status: result.status };
-    if (result.tls) return { status: undefined };
+    if ('status' in result || result.tls) return { status: 'status' in result ? result.status : undefined };
     if (lastTry === '')
       options.log(`Waiting for ${origin} to answer (up to ${seconds(bounds.originWaitMs)})…`);
     lastTry = result.failure;
     return undefined;
   }, bounds.originWaitMs);
   if (signal.aborted) throw cancelled(origin);
-  if (!answer) throw new TunnelError(nothingListeningMessage(origin, bounds.originWaitMs, lastTry), origin);
-  return answer.status;
+  if (answer) return answer.status;
+  const message = `Could not open a tunnel to ${origin}: nothing answered there within ${seconds(bounds.originWaitMs)} (last try: ${lastTry}). Start the app before this step, and check its port; ${README}.`;
+  throw new TunnelError(message);
 }
 
-interface Attempt {
-  origin: string;
-  binary: string;
-  /** What the app answered its local origin. */
-  localStatus: number | undefined;
-  http2: boolean;
-  /** 1 to TUNNEL_ATTEMPTS. */
-  number: number;
-}
-
-/** One cloudflared: started, its URL read from its log, the URL reaching the app; or stopped again, with the reason. */
-async function tryOnce(
-  attempt: Attempt,
+/** The tunnel of a cloudflared that reached the app; an exit without stop() is reported. */
+function tunnelOf(
+  cloudflared: CloudflaredProcess,
+  origin: string,
+  publicOrigin: string,
+  attempts: number,
   context: Context,
-): Promise<{ tunnel: Tunnel } | { failure: AttemptFailure }> {
-  const { options, bounds, clock, signal } = context;
-  const { origin } = attempt;
-  const cloudflared = await startCloudflared(attempt, context);
-  const found = await publicOriginOf(cloudflared, context);
-  const failure = typeof found === 'string' ? await reachApp(cloudflared, found, attempt, context) : found;
-  if (failure) {
-    await cloudflared.stop(bounds.killAfterMs);
-    if (signal.aborted) throw cancelled(origin);
-    return { failure };
-  }
+): Tunnel {
   const tunnel: Tunnel = {
     localOrigin: origin,
-    publicOrigin: found as string,
+    publicOrigin,
     pid: cloudflared.pid as number,
-    elapsedMs: clock.now() - context.startedAt,
-    attempts: attempt.number,
-    stop: () => cloudflared.stop(bounds.killAfterMs),
+    elapsedMs: context.clock.now() - context.startedAt,
+    attempts,
+    stop: () => cloudflared.stop(context.bounds.killAfterMs),
   };
   void cloudflared.exited.then((exit) => {
     if (cloudflared.stopping) return;
     const { lastError, lastLine } = cloudflared.log;
-    options.onUnexpectedExit?.(tunnel, tunnelDownMessage(origin, exit, lastError ?? lastLine));
+    const message = `The tunnel to ${origin} is down: cloudflared exited ${exited(exit, lastError ?? lastLine)}. The service's tests can no longer reach the app.`;
+    context.options.onUnexpectedExit?.(tunnel, message);
   });
-  return { tunnel };
+  return tunnel;
 }
 
 /** A cloudflared whose public URL is masked as soon as a line names it, before that line is passed on. */
-function startCloudflared({ binary, origin, http2 }: Attempt, context: Context): Promise<CloudflaredProcess> {
-  const { options } = context;
+function startCloudflared(
+  command: { binary: string; origin: string; http2: boolean },
+  { options, clock }: Context,
+): Promise<CloudflaredProcess> {
   let masked = false;
-  const workDir = options.workDir ?? os.tmpdir();
-  return CloudflaredProcess.start(
-    { binary, origin, http2, workDir, env: context.env },
-    context.clock,
-    (line, log) => {
-      if (log.publicOrigin && !masked) {
-        masked = true;
-        options.mask(log.publicOrigin);
-        options.mask(new URL(log.publicOrigin).host);
-      }
-      options.debug?.(line);
-    },
-  );
+  const { workDir = os.tmpdir(), env = process.env } = options;
+  return CloudflaredProcess.start({ ...command, workDir, env }, clock, (line, log) => {
+    if (log.publicOrigin && !masked) {
+      masked = true;
+      options.mask(log.publicOrigin);
+      options.mask(new URL(log.publicOrigin).host);
+    }
+    options.debug?.(line);
+  });
 }
 
 /** Why cloudflared can give no tunnel any more, if so: Cloudflare refused one, or it exited. */
 function endedEarly({ log, exit }: CloudflaredProcess): AttemptFailure | undefined {
-  if (log.rateLimited) return { kind: 'rate-limited' };
-  if (exit) return { kind: 'exited', exit, lastLine: log.lastError ?? log.lastLine };
+  if (log.rateLimited) {
+    const clause =
+      'Cloudflare refused to create a quick tunnel with HTTP 429 Too Many Requests (it limits them per address, and runners share addresses)';
+    return { clause, rateLimited: true };
+  }
+  if (exit)
+    return {
+      clause: `cloudflared exited before the tunnel was up ${exited(exit, log.lastError ?? log.lastLine)}`,
+    };
   return undefined;
 }
 
 /**
- * The public origin, once cloudflared's log names it; or why not. The log is the one source: the
- * line that names it is the line that must be masked.
+ * The public origin once it reaches the app, or why not. The log is the one source of the URL: the
+ * line that names it is the line to mask.
  */
-async function publicOriginOf(
+async function reach(
   cloudflared: CloudflaredProcess,
-  context: Context,
+  { localStatus, http2 }: { localStatus: number | undefined; http2: boolean },
+  { bounds, signal, poll }: Context,
 ): Promise<string | AttemptFailure> {
-  const { urlWaitMs } = context.bounds;
-  const found = await context.poll(
+  const publicOrigin = await poll(
     async () => endedEarly(cloudflared) ?? cloudflared.log.publicOrigin,
-    urlWaitMs,
+    bounds.urlWaitMs,
   );
-  return found ?? { kind: 'no-url', waitedMs: urlWaitMs, lastLine: cloudflared.log.lastLine };
-}
-
-/** Until `publicOrigin` reaches the app (undefined), or why it did not. */
-async function reachApp(
-  cloudflared: CloudflaredProcess,
-  publicOrigin: string,
-  { localStatus, http2 }: Attempt,
-  context: Context,
-): Promise<AttemptFailure | undefined> {
-  const { bounds, signal } = context;
+  if (typeof publicOrigin !== 'string') {
+    const { lastLine } = cloudflared.log;
+    const last = lastLine ? ` (its last line: ${quoted(lastLine)})` : '';
+    return (
+      publicOrigin ?? {
+        clause: `cloudflared printed no tunnel URL within ${seconds(bounds.urlWaitMs)}${last}`,
+      }
+    );
+  }
   let lastProbe = 'none';
-  const outcome = await context.poll(async () => {
+  const outcome = await poll(async () => {
     const early = endedEarly(cloudflared);
     // Not asked for before its connection registers: a name that does not resolve yet can be cached as such.
     if (early || !cloudflared.log.registered) return early;
     const result = await probe(`${publicOrigin}/`, bounds.requestTimeoutMs, signal);
-    if ('status' in result && reachedApp(result.status, localStatus)) return 'reached';
-    lastProbe = describeProbe(result);
+    if ('status' in result && reachedApp(result.status, localStatus)) return publicOrigin;
+    lastProbe = 'status' in result ? `HTTP ${result.status}` : result.failure;
     return undefined;
   }, bounds.reachWaitMs);
-  if (outcome === 'reached') return undefined;
   const { registered, lastError } = cloudflared.log;
-  const waitedMs = bounds.reachWaitMs;
-  return (
-    outcome ??
-    endedEarly(cloudflared) ??
-    (registered
-      ? { kind: 'unreachable', waitedMs, lastProbe }
-      : { kind: 'not-registered', waitedMs, http2, lastError })
-  );
+  const within = seconds(bounds.reachWaitMs);
+  const early = outcome ?? endedEarly(cloudflared);
+  if (early) return early;
+  if (registered)
+    return { clause: `its public URL did not reach the app within ${within} (last try: ${lastProbe})` };
+  const over = http2 ? 'HTTP/2 (TCP 7844)' : 'QUIC (UDP 7844)';
+  const clause = `cloudflared did not connect to Cloudflare within ${within} over ${over}${lastError ? ` (${quoted(lastError)})` : ''}`;
+  return { clause, notRegistered: true };
 }

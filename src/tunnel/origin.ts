@@ -5,29 +5,26 @@ import { shown } from '../service/validation.js';
 
 export type OriginCheck = { ok: true; origin: string } | { ok: false; reason: string };
 
-/**
- * A `tunnel` entry checked and normalised (`HTTP://LocalHost:3000/` becomes `http://localhost:3000`),
- * or the reason it cannot be one, as a sentence to follow the entry in a message.
- */
-export function parseTunnelOrigin(text: string): OriginCheck {
-  const url = parseUrl(text.trim());
+/** Why `url` cannot be a `tunnel` entry, as a sentence to follow the entry in a message. */
+function problemOf(url: URL | undefined): string | undefined {
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    return { ok: false, reason: 'is not an http:// or https:// URL such as http://localhost:3000.' };
+    return 'is not an http:// or https:// URL such as http://localhost:3000.';
   }
-  if (url.username || url.password) return { ok: false, reason: 'must not carry credentials.' };
+  if (url.username || url.password) return 'must not carry credentials.';
   if (!isLoopbackHost(url.hostname)) {
-    return {
-      ok: false,
-      reason: `is not on this runner: a tunnel reaches localhost, 127.0.0.0/8 or [::1] only, not ${url.hostname}.`,
-    };
+    return `is not on this runner: a tunnel reaches localhost, 127.0.0.0/8 or [::1] only, not ${url.hostname}.`;
   }
   if (url.pathname !== '/' || url.search || url.hash) {
-    return {
-      ok: false,
-      reason: `must be an origin only (scheme, host and port, e.g. ${url.origin}): the path, query or fragment belongs in the URLs of the options.`,
-    };
+    return `must be an origin only (scheme, host and port, e.g. ${url.origin}): the path, query or fragment belongs in the URLs of the options.`;
   }
-  return { ok: true, origin: url.origin };
+  return undefined;
+}
+
+/** A `tunnel` entry checked and normalised (`HTTP://LocalHost:3000/` becomes `http://localhost:3000`), or why not. */
+export function parseTunnelOrigin(text: string): OriginCheck {
+  const url = parseUrl(text.trim());
+  const reason = problemOf(url);
+  return reason === undefined ? { ok: true, origin: (url as URL).origin } : { ok: false, reason };
 }
 
 export type OriginsCheck = { ok: true; origins: string[] } | { ok: false; reason: string };

@@ -22,11 +22,6 @@ export async function probe(url: string, timeoutMs: number, signal?: AbortSignal
   }
 }
 
-/** A GET's answer, or the failure, as a clause: "HTTP 530", "network error ECONNREFUSED". */
-export function describeProbe(result: ProbeResult): string {
-  return 'status' in result ? `HTTP ${result.status}` : result.failure;
-}
-
 /**
  * Whether the public URL's answer came from the app. Cloudflare's edge and cloudflared answer 5xx
  * for a name that does not route yet (530, 502…), so a 5xx counts only when the app itself
@@ -36,22 +31,19 @@ export function reachedApp(status: number, localStatus: number | undefined): boo
   return status < 500 || status === localStatus;
 }
 
-export interface PollOptions {
-  clock: Clock;
-  /** From the first try: no new try starts after that. */
-  waitMs: number;
-  intervalMs: number;
-  signal?: AbortSignal;
-}
-
 /**
  * The one way the tunnel waits: calls `attempt` until it gives a value, at most every
- * `intervalMs`; undefined once `waitMs` have passed or `signal` aborted. The last try is made at
- * the deadline.
+ * `intervalMs`; undefined once `waitMs` (from the first try; the last try is made at the deadline)
+ * have passed or `signal` aborted.
  */
 export async function pollUntil<T>(
   attempt: () => Promise<T | undefined>,
-  { clock, waitMs, intervalMs, signal }: PollOptions,
+  {
+    clock,
+    waitMs,
+    intervalMs,
+    signal,
+  }: { clock: Clock; waitMs: number; intervalMs: number; signal?: AbortSignal },
 ): Promise<T | undefined> {
   const deadline = clock.now() + waitMs;
   for (;;) {

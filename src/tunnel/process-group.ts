@@ -11,15 +11,12 @@ import { type Clock, systemClock } from '../service/clock.js';
 /** From SIGTERM to a kill, and from the kill to giving up: cloudflared's --grace-period (1 s) and some slack. */
 export const KILL_AFTER_MS = 3_000;
 
-export type GroupStop =
-  /** Its whole group had already exited. */
-  | 'gone'
-  /** Its group exited on SIGTERM (on Windows, its tree on the kill). */
-  | 'stopped'
-  /** A process of its group lingered past the bound, and the group was killed. */
-  | 'killed'
-  /** Still there after the kill, or not ours to signal (EPERM). */
-  | 'still running';
+/**
+ * 'gone': its whole group had already exited; 'stopped': it exited on SIGTERM (on Windows, its tree
+ * on the kill); 'killed': a process lingered past the bound, and the group was killed; 'still
+ * running': still there after the kill, or not ours to signal (EPERM).
+ */
+export type GroupStop = 'gone' | 'stopped' | 'killed' | 'still running';
 
 /** Whether a process of group `pgid` is alive (on Windows, process `pgid`): zombies nobody reaps do not count. */
 async function groupAlive(pgid: number): Promise<boolean> {
@@ -33,19 +30,14 @@ async function groupAlive(pgid: number): Promise<boolean> {
 
 /** Where /proc tells (Linux): whether every process of group `pgid` has exited and waits to be reaped. */
 async function onlyZombies(pgid: number): Promise<boolean> {
-  let pids: string[];
-  try {
-    pids = (await readdir('/proc')).filter((name) => /^\d+$/.test(name));
-  } catch {
-    return false;
-  }
-  for (const pid of pids) {
+  const pids = await readdir('/proc').catch(() => []);
+  for (const pid of pids.filter((name) => /^\d+$/.test(name))) {
     const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
     // After the command name in parentheses: state, parent, group.
     const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     if (Number(group) === pgid && state !== 'Z') return false;
   }
-  return true;
+  return pids.length > 0;
 }
 
 function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
@@ -98,29 +90,19 @@ export async function stopProcessGroup(pgid: number, killAfterMs: number, clock:
 /** How the post step left a pid: 'not cloudflared' when it belongs to another program (Linux, where /proc tells) or is no process's id. */
 export type LeftoverOutcome = GroupStop | 'not cloudflared';
 
-/** Whether `pid` may still be a cloudflared: where /proc exists, its command line must name it. */
-async function mayBeCloudflared(pid: number): Promise<boolean> {
-  try {
-    return (await readFile(`/proc/${pid}/cmdline`, 'utf8')).includes('cloudflared');
-  } catch {
-    return true; // no /proc (macOS, Windows), or it has just exited
-  }
-}
-
-async function stopLeftoverOne(pid: number, killAfterMs: number, clock: Clock): Promise<LeftoverOutcome> {
-  // 0 and negative numbers name process groups (-1: every process): never signalled, nor this process.
-  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return 'not cloudflared';
-  if (!(await groupAlive(pid))) return 'gone';
-  if (!(await mayBeCloudflared(pid))) return 'not cloudflared';
-  return stopProcessGroup(pid, killAfterMs, clock);
-}
-
 /** The post step: stops the process groups of the cloudflared processes `pids` that a killed main step saved. */
 export async function stopLeftover(
   pids: readonly number[],
   { killAfterMs = KILL_AFTER_MS, clock = systemClock }: { killAfterMs?: number; clock?: Clock } = {},
 ): Promise<{ pid: number; outcome: LeftoverOutcome }[]> {
-  return Promise.all(
-    pids.map(async (pid) => ({ pid, outcome: await stopLeftoverOne(pid, killAfterMs, clock) })),
-  );
+  const stopOne = async (pid: number): Promise<LeftoverOutcome> => {
+    // 0 and negative numbers name process groups (-1: every process): never signalled, nor this process.
+    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return 'not cloudflared';
+    if (!(await groupAlive(pid))) return 'gone';
+    // Where /proc exists, its command line must name cloudflared; without /proc (macOS, Windows), or once it has exited, it may be.
+    const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => 'cloudflared');
+    if (!cmdline.includes('cloudflared')) return 'not cloudflared';
+    return stopProcessGroup(pid, killAfterMs, clock);
+  };
+  return Promise.all(pids.map(async (pid) => ({ pid, outcome: await stopOne(pid) })));
 }

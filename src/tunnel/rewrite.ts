@@ -1,62 +1,34 @@
 import { isLocalWebUrl, originKey, withOrigin } from '../service/loopback.js';
 
-/**
- * The URLs of a suite run's options that can point at the job's app: `urlReplacements[].replacement`
- * and the values of `variableOverrides` (plain strings, the `value` of wrapped ones, every string
- * leaf of structured ones).
- *
- * Records keyed by names the user chose are rebuilt with Object.fromEntries, which defines each
- * key as an own property: no name, not even `__proto__`, is special.
- */
-
 /** Where a string sits in the options: `['variableOverrides', 'API', 'value', 'urls', 0]`. */
 export type OptionPath = readonly (string | number)[];
 
-type MapString = (text: string, path: OptionPath) => string;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/**
+ * Whether the string at `path` can point at the job's app: `urlReplacements[i].replacement`, a plain
+ * `variableOverrides[name]`, or any leaf of a wrapped one's `value`.
+ */
+function isUrlSlot(path: OptionPath): boolean {
+  const [field, at, key] = path;
+  if (field === 'urlReplacements')
+    return path.length === 3 && typeof at === 'number' && key === 'replacement';
+  return field === 'variableOverrides' && typeof at === 'string' && (path.length === 2 || key === 'value');
 }
 
-function mapLeaves(value: unknown, path: OptionPath, map: MapString): unknown {
-  if (typeof value === 'string') return map(value, path);
-  if (Array.isArray(value)) return value.map((item, i) => mapLeaves(item, [...path, i], map));
-  if (isRecord(value)) {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [key, mapLeaves(item, [...path, key], map)]),
-    );
-  }
-  return value;
-}
-
-function mapOverride(override: unknown, path: OptionPath, map: MapString): unknown {
-  if (typeof override === 'string') return map(override, path);
-  if (isRecord(override) && 'value' in override) {
-    return { ...override, value: mapLeaves(override.value, [...path, 'value'], map) };
-  }
-  return override;
-}
-
-/** A copy of `options` with `map` applied to every string that may be a URL of the app. */
-function mapOptionUrls<T extends Record<string, unknown>>(options: T, map: MapString): T {
-  const mapped: Record<string, unknown> = { ...options };
-  const { urlReplacements, variableOverrides } = options;
-  if (Array.isArray(urlReplacements)) {
-    mapped.urlReplacements = urlReplacements.map((entry: unknown, i) =>
-      isRecord(entry) && typeof entry.replacement === 'string'
-        ? { ...entry, replacement: map(entry.replacement, ['urlReplacements', i, 'replacement']) }
-        : entry,
-    );
-  }
-  if (isRecord(variableOverrides)) {
-    mapped.variableOverrides = Object.fromEntries(
-      Object.entries(variableOverrides).map(([name, override]) => [
-        name,
-        mapOverride(override, ['variableOverrides', name], map),
-      ]),
-    );
-  }
-  return mapped as T;
+/**
+ * A copy of `value` with `map` applied to every URL slot's string. Records are rebuilt with
+ * Object.fromEntries, which defines each key as an own property: no name, not even `__proto__`, is special.
+ */
+function mapOptionUrls(
+  value: unknown,
+  map: (text: string, path: OptionPath) => string,
+  path: OptionPath = [],
+): unknown {
+  if (typeof value === 'string') return isUrlSlot(path) ? map(value, path) : value;
+  if (Array.isArray(value)) return value.map((item, i) => mapOptionUrls(item, map, [...path, i]));
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [key, mapOptionUrls(item, map, [...path, key])]),
+  );
 }
 
 /**
@@ -69,21 +41,11 @@ export function rewriteTunnelUrls<T extends Record<string, unknown>>(
   options: T,
   publicOrigins: ReadonlyMap<string, string>,
 ): T {
-  const byKey = new Map<string, string>();
-  for (const [local, publicOrigin] of publicOrigins) {
-    const key = originKey(local);
-    if (key !== undefined) byKey.set(key, publicOrigin);
-  }
+  const byKey = new Map([...publicOrigins].map(([local, remote]) => [originKey(local) ?? local, remote]));
   return mapOptionUrls(options, (text) => {
-    const key = originKey(text);
-    const publicOrigin = key === undefined ? undefined : byKey.get(key);
+    const publicOrigin = byKey.get(originKey(text) ?? '');
     return publicOrigin === undefined ? text : withOrigin(text, publicOrigin);
-  });
-}
-
-export interface UntunnelledUrl {
-  path: OptionPath;
-  url: string;
+  }) as T;
 }
 
 /**
@@ -93,9 +55,9 @@ export interface UntunnelledUrl {
 export function untunnelledLoopbackUrls(
   options: Record<string, unknown>,
   tunnelOrigins: readonly string[],
-): UntunnelledUrl[] {
+): { path: OptionPath; url: string }[] {
   const tunnelled = new Set(tunnelOrigins.map(originKey));
-  const found: UntunnelledUrl[] = [];
+  const found: { path: OptionPath; url: string }[] = [];
   mapOptionUrls(options, (text, path) => {
     if (isLocalWebUrl(text) && !tunnelled.has(originKey(text))) found.push({ path, url: text });
     return text;
