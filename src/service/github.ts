@@ -106,12 +106,6 @@ function checked<T>(schema: z.ZodMiniType<T>, value: unknown, what: string): T {
   );
 }
 
-/** The comment a create or an update wrote, from GitHub's answer. */
-function written(data: unknown, what: string): Comment {
-  const { id, html_url } = checked(answers().written, data, what);
-  return { id, url: html_url };
-}
-
 const notTheOrigin = (origin: string) =>
   `not the API's origin ${origin}: the github-token goes to that origin only, so nothing was sent there`;
 
@@ -212,6 +206,19 @@ class GitHubRequests {
     }
   }
 
+  /** `route`'s answer, as `schema` says it must be. */
+  protected async read<T>(
+    what: string,
+    route: string,
+    schema: z.ZodMiniType<T>,
+    context: CommentContext,
+  ): Promise<T> {
+    const { data } = await this.call(what, 'github', context, (request) =>
+      this.octokit.request(route, { request }),
+    );
+    return checked(schema, data, what);
+  }
+
   /**
    * The items of a list, page after page as GitHub's Link header names them (Octokit requests an
    * absolute URL as it is, and githubFetch refuses one outside the API's origin), up to `maxPages`.
@@ -301,34 +308,30 @@ export class PullRequestComments extends GitHubRequests {
     return own ? { id: own.id, url: own.html_url, body: own.body ?? undefined } : undefined;
   }
 
-  async update(comment: Comment, body: string, context: CommentContext): Promise<Comment> {
+  update(comment: Comment, body: string, context: CommentContext): Promise<Comment> {
     const { owner, repo } = this.pullRequest;
-    const what = 'update the pull request comment';
-    const { data } = await this.call(what, 'github', context, (request) =>
-      this.octokit.rest.issues.updateComment({
-        owner,
-        repo,
-        comment_id: comment.id,
-        body,
-        request,
-      }),
-    );
-    return written(data, what);
+    const route = `PATCH /repos/${owner}/${repo}/issues/comments/${comment.id}`;
+    return this.write('update the pull request comment', 'github', route, body, context);
   }
 
-  async create(body: string, context: CommentContext): Promise<Comment> {
+  create(body: string, context: CommentContext): Promise<Comment> {
     const { owner, repo, number } = this.pullRequest;
-    const what = `comment on pull request #${number}`;
-    const { data } = await this.call(what, 'github-create', context, (request) =>
-      this.octokit.rest.issues.createComment({
-        owner,
-        repo,
-        issue_number: number,
-        body,
-        request,
-      }),
+    const route = `POST /repos/${owner}/${repo}/issues/${number}/comments`;
+    return this.write(`comment on pull request #${number}`, 'github-create', route, body, context);
+  }
+
+  private async write(
+    what: string,
+    rule: RetryRule,
+    route: string,
+    body: string,
+    context: CommentContext,
+  ): Promise<Comment> {
+    const { data } = await this.call(what, rule, context, (request) =>
+      this.octokit.request(route, { body, request }),
     );
-    return written(data, what);
+    const { id, html_url } = checked(answers().written, data, what);
+    return { id, url: html_url };
   }
 }
 
@@ -362,11 +365,8 @@ export class PullRequestLookup extends GitHubRequests {
   }
 
   async get(number: number, context: CommentContext): Promise<FoundPullRequest> {
-    const what = `read pull request #${number}`;
-    const { data } = await this.call(what, 'github', context, (request) =>
-      this.octokit.request(`GET ${this.path}/pulls/${number}`, { request }),
-    );
-    return found(checked(answers().pull, data, what));
+    const route = `GET ${this.path}/pulls/${number}`;
+    return found(await this.read(`read pull request #${number}`, route, answers().pull, context));
   }
 
   /**
@@ -375,12 +375,9 @@ export class PullRequestLookup extends GitHubRequests {
    */
   async ofCommit(sha: string, context: CommentContext): Promise<FoundPullRequest[]> {
     const what = `list the pull requests of commit ${sha.slice(0, 7)}`;
-    const url = `GET ${this.path}/commits/${encodeURIComponent(sha)}/pulls?per_page=100`;
+    const route = `GET ${this.path}/commits/${encodeURIComponent(sha)}/pulls?per_page=100`;
     try {
-      const { data } = await this.call(what, 'github', context, (request) =>
-        this.octokit.request(url, { request }),
-      );
-      return checked(answers().pulls, data, what).map(found);
+      return (await this.read(what, route, answers().pulls, context)).map(found);
     } catch (error) {
       if (error instanceof GitHubError && error.status === 422) return [];
       throw error;
