@@ -6,9 +6,9 @@ import {
   type HttpFailure,
   mayHaveActed,
   parseRetryAfter,
-  RetriesExhausted,
   type RetryRule,
   retryReason,
+  type Stop,
   withRetry,
 } from './retry.js';
 import { type HttpAnswer, type RefusedRedirect, send, TransportError } from './transport.js';
@@ -76,7 +76,7 @@ export interface Party {
   refusal?(answer: HttpAnswer): { status: number; retryAfterMs?: number } | undefined;
 }
 
-function describeFailure(party: Party, operation: Request, stop: RetriesExhausted): string {
+function describeFailure(party: Party, operation: Request, stop: Stop): string {
   const { failure, attempts, elapsedMs } = stop;
   const tries = attempts > 1 ? ` (gave up after ${attempts} attempts over ${seconds(elapsedMs)})` : '';
   const start = `Could not ${operation.name}`;
@@ -101,7 +101,7 @@ function describeFailure(party: Party, operation: Request, stop: RetriesExhauste
  * The error a request that stopped being retried ends in: the job's cancellation, the time-out
  * (for a read, whose deadline is the `timeout` input's), or the party's failure.
  */
-function settle(party: Party, operation: Request, stop: RetriesExhausted): Error {
+function settle(party: Party, operation: Request, stop: Stop): Error {
   const { failure, reason } = stop;
   if (reason === 'aborted') {
     const abandoned = failure instanceof TransportError && failure.kind === 'aborted';
@@ -160,31 +160,28 @@ export async function request(party: Party, request: Request, context: RequestCo
     context.onRetry ??
     ((failure: string, delayMs: number, attempt: number) =>
       info(line`Could not ${request.name} (${failure}); attempt ${attempt + 1} in ${seconds(delayMs)}.`));
-  try {
-    return await withRetry(
-      request.rule,
-      {
-        clock,
-        deadline,
-        signal: context.stopRetriesOn ?? context.signal,
-        onRetry: (failure, delayMs, attempt) => onRetry(retryReason(failure), delayMs, attempt),
-      },
-      async () => {
-        const timeoutMs = Math.max(1, Math.min(context.requestTimeoutMs, deadline - clock.now()));
-        const { url, method, headers, body } = request;
-        try {
-          const answer = await send(url, method, headers, body, timeoutMs, context.signal, `${party.name}'s`);
-          if (answer.status >= 200 && answer.status < 300) return { ok: true, value: answer };
-          const retryAfterMs = parseRetryAfter(answer.headers.get('retry-after') ?? undefined, Date.now());
-          const failure: HttpFailure = { ...answer, retryAfterMs, ...party.refusal?.(answer) };
-          return { ok: false, failure };
-        } catch (error) {
-          if (error instanceof TransportError) return { ok: false, failure: error };
-          throw error;
-        }
-      },
-    );
-  } catch (error) {
-    throw error instanceof RetriesExhausted ? settle(party, request, error) : error;
-  }
+  return withRetry(
+    request.rule,
+    {
+      clock,
+      deadline,
+      signal: context.stopRetriesOn ?? context.signal,
+      onRetry: (failure, delayMs, attempt) => onRetry(retryReason(failure), delayMs, attempt),
+      stopped: (stop) => settle(party, request, stop),
+    },
+    async () => {
+      const timeoutMs = Math.max(1, Math.min(context.requestTimeoutMs, deadline - clock.now()));
+      const { url, method, headers, body } = request;
+      try {
+        const answer = await send(url, method, headers, body, timeoutMs, context.signal, `${party.name}'s`);
+        if (answer.status >= 200 && answer.status < 300) return { ok: true, value: answer };
+        const retryAfterMs = parseRetryAfter(answer.headers.get('retry-after') ?? undefined, Date.now());
+        const failure: HttpFailure = { ...answer, retryAfterMs, ...party.refusal?.(answer) };
+        return { ok: false, failure };
+      } catch (error) {
+        if (error instanceof TransportError) return { ok: false, failure: error };
+        throw error;
+      }
+    },
+  );
 }
