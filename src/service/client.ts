@@ -4,7 +4,7 @@ import { ServiceError } from './errors.js';
 import { type CallContext, errorText, type Party, request } from './request.js';
 import type { RetryRule } from './retry.js';
 import { MAX_REDIRECTS, type RefusedRedirect } from './transport.js';
-import { explainIssues, issuePath } from './validation.js';
+import { issuePath, validate } from './validation.js';
 
 export type { CallContext } from './request.js';
 
@@ -101,16 +101,10 @@ export function parseAnswer<T>(
       `Could not ${operation.name}: the response is not JSON (HTTP ${answer.status}${type})${errorText(answer.body)}${acceptedNote(operation)}`,
     );
   }
-  const schema = operation.schema();
-  const parsed = schema.safeParse(json, { reportInput: true });
-  if (!parsed.success) {
-    const problems = explainIssues(schema, parsed.error.issues, {
-      where: (path) => `field '${issuePath('', path)}'`,
-      max: 3,
-    });
-    throw new ServiceError(
-      `Could not ${operation.name}: the response does not match the service interface: ${problems.join(' ')}${acceptedNote(operation)}`,
-    );
-  }
-  return parsed.data;
+  const where = (path: readonly PropertyKey[]) => `field '${issuePath('', path)}'`;
+  const result = validate(operation.schema(), json, { where, max: 3 });
+  if ('data' in result) return result.data;
+  throw new ServiceError(
+    `Could not ${operation.name}: the response does not match the service interface: ${result.problems}${acceptedNote(operation)}`,
+  );
 }

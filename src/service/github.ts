@@ -6,7 +6,7 @@ import { type Party, type RequestContext, request } from './request.js';
 import type { RetryRule } from './retry.js';
 import { once } from './schemas.js';
 import { MAX_REDIRECTS } from './transport.js';
-import { explainIssues, issuePath } from './validation.js';
+import { issuePath, validate } from './validation.js';
 
 /** Octokit as @actions/github makes it; the caller imports @actions/github only when commenting. */
 export type Octokit = ReturnType<typeof getOctokit>;
@@ -92,18 +92,14 @@ export class GitHubError extends ServiceError {
 
 /** `value` as `schema` says, or a GitHubError that says in words where the answer is wrong. */
 function checked<T>(schema: z.ZodMiniType<T>, value: unknown, what: string): T {
-  const parsed = schema.safeParse(value, { reportInput: true });
-  if (parsed.success) return parsed.data;
-  const problems = explainIssues(schema, parsed.error.issues, {
+  const result = validate(schema, value, {
     where: (path) => (path.length === 0 ? 'the answer' : `field '${issuePath('', path)}'`),
     // Its kind only: a value from GitHub's answer is no help to the reader.
     showsInput: () => false,
     max: 3,
   });
-  throw new GitHubError(
-    `Could not ${what}: GitHub's answer does not match its API: ${problems.join(' ')}`,
-    undefined,
-  );
+  if ('data' in result) return result.data;
+  throw new GitHubError(`Could not ${what}: GitHub's answer does not match its API: ${result.problems}`);
 }
 
 const notTheOrigin = (origin: string) =>
