@@ -5,7 +5,6 @@ import { Aborted, ServiceError } from './errors.js';
 import { type Party, type RequestContext, request } from './request.js';
 import type { RetryRule } from './retry.js';
 import { once } from './schemas.js';
-import { MAX_REDIRECTS } from './transport.js';
 import { issuePath, validate } from './validation.js';
 
 /** Octokit as @actions/github makes it; the caller imports @actions/github only when commenting. */
@@ -108,13 +107,9 @@ const notTheOrigin = (origin: string) =>
 const GITHUB: Party = {
   name: 'GitHub',
   errorField: 'message',
-  redirect: (status, { location, origin, reason }) => {
-    const moved = `GitHub answered HTTP ${status}, a redirect to ${location}`;
-    if (reason === 'other-origin') return `${moved}, which is ${notTheOrigin(origin)}.`;
-    if (reason === 'not-a-read') return `${moved}: a write is never sent again to a redirect's target.`;
-    if (reason === 'too-many')
-      return `${moved} after ${MAX_REDIRECTS} redirects within ${origin}: a redirect loop.`;
-    return `GitHub answered HTTP ${status}, a redirect without a usable Location.`;
+  redirect: {
+    otherOrigin: (origin) => `${notTheOrigin(origin)}.`,
+    notARead: "a write is never sent again to a redirect's target.",
   },
   // The 403 and 404 of a comment are explained where the step knows why it comments.
   advice: () => undefined,

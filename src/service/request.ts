@@ -11,7 +11,7 @@ import {
   type Stop,
   withRetry,
 } from './retry.js';
-import { type HttpAnswer, type RefusedRedirect, send, TransportError } from './transport.js';
+import { type HttpAnswer, MAX_REDIRECTS, type RefusedRedirect, send, TransportError } from './transport.js';
 
 /**
  * The one path of a request to the service or to GitHub: sent (transport.ts), retried by its rule
@@ -66,14 +66,27 @@ export interface Party {
   name: string;
   /** The field of an error answer that says why: the service's `error`, GitHub's `message`. */
   errorField: string;
-  /** Why a redirect was not followed, and what to do about it. */
-  redirect(status: number, refused: RefusedRedirect): string;
+  /** Why a redirect out of the origin, or of a write, was not followed, and what to do about it. */
+  redirect: { otherOrigin: (origin: string) => string; notARead: string };
   /** What to do about an answer with this status, if there is something to say. */
   advice(status: number, request: Request): string | undefined;
   /** The error a failed request ends in, when the job was not cancelled and no time-out explains it. */
   failed(message: string, status?: number): Error;
   /** A delay the answer asks for, besides Retry-After (GitHub's rate limit); the failure's status as read. */
   refusal?(answer: HttpAnswer): { status: number; retryAfterMs?: number } | undefined;
+}
+
+function describeRedirect(
+  party: Party,
+  status: number,
+  { location, origin, reason }: RefusedRedirect,
+): string {
+  const moved = `${party.name} answered HTTP ${status}, a redirect to ${location}`;
+  if (reason === 'other-origin') return `${moved}, which is ${party.redirect.otherOrigin(origin)}`;
+  if (reason === 'not-a-read') return `${moved}: ${party.redirect.notARead}`;
+  if (reason === 'too-many')
+    return `${moved} after ${MAX_REDIRECTS} redirects within ${origin}: a redirect loop.`;
+  return `${party.name} answered HTTP ${status}, a redirect without a usable Location.`;
 }
 
 function describeFailure(party: Party, operation: Request, stop: Stop): string {
@@ -87,7 +100,7 @@ function describeFailure(party: Party, operation: Request, stop: Stop): string {
     return `${start}: ${what}${tries}.`;
   }
   if (failure.redirect) {
-    const redirect = `${start}: ${party.redirect(failure.status, failure.redirect)}`;
+    const redirect = `${start}: ${describeRedirect(party, failure.status, failure.redirect)}`;
     return mayHaveStarted ? `${redirect} ${MAY_HAVE_STARTED}` : redirect;
   }
   const status = `${start}: HTTP ${failure.status}${errorText(failure.body, party.errorField)}`;
