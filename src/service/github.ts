@@ -214,24 +214,25 @@ class GitHubRequests {
    * The items of a list, page after page as GitHub's Link header names them (Octokit requests an
    * absolute URL as it is, and githubFetch refuses one outside the API's origin), up to `maxPages`.
    */
-  protected async *pages(
+  protected async *pages<T>(
     first: string,
     what: (page: number) => string,
+    schema: z.ZodMiniType<T[]>,
     context: CommentContext,
     maxPages = Number.POSITIVE_INFINITY,
-  ): AsyncGenerator<{ data: unknown; what: string }> {
-    let url: string | undefined = `GET ${first}`;
-    for (let page = 1; url !== undefined && page <= maxPages; page++) {
-      const route: string = url;
-      const response: { data: unknown; headers: { link?: string } } = await this.call(
+  ): AsyncGenerator<T> {
+    let route: string | undefined = `GET ${first}`;
+    for (let page = 1; route !== undefined && page <= maxPages; page++) {
+      const url: string = route;
+      const { data, headers }: { data: unknown; headers: { link?: string } } = await this.call(
         what(page),
         'github',
         context,
-        (request) => this.octokit.request(route, { request }),
+        (request) => this.octokit.request(url, { request }),
       );
-      yield { data: response.data, what: what(page) };
-      const next = /<([^>]+)>;\s*rel="next"/.exec(response.headers.link ?? '')?.[1];
-      url = next === undefined ? undefined : `GET ${next}`;
+      yield* checked(schema, data, what(page));
+      const next = /<([^>]+)>;\s*rel="next"/.exec(headers.link ?? '')?.[1];
+      route = next && `GET ${next}`;
     }
   }
 }
@@ -288,10 +289,8 @@ export class PullRequestComments extends GitHubRequests {
     const marked: ListedComment[] = [];
     const first = `/repos/${owner}/${repo}/issues/${number}/comments?per_page=100`;
     const what = (page: number) => `list the comments of pull request #${number} (page ${page})`;
-    for await (const { data, what: listing } of this.pages(first, what, context)) {
-      for (const comment of checked(answers().list, data, listing)) {
-        if (comment.body?.includes(marker)) marked.push(comment);
-      }
+    for await (const comment of this.pages(first, what, answers().list, context)) {
+      if (comment.body?.includes(marker)) marked.push(comment);
     }
     if (marked.length === 0) return undefined;
     const who = await identity();
@@ -380,9 +379,9 @@ export class PullRequestLookup extends GitHubRequests {
     const query = `state=open&per_page=100${head ? `&head=${encodeURIComponent(head)}` : ''}`;
     const what = (page: number) => `list the open pull requests (page ${page})`;
     const pulls: FoundPullRequest[] = [];
-    for await (const page of this.pages(`${this.path}/pulls?${query}`, what, context, maxPages)) {
-      pulls.push(...checked(answers().pulls, page.data, page.what).map(found));
-    }
+    const first = `${this.path}/pulls?${query}`;
+    for await (const pull of this.pages(first, what, answers().pulls, context, maxPages))
+      pulls.push(found(pull));
     return pulls;
   }
 }
