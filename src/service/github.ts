@@ -55,21 +55,19 @@ const answers = once(() => {
       z.object({
         id: z.number(),
         html_url: z.string(),
-        body: z.optional(z.nullable(z.string())),
-        user: z.optional(
-          z.nullable(
-            z.object({
-              id: z.optional(z.number()),
-              login: z.optional(z.string()),
-              type: z.optional(z.string()),
-            }),
-          ),
+        body: z.nullish(z.string()),
+        user: z.nullish(
+          z.object({
+            id: z.optional(z.number()),
+            login: z.optional(z.string()),
+            type: z.optional(z.string()),
+          }),
         ),
       }),
     ),
     written: z.object({ id: z.number(), html_url: z.string() }),
     viewer: z.object({
-      viewer: z.object({ login: z.string(), databaseId: z.optional(z.nullable(z.number())) }),
+      viewer: z.object({ login: z.string(), databaseId: z.nullish(z.number()) }),
     }),
     pull,
     pulls: z.array(pull),
@@ -132,13 +130,6 @@ interface FetchInit {
   signal?: AbortSignal | null;
 }
 
-/** One of Octokit's requests as the project's transport sends it: what it does, how it is retried, its budget. */
-interface GitHubCall {
-  what: string;
-  rule: RetryRule;
-  context: CommentContext;
-}
-
 /**
  * Octokit's fetch, over the project's one request path (request() in client.ts): proxies, answers
  * capped while read, redirects of reads followed within the origin only, retries by `call`'s
@@ -146,7 +137,11 @@ interface GitHubCall {
  * next page elsewhere) is refused before anything is sent. Without `call` (Octokit's default for
  * a request that names none), one request within `timeoutMs`, retried like a read.
  */
-export function githubFetch(apiUrl: string, timeoutMs: number, call?: GitHubCall) {
+export function githubFetch(
+  apiUrl: string,
+  timeoutMs: number,
+  call?: { what: string; rule: RetryRule; context: CommentContext },
+) {
   const { origin } = new URL(apiUrl);
   return async (url: string, init: FetchInit = {}): Promise<Response> => {
     const method = init.method ?? 'GET';
