@@ -7,8 +7,8 @@ import {
   OUTAGE_BUDGET_MS,
   parseRetryAfter,
   RETRY_AFTER_CAP_MS,
-  RetriesExhausted,
   retryDelay,
+  type Stop,
   withRetry,
 } from '../../src/service/retry.js';
 import { describeNetworkError, TransportError } from '../../src/service/transport.js';
@@ -107,13 +107,21 @@ describe('backoff', () => {
   });
 });
 
-/** The error a retry loop stopped with; fails the test if it succeeded. */
-async function stopOf(loop: Promise<unknown>): Promise<RetriesExhausted> {
+/** The error the tests' retry loops stop with: the Stop, as it is. */
+class Stopped extends Error {
+  constructor(readonly stop: Stop) {
+    super(stop.reason);
+  }
+}
+const stopped = (stop: Stop) => new Stopped(stop);
+
+/** How a retry loop stopped; fails the test if it succeeded. */
+async function stopOf(loop: Promise<unknown>): Promise<Stop> {
   const error = await loop.then(
     () => new Error('expected the retry loop to give up'),
     (reason: unknown) => reason,
   );
-  if (error instanceof RetriesExhausted) return error;
+  if (error instanceof Stopped) return error.stop;
   throw error;
 }
 
@@ -131,9 +139,9 @@ describe('withRetry', () => {
   test('retries a read through transient failures, sleeping the backoff between attempts', async () => {
     const clock = virtualClock(() => 0.5);
     const { attempt, calls } = scripted([http(503), reset, noAnswer, http(502)]);
-    await expect(withRetry('read', { clock, deadline: clock.now() + 3_600_000 }, attempt)).resolves.toBe(
-      'ok after 5',
-    );
+    await expect(
+      withRetry('read', { clock, stopped, deadline: clock.now() + 3_600_000 }, attempt),
+    ).resolves.toBe('ok after 5');
     expect(calls()).toBe(5);
     expect(clock.slept).toEqual([500, 1000, 2000, 4000]);
   });
@@ -141,7 +149,7 @@ describe('withRetry', () => {
   test('honours Retry-After', async () => {
     const clock = virtualClock();
     const { attempt } = scripted([http(429, 7000)]);
-    await withRetry('read', { clock, deadline: clock.now() + 60_000 }, attempt);
+    await withRetry('read', { clock, stopped, deadline: clock.now() + 60_000 }, attempt);
     expect(clock.slept).toEqual([7000]);
   });
 
@@ -155,7 +163,9 @@ describe('withRetry', () => {
         ? { ok: false as const, failure: http(503) }
         : { ok: true as const, value: 'back' };
     };
-    await expect(withRetry('read', { clock, deadline: start + 3_600_000 }, attempt)).resolves.toBe('back');
+    await expect(withRetry('read', { clock, stopped, deadline: start + 3_600_000 }, attempt)).resolves.toBe(
+      'back',
+    );
     expect(calls).toBeGreaterThan(10);
   });
 
@@ -163,8 +173,7 @@ describe('withRetry', () => {
     const clock = virtualClock(() => 0.99);
     const start = clock.now();
     const attempt = async () => ({ ok: false as const, failure: http(503) });
-    const error = await stopOf(withRetry('read', { clock, deadline: start + 3_600_000 }, attempt));
-    expect(error).toBeInstanceOf(RetriesExhausted);
+    const error = await stopOf(withRetry('read', { clock, stopped, deadline: start + 3_600_000 }, attempt));
     expect(error.reason).toBe('budget');
     expect(error.elapsedMs).toBeGreaterThan(OUTAGE_BUDGET_MS - BACKOFF_CAP_MS);
     expect(error.elapsedMs).toBeLessThanOrEqual(OUTAGE_BUDGET_MS);
@@ -173,7 +182,7 @@ describe('withRetry', () => {
   test('stops at the deadline rather than sleeping past it', async () => {
     const clock = virtualClock(() => 0.99);
     const { attempt } = scripted([http(503), http(503), http(503), http(503), http(503)]);
-    const error = await stopOf(withRetry('read', { clock, deadline: clock.now() + 2500 }, attempt));
+    const error = await stopOf(withRetry('read', { clock, stopped, deadline: clock.now() + 2500 }, attempt));
     expect(error.reason).toBe('deadline');
     expect(clock.slept.reduce((a, b) => a + b, 0)).toBeLessThan(2500);
   });
@@ -182,13 +191,15 @@ describe('withRetry', () => {
     const clock = virtualClock();
     const retried = scripted([http(429), http(503), refused]);
     await expect(
-      withRetry('start', { clock, deadline: clock.now() + 60_000 }, retried.attempt),
+      withRetry('start', { clock, stopped, deadline: clock.now() + 60_000 }, retried.attempt),
     ).resolves.toBe('ok after 4');
     for (const failure of [http(500), http(502), http(504), reset, noAnswer, http(400)]) {
       const once = scripted([failure]);
-      const error = await withRetry('start', { clock, deadline: clock.now() + 60_000 }, once.attempt).catch(
-        (e) => e,
-      );
+      const error = await withRetry(
+        'start',
+        { clock, stopped, deadline: clock.now() + 60_000 },
+        once.attempt,
+      ).catch((e) => e.stop);
       expect(error.reason).toBe('not-retryable');
       expect(once.calls()).toBe(1);
     }
@@ -197,9 +208,11 @@ describe('withRetry', () => {
   test('a start gives up after a few attempts', async () => {
     const clock = virtualClock();
     const { attempt, calls } = scripted(Array(10).fill(refused));
-    const error = await withRetry('start', { clock, deadline: clock.now() + 3_600_000 }, attempt).catch(
-      (e) => e,
-    );
+    const error = await withRetry(
+      'start',
+      { clock, stopped, deadline: clock.now() + 3_600_000 },
+      attempt,
+    ).catch((e) => e.stop);
     expect(error.reason).toBe('budget');
     expect(calls()).toBe(5);
   });
@@ -210,7 +223,11 @@ describe('withRetry', () => {
     controller.abort();
     const { attempt, calls } = scripted([http(503), http(503)]);
     const error = await stopOf(
-      withRetry('read', { clock, deadline: clock.now() + 60_000, signal: controller.signal }, attempt),
+      withRetry(
+        'read',
+        { clock, stopped, deadline: clock.now() + 60_000, signal: controller.signal },
+        attempt,
+      ),
     );
     expect(error.reason).toBe('aborted');
     expect(calls()).toBe(1);

@@ -28,31 +28,17 @@ const tooDeep = () =>
  * JSON.parse keeps the last silently; YAML refuses a duplicate, and so must JSON. Linear.
  */
 function duplicateJsonKey(text: string): string | undefined {
-  // One entry per open container: the keys of an object so far, or null for a list.
+  // One entry per open container: the keys of an object so far, or null for a list. Outside its
+  // strings, valid JSON holds no quote, so each match starts at a token; a string before a colon is a key.
   const open: (Set<string> | null)[] = [];
-  let expectKey = false;
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i];
-    if (char === '"') {
-      let end = i + 1;
-      while (text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+  for (const [token, key] of text.matchAll(/("(?:[^"\\]|\\.)*")\s*:|"(?:[^"\\]|\\.)*"|[{}[\]]/g)) {
+    if (token === '{' || token === '[') open.push(token === '{' ? new Set() : null);
+    else if (token === '}' || token === ']') open.pop();
+    else if (key !== undefined) {
+      const name = JSON.parse(key) as string;
       const keys = open.at(-1);
-      if (expectKey && keys) {
-        const key = JSON.parse(text.slice(i, end + 1)) as string;
-        if (keys.has(key)) return key;
-        keys.add(key);
-      }
-      expectKey = false;
-      i = end;
-    } else if (char === '{') {
-      open.push(new Set());
-      expectKey = true;
-    } else if (char === '[') {
-      open.push(null);
-    } else if (char === '}' || char === ']') {
-      open.pop();
-    } else if (char === ',') {
-      expectKey = open.at(-1) !== null;
+      if (keys?.has(name)) return name;
+      keys?.add(name);
     }
   }
   return undefined;

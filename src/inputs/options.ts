@@ -1,5 +1,5 @@
 import { type SuiteOptions, suiteOptionsSchema } from '../service/schemas.js';
-import { explainIssues, issuePath, shown } from '../service/validation.js';
+import { issuePath, shown, validate } from '../service/validation.js';
 import { InputError } from './input-error.js';
 import { parseOptionsText } from './options-text.js';
 import { maskSensitiveOverrides } from './sensitive-overrides.js';
@@ -21,17 +21,13 @@ async function parseSuiteOptions(text: string): Promise<SuiteOptions> {
   if (text === '') return {};
   const raw = await parseOptionsText(text);
   maskSensitiveOverrides(raw);
-  const schema = suiteOptionsSchema();
-  const parsed = schema.safeParse(raw, { reportInput: true });
-  if (!parsed.success) {
-    const problems = explainIssues(schema, parsed.error.issues, {
-      where: (path) => issuePath('options', path),
-      // Nothing under variableOverrides is shown, only its kind: a value there may be a secret.
-      showsInput: (path) => path[0] !== 'variableOverrides',
-      max: MAX_ISSUES,
-    });
-    throw new InputError(`Input 'options' is invalid: ${problems.join(' ')}`);
-  }
+  const parsed = validate(suiteOptionsSchema(), raw, {
+    where: (path) => issuePath('options', path),
+    // Nothing under variableOverrides is shown, only its kind: a value there may be a secret.
+    showsInput: (path) => path[0] !== 'variableOverrides',
+    max: MAX_ISSUES,
+  });
+  if (!('data' in parsed)) throw new InputError(`Input 'options' is invalid: ${parsed.problems}`);
   // zod's record builds its output by assignment, which drops a name such as '__proto__': the
   // overrides the user wrote, now validated, are sent as written.
   const { variableOverrides } = raw as Pick<SuiteOptions, 'variableOverrides'>;

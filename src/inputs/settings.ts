@@ -256,21 +256,15 @@ function resolveTarget(input: InputReader): IdTarget {
   const projectId = idInput(input, 'project-id');
   const testSuiteId = idInput(input, 'test-suite-id');
   const runId = idInput(input, 'run-id');
-  if (projectId && testSuiteId) {
-    throw new InputError(
-      "Inputs 'project-id' and 'test-suite-id' are both set; give 'project-id' for a project run or 'test-suite-id' for a test suite run, not both.",
-    );
-  }
-  if (mode === 'project' && testSuiteId) {
-    throw new InputError(
-      "Input 'test-suite-id' is set but 'mode' is 'project'; a project run needs 'project-id'.",
-    );
-  }
-  if (mode === 'suite' && projectId) {
-    throw new InputError(
-      "Input 'project-id' is set but 'mode' is 'suite'; a test suite run needs 'test-suite-id'.",
-    );
-  }
+  const conflict =
+    projectId && testSuiteId
+      ? "Inputs 'project-id' and 'test-suite-id' are both set; give 'project-id' for a project run or 'test-suite-id' for a test suite run, not both."
+      : mode === 'project' && testSuiteId
+        ? "Input 'test-suite-id' is set but 'mode' is 'project'; a project run needs 'project-id'."
+        : mode === 'suite' && projectId
+          ? "Input 'project-id' is set but 'mode' is 'suite'; a test suite run needs 'test-suite-id'."
+          : undefined;
+  if (conflict) throw new InputError(conflict);
   if (projectId) return { kind: 'project', projectId, runId };
   if (mode === 'suite' || testSuiteId) {
     if (runId) return { kind: 'suite-attach', testSuiteId, runId };

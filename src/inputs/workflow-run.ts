@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isRecord } from './options-text.js';
 
 /** The pull request a workflow runs for, from the event payload, in the base repository. */
 export interface PullRequestRef {
@@ -41,71 +42,53 @@ export function isPullRequestEvent(eventName: string | undefined): boolean {
   return PULL_REQUEST_EVENTS.has(eventName ?? '');
 }
 
+/** The event's payload; undefined when there is none or it cannot be read. */
+function readPayload(env: NodeJS.ProcessEnv): unknown {
+  try {
+    return env.GITHUB_EVENT_PATH ? JSON.parse(readFileSync(env.GITHUB_EVENT_PATH, 'utf8')) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The value at `keys` in a payload, or undefined where a step of the way is not an object. */
+const at = (value: unknown, ...keys: string[]): unknown =>
+  keys.reduce<unknown>((here, key) => (isRecord(here) ? here[key] : undefined), value);
+const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+
 /** The pull request of a pull_request event's payload; undefined when it names none or cannot be read. */
 function readPullRequest(env: NodeJS.ProcessEnv): PullRequestRef | undefined {
-  if (!isPullRequestEvent(env.GITHUB_EVENT_NAME) || !env.GITHUB_EVENT_PATH) return undefined;
-  let payload: {
-    pull_request?: { number?: unknown; head?: { sha?: unknown } };
-    repository?: { full_name?: unknown };
-  };
-  try {
-    payload = JSON.parse(readFileSync(env.GITHUB_EVENT_PATH, 'utf8'));
-  } catch {
-    return undefined;
-  }
-  const fullName = env.GITHUB_REPOSITORY || payload?.repository?.full_name;
-  const [owner, repo] = typeof fullName === 'string' ? fullName.split('/') : [];
-  const number = payload?.pull_request?.number;
+  if (!isPullRequestEvent(env.GITHUB_EVENT_NAME)) return undefined;
+  const payload = readPayload(env);
+  const number = at(payload, 'pull_request', 'number');
+  const fullName = env.GITHUB_REPOSITORY || text(at(payload, 'repository', 'full_name')) || '';
+  const [owner, repo] = fullName.split('/');
   if (!owner || !repo || typeof number !== 'number') return undefined;
-  const headSha = payload.pull_request?.head?.sha;
-  return { owner, repo, number, headSha: typeof headSha === 'string' ? headSha : undefined };
+  return { owner, repo, number, headSha: text(at(payload, 'pull_request', 'head', 'sha')) };
 }
 
-type Payload = Record<string, Record<string, unknown> | undefined>;
-
-/** The event payload of deployment_status and workflow_run events, as far as it is used. */
+/** The commit of a deployment_status or workflow_run event, and what a workflow_run's payload says of it. */
 function readEventCommit(env: NodeJS.ProcessEnv): EventCommit | undefined {
-  const event = env.GITHUB_EVENT_NAME;
-  if ((event !== 'deployment_status' && event !== 'workflow_run') || !env.GITHUB_EVENT_PATH) return undefined;
-  let payload: Payload;
-  try {
-    payload = JSON.parse(readFileSync(env.GITHUB_EVENT_PATH, 'utf8'));
-  } catch {
-    return undefined;
-  }
-  const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
-  if (event === 'deployment_status') {
-    const sha = text(payload?.deployment?.sha);
+  if (env.GITHUB_EVENT_NAME === 'deployment_status') {
+    const sha = text(at(readPayload(env), 'deployment', 'sha'));
     return sha ? { sha } : undefined;
   }
-  const run = payload?.workflow_run as
-    | { head_sha?: unknown; head_branch?: unknown; head_repository?: { owner?: { login?: unknown } } }
-    | undefined;
-  const sha = text(run?.head_sha);
+  if (env.GITHUB_EVENT_NAME !== 'workflow_run') return undefined;
+  const payload = readPayload(env);
+  const run = (...keys: string[]) => at(payload, 'workflow_run', ...keys);
+  const sha = text(run('head_sha'));
   if (!sha) return undefined;
-  const owner = text(run?.head_repository?.owner?.login);
-  const branch = text(run?.head_branch);
-  return {
-    sha,
-    pullRequests: runPullRequests(payload),
-    head: owner && branch ? `${owner}:${branch}` : undefined,
-  };
-}
-
-/** `workflow_run.pull_requests` whose base is this repository (GitHub lists some of other repositories). */
-function runPullRequests(payload: Payload): { number: number; headSha?: string }[] {
-  const list = payload?.workflow_run?.pull_requests;
-  const here = payload?.repository?.id;
-  if (!Array.isArray(list)) return [];
-  return list
-    .filter((pull) => typeof pull?.number === 'number')
-    .filter(
-      (pull) => typeof here !== 'number' || pull.base?.repo?.id === undefined || pull.base.repo.id === here,
-    )
-    .map((pull) => ({
-      number: pull.number,
-      headSha: typeof pull.head?.sha === 'string' ? pull.head.sha : undefined,
-    }));
+  const [owner, branch] = [text(run('head_repository', 'owner', 'login')), text(run('head_branch'))];
+  const here = at(payload, 'repository', 'id');
+  const list = run('pull_requests');
+  // GitHub lists some pull requests into other repositories: only those into this one are kept.
+  const pullRequests = (Array.isArray(list) ? list : []).flatMap((pull) => {
+    const [number, base] = [at(pull, 'number'), at(pull, 'base', 'repo', 'id')];
+    if (typeof number !== 'number' || (typeof here === 'number' && base !== undefined && base !== here))
+      return [];
+    return [{ number, headSha: text(at(pull, 'head', 'sha')) }];
+  });
+  return { sha, pullRequests, head: owner && branch ? `${owner}:${branch}` : undefined };
 }
 
 export function readWorkflowRun(env: NodeJS.ProcessEnv): WorkflowRun {

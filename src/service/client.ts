@@ -3,8 +3,7 @@ import type { Clock } from './clock.js';
 import { ServiceError } from './errors.js';
 import { type CallContext, errorText, type Party, request } from './request.js';
 import type { RetryRule } from './retry.js';
-import { MAX_REDIRECTS, type RefusedRedirect } from './transport.js';
-import { explainIssues, issuePath } from './validation.js';
+import { issuePath, validate } from './validation.js';
 
 export type { CallContext } from './request.js';
 
@@ -22,25 +21,15 @@ export interface Operation<T> {
   notFound: string;
 }
 
-/** Why a redirect was not followed, and what to do about it. */
-function describeRedirect(status: number, { location, origin, reason }: RefusedRedirect): string {
-  const moved = `the service answered HTTP ${status}, a redirect to ${location ?? '(no Location)'}`;
-  switch (reason) {
-    case 'other-origin':
-      return `${moved}, which is not base-url's origin ${origin}: the API key goes to that origin only, so the redirect was not followed. If the service has moved, set base-url to its new address.`;
-    case 'not-a-read':
-      return `${moved}: a request that may start or change a run is never sent again to a redirect's target (it could start a second run, or one elsewhere). Set base-url to the service's address.`;
-    case 'too-many':
-      return `${moved} after ${MAX_REDIRECTS} redirects within ${origin}: a redirect loop.`;
-    case 'no-location':
-      return `the service answered HTTP ${status}, a redirect without a usable Location.`;
-  }
-}
-
 const SERVICE: Party = {
   name: 'the service',
   errorField: 'error',
-  redirect: describeRedirect,
+  redirect: {
+    otherOrigin: (origin) =>
+      `not base-url's origin ${origin}: the API key goes to that origin only, so the redirect was not followed. If the service has moved, set base-url to its new address.`,
+    notARead:
+      "a request that may start or change a run is never sent again to a redirect's target (it could start a second run, or one elsewhere). Set base-url to the service's address.",
+  },
   advice: (status, { notFound }) => {
     if (status === 401 || status === 403) {
       return "The API key is wrong or lacks permission: create one in the API key settings of the service's dashboard (developer or owner permission is needed to see them) and pass it through a secret.";
@@ -101,16 +90,10 @@ export function parseAnswer<T>(
       `Could not ${operation.name}: the response is not JSON (HTTP ${answer.status}${type})${errorText(answer.body)}${acceptedNote(operation)}`,
     );
   }
-  const schema = operation.schema();
-  const parsed = schema.safeParse(json, { reportInput: true });
-  if (!parsed.success) {
-    const problems = explainIssues(schema, parsed.error.issues, {
-      where: (path) => `field '${issuePath('', path)}'`,
-      max: 3,
-    });
-    throw new ServiceError(
-      `Could not ${operation.name}: the response does not match the service interface: ${problems.join(' ')}${acceptedNote(operation)}`,
-    );
-  }
-  return parsed.data;
+  const where = (path: readonly PropertyKey[]) => `field '${issuePath('', path)}'`;
+  const result = validate(operation.schema(), json, { where, max: 3 });
+  if ('data' in result) return result.data;
+  throw new ServiceError(
+    `Could not ${operation.name}: the response does not match the service interface: ${result.problems}${acceptedNote(operation)}`,
+  );
 }

@@ -5,8 +5,7 @@ import { Aborted, ServiceError } from './errors.js';
 import { type Party, type RequestContext, request } from './request.js';
 import type { RetryRule } from './retry.js';
 import { once } from './schemas.js';
-import { MAX_REDIRECTS } from './transport.js';
-import { explainIssues, issuePath } from './validation.js';
+import { issuePath, validate } from './validation.js';
 
 /** Octokit as @actions/github makes it; the caller imports @actions/github only when commenting. */
 export type Octokit = ReturnType<typeof getOctokit>;
@@ -56,21 +55,19 @@ const answers = once(() => {
       z.object({
         id: z.number(),
         html_url: z.string(),
-        body: z.optional(z.nullable(z.string())),
-        user: z.optional(
-          z.nullable(
-            z.object({
-              id: z.optional(z.number()),
-              login: z.optional(z.string()),
-              type: z.optional(z.string()),
-            }),
-          ),
+        body: z.nullish(z.string()),
+        user: z.nullish(
+          z.object({
+            id: z.optional(z.number()),
+            login: z.optional(z.string()),
+            type: z.optional(z.string()),
+          }),
         ),
       }),
     ),
     written: z.object({ id: z.number(), html_url: z.string() }),
     viewer: z.object({
-      viewer: z.object({ login: z.string(), databaseId: z.optional(z.nullable(z.number())) }),
+      viewer: z.object({ login: z.string(), databaseId: z.nullish(z.number()) }),
     }),
     pull,
     pulls: z.array(pull),
@@ -92,24 +89,14 @@ export class GitHubError extends ServiceError {
 
 /** `value` as `schema` says, or a GitHubError that says in words where the answer is wrong. */
 function checked<T>(schema: z.ZodMiniType<T>, value: unknown, what: string): T {
-  const parsed = schema.safeParse(value, { reportInput: true });
-  if (parsed.success) return parsed.data;
-  const problems = explainIssues(schema, parsed.error.issues, {
+  const result = validate(schema, value, {
     where: (path) => (path.length === 0 ? 'the answer' : `field '${issuePath('', path)}'`),
     // Its kind only: a value from GitHub's answer is no help to the reader.
     showsInput: () => false,
     max: 3,
   });
-  throw new GitHubError(
-    `Could not ${what}: GitHub's answer does not match its API: ${problems.join(' ')}`,
-    undefined,
-  );
-}
-
-/** The comment a create or an update wrote, from GitHub's answer. */
-function written(data: unknown, what: string): Comment {
-  const { id, html_url } = checked(answers().written, data, what);
-  return { id, url: html_url };
+  if ('data' in result) return result.data;
+  throw new GitHubError(`Could not ${what}: GitHub's answer does not match its API: ${result.problems}`);
 }
 
 const notTheOrigin = (origin: string) =>
@@ -118,13 +105,9 @@ const notTheOrigin = (origin: string) =>
 const GITHUB: Party = {
   name: 'GitHub',
   errorField: 'message',
-  redirect: (status, { location, origin, reason }) => {
-    const moved = `GitHub answered HTTP ${status}, a redirect to ${location}`;
-    if (reason === 'other-origin') return `${moved}, which is ${notTheOrigin(origin)}.`;
-    if (reason === 'not-a-read') return `${moved}: a write is never sent again to a redirect's target.`;
-    if (reason === 'too-many')
-      return `${moved} after ${MAX_REDIRECTS} redirects within ${origin}: a redirect loop.`;
-    return `GitHub answered HTTP ${status}, a redirect without a usable Location.`;
+  redirect: {
+    otherOrigin: (origin) => `${notTheOrigin(origin)}.`,
+    notARead: "a write is never sent again to a redirect's target.",
   },
   // The 403 and 404 of a comment are explained where the step knows why it comments.
   advice: () => undefined,
@@ -147,13 +130,6 @@ interface FetchInit {
   signal?: AbortSignal | null;
 }
 
-/** One of Octokit's requests as the project's transport sends it: what it does, how it is retried, its budget. */
-interface GitHubCall {
-  what: string;
-  rule: RetryRule;
-  context: CommentContext;
-}
-
 /**
  * Octokit's fetch, over the project's one request path (request() in client.ts): proxies, answers
  * capped while read, redirects of reads followed within the origin only, retries by `call`'s
@@ -161,7 +137,11 @@ interface GitHubCall {
  * next page elsewhere) is refused before anything is sent. Without `call` (Octokit's default for
  * a request that names none), one request within `timeoutMs`, retried like a read.
  */
-export function githubFetch(apiUrl: string, timeoutMs: number, call?: GitHubCall) {
+export function githubFetch(
+  apiUrl: string,
+  timeoutMs: number,
+  call?: { what: string; rule: RetryRule; context: CommentContext },
+) {
   const { origin } = new URL(apiUrl);
   return async (url: string, init: FetchInit = {}): Promise<Response> => {
     const method = init.method ?? 'GET';
@@ -212,28 +192,42 @@ class GitHubRequests {
     }
   }
 
+  /** `route`'s answer, as `schema` says it must be. */
+  protected async read<T>(
+    what: string,
+    route: string,
+    schema: z.ZodMiniType<T>,
+    context: CommentContext,
+  ): Promise<T> {
+    const { data } = await this.call(what, 'github', context, (request) =>
+      this.octokit.request(route, { request }),
+    );
+    return checked(schema, data, what);
+  }
+
   /**
    * The items of a list, page after page as GitHub's Link header names them (Octokit requests an
    * absolute URL as it is, and githubFetch refuses one outside the API's origin), up to `maxPages`.
    */
-  protected async *pages(
+  protected async *pages<T>(
     first: string,
     what: (page: number) => string,
+    schema: z.ZodMiniType<T[]>,
     context: CommentContext,
     maxPages = Number.POSITIVE_INFINITY,
-  ): AsyncGenerator<{ data: unknown; what: string }> {
-    let url: string | undefined = `GET ${first}`;
-    for (let page = 1; url !== undefined && page <= maxPages; page++) {
-      const route: string = url;
-      const response: { data: unknown; headers: { link?: string } } = await this.call(
+  ): AsyncGenerator<T> {
+    let route: string | undefined = `GET ${first}`;
+    for (let page = 1; route !== undefined && page <= maxPages; page++) {
+      const url: string = route;
+      const { data, headers }: { data: unknown; headers: { link?: string } } = await this.call(
         what(page),
         'github',
         context,
-        (request) => this.octokit.request(route, { request }),
+        (request) => this.octokit.request(url, { request }),
       );
-      yield { data: response.data, what: what(page) };
-      const next = /<([^>]+)>;\s*rel="next"/.exec(response.headers.link ?? '')?.[1];
-      url = next === undefined ? undefined : `GET ${next}`;
+      yield* checked(schema, data, what(page));
+      const next = /<([^>]+)>;\s*rel="next"/.exec(headers.link ?? '')?.[1];
+      route = next && `GET ${next}`;
     }
   }
 }
@@ -290,10 +284,8 @@ export class PullRequestComments extends GitHubRequests {
     const marked: ListedComment[] = [];
     const first = `/repos/${owner}/${repo}/issues/${number}/comments?per_page=100`;
     const what = (page: number) => `list the comments of pull request #${number} (page ${page})`;
-    for await (const { data, what: listing } of this.pages(first, what, context)) {
-      for (const comment of checked(answers().list, data, listing)) {
-        if (comment.body?.includes(marker)) marked.push(comment);
-      }
+    for await (const comment of this.pages(first, what, answers().list, context)) {
+      if (comment.body?.includes(marker)) marked.push(comment);
     }
     if (marked.length === 0) return undefined;
     const who = await identity();
@@ -301,34 +293,30 @@ export class PullRequestComments extends GitHubRequests {
     return own ? { id: own.id, url: own.html_url, body: own.body ?? undefined } : undefined;
   }
 
-  async update(comment: Comment, body: string, context: CommentContext): Promise<Comment> {
+  update(comment: Comment, body: string, context: CommentContext): Promise<Comment> {
     const { owner, repo } = this.pullRequest;
-    const what = 'update the pull request comment';
-    const { data } = await this.call(what, 'github', context, (request) =>
-      this.octokit.rest.issues.updateComment({
-        owner,
-        repo,
-        comment_id: comment.id,
-        body,
-        request,
-      }),
-    );
-    return written(data, what);
+    const route = `PATCH /repos/${owner}/${repo}/issues/comments/${comment.id}`;
+    return this.write('update the pull request comment', 'github', route, body, context);
   }
 
-  async create(body: string, context: CommentContext): Promise<Comment> {
+  create(body: string, context: CommentContext): Promise<Comment> {
     const { owner, repo, number } = this.pullRequest;
-    const what = `comment on pull request #${number}`;
-    const { data } = await this.call(what, 'github-create', context, (request) =>
-      this.octokit.rest.issues.createComment({
-        owner,
-        repo,
-        issue_number: number,
-        body,
-        request,
-      }),
+    const route = `POST /repos/${owner}/${repo}/issues/${number}/comments`;
+    return this.write(`comment on pull request #${number}`, 'github-create', route, body, context);
+  }
+
+  private async write(
+    what: string,
+    rule: RetryRule,
+    route: string,
+    body: string,
+    context: CommentContext,
+  ): Promise<Comment> {
+    const { data } = await this.call(what, rule, context, (request) =>
+      this.octokit.request(route, { body, request }),
     );
-    return written(data, what);
+    const { id, html_url } = checked(answers().written, data, what);
+    return { id, url: html_url };
   }
 }
 
@@ -362,11 +350,8 @@ export class PullRequestLookup extends GitHubRequests {
   }
 
   async get(number: number, context: CommentContext): Promise<FoundPullRequest> {
-    const what = `read pull request #${number}`;
-    const { data } = await this.call(what, 'github', context, (request) =>
-      this.octokit.request(`GET ${this.path}/pulls/${number}`, { request }),
-    );
-    return found(checked(answers().pull, data, what));
+    const route = `GET ${this.path}/pulls/${number}`;
+    return found(await this.read(`read pull request #${number}`, route, answers().pull, context));
   }
 
   /**
@@ -375,12 +360,9 @@ export class PullRequestLookup extends GitHubRequests {
    */
   async ofCommit(sha: string, context: CommentContext): Promise<FoundPullRequest[]> {
     const what = `list the pull requests of commit ${sha.slice(0, 7)}`;
-    const url = `GET ${this.path}/commits/${encodeURIComponent(sha)}/pulls?per_page=100`;
+    const route = `GET ${this.path}/commits/${encodeURIComponent(sha)}/pulls?per_page=100`;
     try {
-      const { data } = await this.call(what, 'github', context, (request) =>
-        this.octokit.request(url, { request }),
-      );
-      return checked(answers().pulls, data, what).map(found);
+      return (await this.read(what, route, answers().pulls, context)).map(found);
     } catch (error) {
       if (error instanceof GitHubError && error.status === 422) return [];
       throw error;
@@ -392,9 +374,9 @@ export class PullRequestLookup extends GitHubRequests {
     const query = `state=open&per_page=100${head ? `&head=${encodeURIComponent(head)}` : ''}`;
     const what = (page: number) => `list the open pull requests (page ${page})`;
     const pulls: FoundPullRequest[] = [];
-    for await (const page of this.pages(`${this.path}/pulls?${query}`, what, context, maxPages)) {
-      pulls.push(...checked(answers().pulls, page.data, page.what).map(found));
-    }
+    const first = `${this.path}/pulls?${query}`;
+    for await (const pull of this.pages(first, what, answers().pulls, context, maxPages))
+      pulls.push(found(pull));
     return pulls;
   }
 }

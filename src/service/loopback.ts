@@ -21,9 +21,10 @@ const DEFAULT_PORTS: Readonly<Record<string, string>> = { 'http:': '80', 'https:
  */
 const THIS_MACHINE = new Set(['localhost', '127.0.0.1', '[::1]', '[::ffff:7f00:1]', '0.0.0.0', '[::]']);
 
-export function parseUrl(text: string): URL | undefined {
+/** `text` as a URL (resolved against `base`), or undefined when it is none. */
+export function parseUrl(text: string, base?: string): URL | undefined {
   try {
-    return new URL(text);
+    return new URL(text, base);
   } catch {
     return undefined;
   }

@@ -1,4 +1,4 @@
-import type { CallContext, ServiceClient } from './client.js';
+import type { CallContext, Operation, ServiceClient } from './client.js';
 import type { Poll, RunDriver, StartedRun } from './run-driver.js';
 import {
   cancelAnswerSchema,
@@ -30,8 +30,16 @@ export class ProjectRunDriver implements RunDriver {
     this.base = `/v1/projects/${encodeURIComponent(projectId)}/runs`;
   }
 
-  private notFound(runId: string): string {
-    return `Run '${runId}' was not found in project '${this.projectId}'`;
+  /** A request about one run: reading it, or cancelling it. */
+  private ofRun<T>(
+    runId: string,
+    verb: 'get' | 'cancel',
+    operation: Pick<Operation<T>, 'path' | 'body' | 'rule' | 'schema'>,
+    context: CallContext,
+  ): Promise<T> {
+    const name = `${verb} project run '${runId}' of ${this.target}`;
+    const notFound = `Run '${runId}' was not found in project '${this.projectId}'`;
+    return this.client.call({ name, notFound, ...operation }, context);
   }
 
   async start(request: ProjectRunRequest, context: CallContext): Promise<StartedRun> {
@@ -45,16 +53,8 @@ export class ProjectRunDriver implements RunDriver {
   }
 
   async poll(runId: string, context: CallContext): Promise<Poll> {
-    const run = await this.client.call(
-      {
-        name: `get project run '${runId}' of ${this.target}`,
-        path: `${this.base}/${encodeURIComponent(runId)}`,
-        rule: 'read',
-        schema: projectRunSchema,
-        notFound: this.notFound(runId),
-      },
-      context,
-    );
+    const path = `${this.base}/${encodeURIComponent(runId)}`;
+    const run = await this.ofRun(runId, 'get', { path, rule: 'read', schema: projectRunSchema }, context);
     if (!FINAL_RUN_STATUSES.has(run.status as RunStatus)) return { status: run.status };
     const usable = usableDecorations({ ...run, testCases: run.results?.testCases ?? [] });
     const branch = run.branchName ?? undefined;
@@ -62,16 +62,8 @@ export class ProjectRunDriver implements RunDriver {
   }
 
   async cancel(runId: string, context: CallContext): Promise<void> {
-    await this.client.call(
-      {
-        name: `cancel project run '${runId}' of ${this.target}`,
-        path: `${this.base}/cancel`,
-        body: { where: { runId } },
-        rule: 'cancel',
-        schema: cancelAnswerSchema,
-        notFound: this.notFound(runId),
-      },
-      context,
-    );
+    const body = { where: { runId } };
+    const cancel = { path: `${this.base}/cancel`, body, rule: 'cancel' as const, schema: cancelAnswerSchema };
+    await this.ofRun(runId, 'cancel', cancel, context);
   }
 }

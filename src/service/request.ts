@@ -6,12 +6,12 @@ import {
   type HttpFailure,
   mayHaveActed,
   parseRetryAfter,
-  RetriesExhausted,
   type RetryRule,
   retryReason,
+  type Stop,
   withRetry,
 } from './retry.js';
-import { type HttpAnswer, type RefusedRedirect, send, TransportError } from './transport.js';
+import { type HttpAnswer, MAX_REDIRECTS, type RefusedRedirect, send, TransportError } from './transport.js';
 
 /**
  * The one path of a request to the service or to GitHub: sent (transport.ts), retried by its rule
@@ -66,8 +66,8 @@ export interface Party {
   name: string;
   /** The field of an error answer that says why: the service's `error`, GitHub's `message`. */
   errorField: string;
-  /** Why a redirect was not followed, and what to do about it. */
-  redirect(status: number, refused: RefusedRedirect): string;
+  /** Why a redirect out of the origin, or of a write, was not followed, and what to do about it. */
+  redirect: { otherOrigin: (origin: string) => string; notARead: string };
   /** What to do about an answer with this status, if there is something to say. */
   advice(status: number, request: Request): string | undefined;
   /** The error a failed request ends in, when the job was not cancelled and no time-out explains it. */
@@ -76,7 +76,20 @@ export interface Party {
   refusal?(answer: HttpAnswer): { status: number; retryAfterMs?: number } | undefined;
 }
 
-function describeFailure(party: Party, operation: Request, stop: RetriesExhausted): string {
+function describeRedirect(
+  party: Party,
+  status: number,
+  { location, origin, reason }: RefusedRedirect,
+): string {
+  const moved = `${party.name} answered HTTP ${status}, a redirect to ${location}`;
+  if (reason === 'other-origin') return `${moved}, which is ${party.redirect.otherOrigin(origin)}`;
+  if (reason === 'not-a-read') return `${moved}: ${party.redirect.notARead}`;
+  if (reason === 'too-many')
+    return `${moved} after ${MAX_REDIRECTS} redirects within ${origin}: a redirect loop.`;
+  return `${party.name} answered HTTP ${status}, a redirect without a usable Location.`;
+}
+
+function describeFailure(party: Party, operation: Request, stop: Stop): string {
   const { failure, attempts, elapsedMs } = stop;
   const tries = attempts > 1 ? ` (gave up after ${attempts} attempts over ${seconds(elapsedMs)})` : '';
   const start = `Could not ${operation.name}`;
@@ -87,7 +100,7 @@ function describeFailure(party: Party, operation: Request, stop: RetriesExhauste
     return `${start}: ${what}${tries}.`;
   }
   if (failure.redirect) {
-    const redirect = `${start}: ${party.redirect(failure.status, failure.redirect)}`;
+    const redirect = `${start}: ${describeRedirect(party, failure.status, failure.redirect)}`;
     return mayHaveStarted ? `${redirect} ${MAY_HAVE_STARTED}` : redirect;
   }
   const status = `${start}: HTTP ${failure.status}${errorText(failure.body, party.errorField)}`;
@@ -101,7 +114,7 @@ function describeFailure(party: Party, operation: Request, stop: RetriesExhauste
  * The error a request that stopped being retried ends in: the job's cancellation, the time-out
  * (for a read, whose deadline is the `timeout` input's), or the party's failure.
  */
-function settle(party: Party, operation: Request, stop: RetriesExhausted): Error {
+function settle(party: Party, operation: Request, stop: Stop): Error {
   const { failure, reason } = stop;
   if (reason === 'aborted') {
     const abandoned = failure instanceof TransportError && failure.kind === 'aborted';
@@ -160,31 +173,28 @@ export async function request(party: Party, request: Request, context: RequestCo
     context.onRetry ??
     ((failure: string, delayMs: number, attempt: number) =>
       info(line`Could not ${request.name} (${failure}); attempt ${attempt + 1} in ${seconds(delayMs)}.`));
-  try {
-    return await withRetry(
-      request.rule,
-      {
-        clock,
-        deadline,
-        signal: context.stopRetriesOn ?? context.signal,
-        onRetry: (failure, delayMs, attempt) => onRetry(retryReason(failure), delayMs, attempt),
-      },
-      async () => {
-        const timeoutMs = Math.max(1, Math.min(context.requestTimeoutMs, deadline - clock.now()));
-        const { url, method, headers, body } = request;
-        try {
-          const answer = await send(url, method, headers, body, timeoutMs, context.signal, `${party.name}'s`);
-          if (answer.status >= 200 && answer.status < 300) return { ok: true, value: answer };
-          const retryAfterMs = parseRetryAfter(answer.headers.get('retry-after') ?? undefined, Date.now());
-          const failure: HttpFailure = { ...answer, retryAfterMs, ...party.refusal?.(answer) };
-          return { ok: false, failure };
-        } catch (error) {
-          if (error instanceof TransportError) return { ok: false, failure: error };
-          throw error;
-        }
-      },
-    );
-  } catch (error) {
-    throw error instanceof RetriesExhausted ? settle(party, request, error) : error;
-  }
+  return withRetry(
+    request.rule,
+    {
+      clock,
+      deadline,
+      signal: context.stopRetriesOn ?? context.signal,
+      onRetry: (failure, delayMs, attempt) => onRetry(retryReason(failure), delayMs, attempt),
+      stopped: (stop) => settle(party, request, stop),
+    },
+    async () => {
+      const timeoutMs = Math.max(1, Math.min(context.requestTimeoutMs, deadline - clock.now()));
+      const { url, method, headers, body } = request;
+      try {
+        const answer = await send(url, method, headers, body, timeoutMs, context.signal, `${party.name}'s`);
+        if (answer.status >= 200 && answer.status < 300) return { ok: true, value: answer };
+        const retryAfterMs = parseRetryAfter(answer.headers.get('retry-after') ?? undefined, Date.now());
+        const failure: HttpFailure = { ...answer, retryAfterMs, ...party.refusal?.(answer) };
+        return { ok: false, failure };
+      } catch (error) {
+        if (error instanceof TransportError) return { ok: false, failure: error };
+        throw error;
+      }
+    },
+  );
 }

@@ -120,30 +120,24 @@ export function retryDelay(failure: Failure, attempt: number, random: () => numb
   return backoffDelay(attempt, random);
 }
 
+/** Why the retries stopped (`retry-after`: the wait asked for reaches past the deadline), after what. */
+export interface Stop {
+  failure: Failure;
+  reason: 'not-retryable' | 'budget' | 'deadline' | 'retry-after' | 'aborted';
+  attempts: number;
+  elapsedMs: number;
+  /** Time left before the deadline when it stopped. */
+  timeLeftMs: number;
+}
+
 interface RetryContext {
   clock: Clock;
   /** Absolute time (clock ms) after which no attempt starts. */
   deadline: number;
   signal?: AbortSignal;
   onRetry?: (failure: Failure, delayMs: number, attempt: number) => void;
-}
-
-/** `retry-after`: the wait the service asked for reaches past the deadline (not slept through). */
-type StopReason = 'not-retryable' | 'budget' | 'deadline' | 'retry-after' | 'aborted';
-
-/** Why the retry loop stopped: the last failure, and how many attempts it took. */
-export class RetriesExhausted extends Error {
-  override name = 'RetriesExhausted';
-  constructor(
-    readonly failure: Failure,
-    readonly reason: StopReason,
-    readonly attempts: number,
-    readonly elapsedMs: number,
-    /** Time left before the deadline when it stopped. */
-    readonly timeLeftMs: number,
-  ) {
-    super(`gave up (${reason}) after ${attempts} attempts`);
-  }
+  /** The error thrown when the retries stop. */
+  stopped: (stop: Stop) => Error;
 }
 
 /**
@@ -158,14 +152,20 @@ export async function withRetry<T>(
   const { clock, deadline, signal } = context;
   const limits: RuleSpec = RULES[rule];
   const started = clock.now();
-  for (let attemptNumber = 1; ; attemptNumber++) {
-    const result = await attempt(attemptNumber);
+  for (let attempts = 1; ; attempts++) {
+    const result = await attempt(attempts);
     if (result.ok) return result.value;
     const { failure } = result;
-    const delay = retryDelay(failure, attemptNumber - 1, clock.random);
+    const delay = retryDelay(failure, attempts - 1, clock.random);
     const resumeAt = clock.now() + delay;
-    const stop = (reason: StopReason) =>
-      new RetriesExhausted(failure, reason, attemptNumber, clock.now() - started, deadline - clock.now());
+    const stop = (reason: Stop['reason']) =>
+      context.stopped({
+        failure,
+        reason,
+        attempts,
+        elapsedMs: clock.now() - started,
+        timeLeftMs: deadline - clock.now(),
+      });
     if (signal?.aborted || (failure instanceof TransportError && failure.kind === 'aborted'))
       throw stop('aborted');
     if (!isRetryable(rule, failure)) throw stop('not-retryable');
@@ -173,8 +173,8 @@ export async function withRetry<T>(
       const asked = !(failure instanceof TransportError) && (failure.retryAfterMs ?? 0) > 0;
       throw stop(asked ? 'retry-after' : 'deadline');
     }
-    if (attemptNumber >= limits.maxAttempts || resumeAt - started > limits.maxElapsedMs) throw stop('budget');
-    context.onRetry?.(failure, delay, attemptNumber);
+    if (attempts >= limits.maxAttempts || resumeAt - started > limits.maxElapsedMs) throw stop('budget');
+    context.onRetry?.(failure, delay, attempts);
     await clock.sleep(delay, signal);
     if (signal?.aborted) throw stop('aborted');
   }

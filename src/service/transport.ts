@@ -1,5 +1,6 @@
 import { HttpClient } from '@actions/http-client';
 import { Agent, fetch } from 'undici';
+import { parseUrl } from './loopback.js';
 import { proxyFor, proxyRefusal } from './proxy.js';
 import { USER_AGENT } from './user-agent.js';
 
@@ -136,12 +137,7 @@ function redirectTarget(
   hops: number,
 ): { follow: string } | { refuse: RefusedRedirect } {
   const { origin } = new URL(from);
-  let target: URL | undefined;
-  try {
-    target = location === undefined ? undefined : new URL(location, from);
-  } catch {
-    target = undefined;
-  }
+  const target = location === undefined ? undefined : parseUrl(location, from);
   if (target === undefined) return { refuse: { location, origin, reason: 'no-location' } };
   const refused = (reason: RefusedRedirect['reason']) => ({
     refuse: { location: target.href, origin, reason },

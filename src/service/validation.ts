@@ -17,20 +17,14 @@ export function shown(value: string): string {
   return `'${cut(value, 80)}'`;
 }
 
-/** What was given, for a message: short values as they are, others by their kind. */
-export function describeValue(value: unknown): string {
+/** What was given, for a message: short values as they are, others by their kind; `hidden`: the kind only (it may be a secret). */
+export function describeValue(value: unknown, hidden = false): string {
   if (value === undefined) return 'nothing';
-  if (typeof value === 'string') return `the string ${shown(value)}`;
-  if (value === null || typeof value !== 'object') return String(value);
+  if (value === null || typeof value !== 'object') {
+    if (hidden) return value === null ? 'null' : `a ${typeof value}`;
+    return typeof value === 'string' ? `the string ${shown(value)}` : String(value);
+  }
   return Array.isArray(value) ? 'a list' : 'an object';
-}
-
-/** What kind of value was given, never the value itself: for places that may hold a secret. */
-function describeType(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'a list';
-  const type = typeof value;
-  return type === 'object' ? 'an object' : type === 'undefined' ? 'nothing' : `a ${type}`;
 }
 
 /** `options.testMatch.regex`, `results.testCases[2].status` */
@@ -155,12 +149,18 @@ interface ExplainOptions {
   max: number;
 }
 
-/** One sentence per problem: where, what it must be (from the schema), and what was given. */
-export function explainIssues(
-  schema: z.core.$ZodType,
-  issues: readonly Issue[],
+/** `value` as `schema` says, or one sentence per problem: where, what it must be, and what was given. */
+export function validate<T>(
+  schema: z.ZodMiniType<T>,
+  value: unknown,
   options: ExplainOptions,
-): string[] {
+): { data: T } | { problems: string } {
+  const parsed = schema.safeParse(value, { reportInput: true });
+  if (parsed.success) return { data: parsed.data };
+  return { problems: explainIssues(schema, parsed.error.issues, options).join(' ') };
+}
+
+function explainIssues(schema: z.core.$ZodType, issues: readonly Issue[], options: ExplainOptions): string[] {
   const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Json;
   const flat = issues.flatMap(flatten);
   const sentences = flat.slice(0, options.max).map((issue) => {
@@ -178,7 +178,7 @@ export function explainIssues(
     const expected = expectation(here);
     if (issue.input === undefined) return `${where} is missing: it must be ${expected}.`;
     const hidden = options.showsInput && !options.showsInput(issue.path);
-    const given = hidden ? describeType(issue.input) : describeValue(issue.input);
+    const given = describeValue(issue.input, hidden);
     const numeric = branches(here).some((branch) => branch.type === 'number' || branch.type === 'integer');
     const unquote =
       !hidden && numeric && typeof issue.input === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(issue.input)
