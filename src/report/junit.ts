@@ -1,8 +1,8 @@
 import { clean } from '../runner/text.js';
 import { UNTITLED } from './escape.js';
 import type { RunOutcome } from './outcome.js';
+import { writeFileReplacing } from './results-file.js';
 import type { Verdict } from './test-case-status.js';
-import { writeFileReplacing } from './write-file.js';
 
 const XML_SPECIALS = /[&<>"']/g;
 const XML_ENTITIES: Record<string, string> = {

@@ -2,8 +2,7 @@ import { redact } from '../runner/secrets.js';
 import { DIGEST_MAX_CHARS, digestLine, digestOf } from './comment-digest.js';
 import { comparisonHeadline, PARTIAL_REASON } from './comparison.js';
 import { cellText, hrefText } from './escape.js';
-import { countsLine, plural } from './format.js';
-import { headingOf, runLine } from './headline.js';
+import { countsLine, headingOf, plural, runLine } from './format.js';
 import type { RunOutcome, TestCase } from './outcome.js';
 import { isFlakyOnly } from './test-case-status.js';
 

@@ -2,8 +2,7 @@ import { stat } from 'node:fs/promises';
 import { appendSummary } from '../runner/step.js';
 import { comparisonHeadline, PARTIAL_REASON } from './comparison.js';
 import { cellText, hrefText, preText } from './escape.js';
-import { countsLine, formatDuration, plural } from './format.js';
-import { headingOf, runLine } from './headline.js';
+import { countsLine, formatDuration, headingOf, plural, runLine } from './format.js';
 import type { Comparison, RunOutcome, TestCase } from './outcome.js';
 import type { Verdict } from './test-case-status.js';
 
