@@ -43,3 +43,8 @@ export function hrefText(url: string): string {
 export function preText(text: string, maxChars: number): string {
   return escapeHtml(clean(text, maxChars, 'keep'));
 }
+
+/** `html`, linked to `url` when there is one (a run's or a test case's page on the service). */
+export function linked(url: string | undefined, html: string): string {
+  return url ? `<a href="${hrefText(url)}">${html}</a>` : html;
+}

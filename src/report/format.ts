@@ -1,5 +1,5 @@
-import { hrefText } from './escape.js';
-import type { Counts, RunOutcome } from './outcome.js';
+import { linked } from './escape.js';
+import type { Counts, RunOutcome, TestCase } from './outcome.js';
 
 /** "1 test case", "2 test cases". */
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
@@ -61,14 +61,32 @@ export function runLine(outcome: RunOutcome, text: (value: string) => string): s
     parts.push(`Project ${code(outcome.projectId)}`);
   }
   if (outcome.playwrightProjectName) parts.push(`Playwright project ${code(outcome.playwrightProjectName)}`);
-  if (outcome.runId) {
-    const run = code(outcome.runId);
-    parts.push(
-      outcome.dashboardUrl ? `Run <a href="${hrefText(outcome.dashboardUrl)}">${run}</a>` : `Run ${run}`,
-    );
-  }
+  if (outcome.runId) parts.push(`Run ${linked(outcome.dashboardUrl, code(outcome.runId))}`);
   if (outcome.branch) parts.push(`Branch ${code(outcome.branch)}`);
   if (outcome.environment) parts.push(`Environment ${code(outcome.environment)}`);
   if (outcome.durationMs !== undefined) parts.push(`Duration ${formatDuration(outcome.durationMs)}`);
   return parts.join(' · ');
+}
+
+/**
+ * The items of a list of test cases, in the summary's or the comment's markup (`wrap`): at most
+ * `max`, while they fit in what `budget` has left (spent as they are taken), then "… and N more".
+ */
+export function listItems(
+  testCases: readonly TestCase[],
+  max: number,
+  wrap: (html: string) => string,
+  item: (testCase: TestCase) => string,
+  budget = { left: Number.POSITIVE_INFINITY },
+): string[] {
+  const items: string[] = [];
+  for (const testCase of testCases.slice(0, max)) {
+    const text = wrap(item(testCase));
+    if (text.length + 1 > budget.left) break;
+    items.push(text);
+    budget.left -= text.length + 1;
+  }
+  const more = testCases.length - items.length;
+  if (more > 0) items.push(wrap(`… and ${plural(more, 'more')}`));
+  return items;
 }

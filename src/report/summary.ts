@@ -1,8 +1,8 @@
 import { stat } from 'node:fs/promises';
 import { appendSummary } from '../runner/step.js';
 import { comparisonHeadline, PARTIAL_REASON } from './comparison.js';
-import { cellText, hrefText, preText } from './escape.js';
-import { countsLine, formatDuration, headingOf, plural, runLine } from './format.js';
+import { cellText, linked, preText } from './escape.js';
+import { countsLine, formatDuration, headingOf, listItems, plural, runLine } from './format.js';
 import type { Comparison, RunOutcome, TestCase } from './outcome.js';
 import type { Verdict } from './test-case-status.js';
 
@@ -47,21 +47,19 @@ function casesTable(ordered: readonly TestCase[], budgetBytes: number): Table {
 }
 
 /** A test case's title, linked to its page on the service when there is one. */
-function titleCell(testCase: TestCase): string {
-  const title = cellText(testCase.title);
-  return testCase.dashboardUrl ? `<a href="${hrefText(testCase.dashboardUrl)}">${title}</a>` : title;
-}
+const titleCell = (testCase: TestCase) => linked(testCase.dashboardUrl, cellText(testCase.title));
 
 const MAX_COMPARED = 30;
 
 /** A list of test cases for the comparison, at most MAX_COMPARED, then how many more. */
 function comparedList(label: string, marker: string, testCases: readonly TestCase[]): string {
   if (testCases.length === 0) return '';
-  const items = testCases
-    .slice(0, MAX_COMPARED)
-    .map((testCase) => `<li>${marker} ${titleCell(testCase)}</li>`);
-  if (testCases.length > MAX_COMPARED)
-    items.push(`<li>… and ${plural(testCases.length - MAX_COMPARED, 'more')}</li>`);
+  const items = listItems(
+    testCases,
+    MAX_COMPARED,
+    (html) => `<li>${html}</li>`,
+    (testCase) => `${marker} ${titleCell(testCase)}`,
+  );
   return `<p>${label}</p>\n<ul>${items.join('')}</ul>`;
 }
 
