@@ -5,25 +5,10 @@ export const UNTITLED = '(untitled)';
 
 // `$` and `~` too: GitHub renders math and strike-through.
 const HTML_SPECIALS = /[&<>"'|`*_[\]\\$~]/g;
-const ENTITIES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-  '|': '&#124;',
-  '`': '&#96;',
-  '*': '&#42;',
-  _: '&#95;',
-  '[': '&#91;',
-  ']': '&#93;',
-  '\\': '&#92;',
-  $: '&#36;',
-  '~': '&#126;',
-};
+const NAMED: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
 
 function escapeHtml(text: string): string {
-  return text.replace(HTML_SPECIALS, (char) => ENTITIES[char] ?? char);
+  return text.replace(HTML_SPECIALS, (char) => NAMED[char] ?? `&#${char.charCodeAt(0)};`);
 }
 
 /**
