@@ -69,19 +69,21 @@ export async function writeReports(outcome: RunOutcome, settings: ReportSettings
   setOutcomeOutputs(outcome);
   const files: ReportFiles = { failures: [] };
   if (!outcome.success) files.failures.push(outcome.message ?? `The ${outcome.mode} run failed.`);
+  const summary = async () => {
+    if (settings.summary) {
+      await orWarn('the job summary', () => writeSummary(outcome, files.junitFile !== undefined));
+    }
+  };
   if (outcome.status === 'STARTED') {
-    if (settings.summary) await writeSummaryOrWarn(outcome, false);
+    await summary();
     return files;
   }
 
   logOutcome(outcome);
-  try {
+  await orWarn('the results file', async () => {
     files.resultsFile = await writeResultsFile(outcome, settings.resultsDir);
     setOutput('results-file', files.resultsFile);
-  } catch (error) {
-    warning(line`Could not write the results file: ${reason(error)}`);
-  }
-
+  });
   if (settings.junitPath !== undefined) {
     try {
       // Loaded only when asked for, to keep the action's start-up small.
@@ -92,16 +94,11 @@ export async function writeReports(outcome: RunOutcome, settings: ReportSettings
       files.failures.push(`Could not write the JUnit report to ${settings.junitPath}: ${reason(error)}`);
     }
   }
-
-  if (settings.summary) await writeSummaryOrWarn(outcome, files.junitFile !== undefined);
+  await summary();
   return files;
 }
 
-/** Writes the summary; a failure only warns. */
-async function writeSummaryOrWarn(outcome: RunOutcome, junitWritten: boolean): Promise<void> {
-  try {
-    await writeSummary(outcome, junitWritten);
-  } catch (error) {
-    warning(line`Could not write the job summary: ${reason(error)}`);
-  }
+/** Runs `write`; a failure only warns. */
+async function orWarn(what: string, write: () => Promise<void>): Promise<void> {
+  await write().catch((error: unknown) => warning(line`Could not write ${what}: ${reason(error)}`));
 }
