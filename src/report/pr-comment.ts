@@ -62,13 +62,15 @@ function commentText(text: string, maxChars?: number): string {
   return inert(cellText(text, maxChars));
 }
 
+const status = ({ verdict }: TestCase) => `${verdict.icon} ${commentText(verdict.label, 60)} · `;
+
 /** A list of test cases, each on a line, within `budget` characters; then how many more there are. */
 function listed(
   heading: string,
   testCases: readonly TestCase[],
   max: number,
   budget: { left: number },
-  marker = (testCase: TestCase) => `${testCase.verdict.icon} ${commentText(testCase.verdict.label, 60)} · `,
+  marker = status,
 ): string[] {
   if (testCases.length === 0) return [];
   const item = (testCase: TestCase) =>
@@ -88,7 +90,7 @@ function failureLists(outcome: RunOutcome, failing: readonly TestCase[], budget:
       comparison.newFailures,
       MAX_LISTED_FAILING,
       budget,
-      (testCase) => `🆕 ${testCase.verdict.icon} ${commentText(testCase.verdict.label, 60)} · `,
+      (c) => `🆕 ${status(c)}`,
     ),
     ...listed('Still failing', comparison.stillFailing, MAX_LISTED_FAILING, budget),
     ...listed('Failing, not compared', comparison.notCompared, MAX_LISTED_FAILING, budget),
