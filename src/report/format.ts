@@ -1,5 +1,5 @@
 import { linked } from './escape.js';
-import type { Counts, RunOutcome, TestCase } from './outcome.js';
+import type { Counts, OutputStatus, RunOutcome, TestCase } from './outcome.js';
 
 /** "1 test case", "2 test cases". */
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
@@ -27,24 +27,20 @@ export function formatDuration(ms: number | undefined): string {
   return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
+const HEADINGS: Record<OutputStatus, string> = {
+  PASSED: '✅ Test run passed',
+  FAILED: '❌ Test run failed',
+  INTERRUPTED: '❌ Test run interrupted',
+  TIMEDOUT: '⏱️ Test run timed out',
+  CANCELLED: '🚫 Test run cancelled',
+  ERROR: '⚠️ Could not learn the outcome of the test run',
+  STARTED: '▶️ Test run started',
+};
+
 /** The outcome in a few words, with its icon: the heading of the summary and of the comment. */
-export function headingOf(outcome: RunOutcome): string {
-  switch (outcome.status) {
-    case 'PASSED':
-      return outcome.success ? '✅ Test run passed' : '❌ Test run failed';
-    case 'FAILED':
-      return '❌ Test run failed';
-    case 'INTERRUPTED':
-      return '❌ Test run interrupted';
-    case 'TIMEDOUT':
-      return '⏱️ Test run timed out';
-    case 'CANCELLED':
-      return '🚫 Test run cancelled';
-    case 'ERROR':
-      return '⚠️ Could not learn the outcome of the test run';
-    case 'STARTED':
-      return '▶️ Test run started';
-  }
+export function headingOf({ status, success }: RunOutcome): string {
+  // A PASSED project run still fails the step when a test case fails it (flaky, with fail-on-flaky).
+  return HEADINGS[status === 'PASSED' && !success ? 'FAILED' : status];
 }
 
 /**
