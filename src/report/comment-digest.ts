@@ -74,22 +74,6 @@ export function tellsAbout(digest: Digest, hash: string): boolean {
   return digest.failingHeldUpTo === undefined || hash <= digest.failingHeldUpTo;
 }
 
-function digestFrom(
-  commit: string | undefined,
-  failing: number,
-  counts: Map<string, number>,
-  encoded: string,
-) {
-  let held = 0;
-  let lastHash = '';
-  for (const [hash, count] of counts) {
-    held += count;
-    lastHash = hash;
-  }
-  const failingHeldUpTo = held === failing ? undefined : lastHash;
-  return { commit, counts, failing, failingHeldUpTo, encoded } satisfies Digest;
-}
-
 /** The digest of a run's test cases: those that fail the step (fail-on-flaky included). */
 export function digestOf(
   testCases: readonly { title: string; verdict: { fails: boolean } }[],
@@ -104,7 +88,6 @@ export function digestOf(
     byHash.set(hash, (byHash.get(hash) ?? 0) + 1);
   }
   const entries: Buffer[] = [];
-  const counts = new Map<string, number>();
   for (const hash of [...byHash.keys()].sort()) {
     const count = byHash.get(hash) as number;
     if (entries.length + Math.ceil(count / MAX_COUNT) > DIGEST_MAX_ENTRIES) break;
@@ -114,10 +97,10 @@ export function digestOf(
       entry[HASH_BYTES] = Math.min(left, MAX_COUNT) - 1;
       entries.push(entry);
     }
-    counts.set(hash, count);
   }
-  const knownCommit = commit && COMMIT.test(commit) ? commit : undefined;
-  return digestFrom(knownCommit, failing, counts, Buffer.concat(entries).toString('base64url'));
+  // Read back, so that the entry layout is decoded in one place (at most 1,590 entries).
+  const encoded = Buffer.concat(entries).toString('base64url');
+  return decode(commit && COMMIT.test(commit) ? commit : undefined, failing, encoded) as Digest;
 }
 
 /** A digest as the hidden line of a comment. */
@@ -128,13 +111,15 @@ export function digestLine(role: DigestRole, digest: Digest): string {
 
 /**
  * The digest of that role a comment body holds; undefined when it holds none, or one that is cut
- * off, forged or garbage: then there is nothing to compare with. An old digest's flaky and skipped
- * entries are left out, of `encoded` too. Never throws; linear in the body.
+ * off, forged or garbage: then there is nothing to compare with. Never throws; linear in the body.
  */
 export function readDigest(body: string | undefined, role: DigestRole): Digest | undefined {
   const match = body === undefined ? null : LINE[role].exec(body);
-  if (!match) return undefined;
-  const [, commit, failingText, encoded = ''] = match;
+  return match ? decode(match[1], Number(match[2]), match[3] ?? '') : undefined;
+}
+
+/** The entries of a digest line; an old digest's flaky and skipped entries are left out, of `encoded` too. */
+function decode(commit: string | undefined, failing: number, encoded: string): Digest | undefined {
   const bytes = Buffer.from(encoded, 'base64url');
   if (bytes.length % ENTRY_BYTES !== 0 || bytes.toString('base64url') !== encoded) return undefined;
   if (bytes.length / ENTRY_BYTES > DIGEST_MAX_ENTRIES) return undefined;
@@ -142,6 +127,7 @@ export function readDigest(body: string | undefined, role: DigestRole): Digest |
   let held = 0;
   let failingBytes = 0;
   let previous = '';
+  let lastHash = '';
   for (let offset = 0; offset < bytes.length; offset += ENTRY_BYTES) {
     const kind = (bytes[offset + HASH_BYTES] as number) >> KIND_SHIFT;
     const hash = bytes.toString('hex', offset, offset + HASH_BYTES);
@@ -153,11 +139,12 @@ export function readDigest(body: string | undefined, role: DigestRole): Digest |
     const count = ((bytes[offset + HASH_BYTES] as number) & (MAX_COUNT - 1)) + 1;
     counts.set(hash, (counts.get(hash) ?? 0) + count);
     held += count;
+    lastHash = hash;
     failingBytes = offset + ENTRY_BYTES;
   }
-  const failing = Number(failingText);
   if (held > failing) return undefined;
-  return digestFrom(commit, failing, counts, bytes.toString('base64url', 0, failingBytes));
+  const failingHeldUpTo = held === failing ? undefined : lastHash;
+  return { commit, counts, failing, failingHeldUpTo, encoded: bytes.toString('base64url', 0, failingBytes) };
 }
 
 /**

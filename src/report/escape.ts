@@ -5,25 +5,10 @@ export const UNTITLED = '(untitled)';
 
 // `$` and `~` too: GitHub renders math and strike-through.
 const HTML_SPECIALS = /[&<>"'|`*_[\]\\$~]/g;
-const ENTITIES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-  '|': '&#124;',
-  '`': '&#96;',
-  '*': '&#42;',
-  _: '&#95;',
-  '[': '&#91;',
-  ']': '&#93;',
-  '\\': '&#92;',
-  $: '&#36;',
-  '~': '&#126;',
-};
+const NAMED: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
 
 function escapeHtml(text: string): string {
-  return text.replace(HTML_SPECIALS, (char) => ENTITIES[char] ?? char);
+  return text.replace(HTML_SPECIALS, (char) => NAMED[char] ?? `&#${char.charCodeAt(0)};`);
 }
 
 /**
@@ -42,4 +27,9 @@ export function hrefText(url: string): string {
 /** Multi-line text for a `<pre>` block of the summary: cleaned and escaped, line breaks kept. */
 export function preText(text: string, maxChars: number): string {
   return escapeHtml(clean(text, maxChars, 'keep'));
+}
+
+/** `html`, linked to `url` when there is one (a run's or a test case's page on the service). */
+export function linked(url: string | undefined, html: string): string {
+  return url ? `<a href="${hrefText(url)}">${html}</a>` : html;
 }

@@ -1,4 +1,5 @@
-import type { Counts } from './outcome.js';
+import { linked } from './escape.js';
+import type { Counts, OutputStatus, RunOutcome, TestCase } from './outcome.js';
 
 /** "1 test case", "2 test cases". */
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
@@ -24,4 +25,64 @@ export function formatDuration(ms: number | undefined): string {
   if (seconds < 3600) return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
   const minutes = Math.round(ms / 60_000);
   return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+const HEADINGS: Record<OutputStatus, string> = {
+  PASSED: '✅ Test run passed',
+  FAILED: '❌ Test run failed',
+  INTERRUPTED: '❌ Test run interrupted',
+  TIMEDOUT: '⏱️ Test run timed out',
+  CANCELLED: '🚫 Test run cancelled',
+  ERROR: '⚠️ Could not learn the outcome of the test run',
+  STARTED: '▶️ Test run started',
+};
+
+/** The outcome in a few words, with its icon: the heading of the summary and of the comment. */
+export function headingOf({ status, success }: RunOutcome): string {
+  // A PASSED project run still fails the step when a test case fails it (flaky, with fail-on-flaky).
+  return HEADINGS[status === 'PASSED' && !success ? 'FAILED' : status];
+}
+
+/**
+ * What ran and where, as one line of HTML: `Project <code>p</code> · Run <code>r</code> · …`.
+ * `text` escapes each value for where the line goes (the summary, or a pull request comment).
+ */
+export function runLine(outcome: RunOutcome, text: (value: string) => string): string {
+  const code = (value: string) => `<code>${text(value)}</code>`;
+  const parts: string[] = [];
+  if (outcome.mode === 'suite') {
+    if (outcome.testSuiteName) parts.push(`Suite <strong>${text(outcome.testSuiteName)}</strong>`);
+    else if (outcome.testSuiteId) parts.push(`Suite ${code(outcome.testSuiteId)}`);
+  } else if (outcome.projectId) {
+    parts.push(`Project ${code(outcome.projectId)}`);
+  }
+  if (outcome.playwrightProjectName) parts.push(`Playwright project ${code(outcome.playwrightProjectName)}`);
+  if (outcome.runId) parts.push(`Run ${linked(outcome.dashboardUrl, code(outcome.runId))}`);
+  if (outcome.branch) parts.push(`Branch ${code(outcome.branch)}`);
+  if (outcome.environment) parts.push(`Environment ${code(outcome.environment)}`);
+  if (outcome.durationMs !== undefined) parts.push(`Duration ${formatDuration(outcome.durationMs)}`);
+  return parts.join(' · ');
+}
+
+/**
+ * The items of a list of test cases, in the summary's or the comment's markup (`wrap`): at most
+ * `max`, while they fit in what `budget` has left (spent as they are taken), then "… and N more".
+ */
+export function listItems(
+  testCases: readonly TestCase[],
+  max: number,
+  wrap: (html: string) => string,
+  item: (testCase: TestCase) => string,
+  budget = { left: Number.POSITIVE_INFINITY },
+): string[] {
+  const items: string[] = [];
+  for (const testCase of testCases.slice(0, max)) {
+    const text = wrap(item(testCase));
+    if (text.length + 1 > budget.left) break;
+    items.push(text);
+    budget.left -= text.length + 1;
+  }
+  const more = testCases.length - items.length;
+  if (more > 0) items.push(wrap(`… and ${plural(more, 'more')}`));
+  return items;
 }

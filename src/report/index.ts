@@ -1,9 +1,9 @@
-import { warning } from '../runner/log.js';
+import { info, warning } from '../runner/log.js';
 import { setOutput } from '../runner/step.js';
-import { line } from '../runner/text.js';
-import { logOutcome } from './log.js';
+import { line, safe } from '../runner/text.js';
+import { UNTITLED } from './escape.js';
+import { countsLine } from './format.js';
 import type { RunOutcome } from './outcome.js';
-import { setOutcomeOutputs } from './outputs.js';
 import { writeResultsFile } from './results-file.js';
 import { writeSummary } from './summary.js';
 
@@ -26,6 +26,32 @@ interface ReportFiles {
   failures: string[];
 }
 
+const MAX_FAILED_LINES = 50;
+
+/** The end of the log: the counts and each failed test case (the notes were logged when they happened). */
+function logOutcome(outcome: RunOutcome): void {
+  info(line`${countsLine(outcome.counts)}`);
+  const failing = outcome.reportOrder.filter((testCase) => testCase.verdict.fails);
+  for (const testCase of failing.slice(0, MAX_FAILED_LINES)) {
+    info(line`  ✗ ${safe(testCase.verdict.label, 60)}  ${safe(testCase.title, 200) || UNTITLED}`);
+  }
+  if (failing.length > MAX_FAILED_LINES) info(line`  … and ${failing.length - MAX_FAILED_LINES} more`);
+}
+
+/** Every output but `run-id` (set when the run starts), the file paths, and `success` (set last). */
+function setOutcomeOutputs(outcome: RunOutcome): void {
+  setOutput('status', outcome.status);
+  setOutput('dashboard-url', outcome.dashboardUrl ?? '');
+  if (outcome.status === 'STARTED') return;
+  for (const name of ['total', 'passed', 'failed', 'flaky', 'skipped'] as const) {
+    setOutput(name, String(outcome.counts[name]));
+  }
+  if (outcome.durationMs !== undefined) setOutput('duration-ms', String(Math.round(outcome.durationMs)));
+  // Empty when there was nothing to compare with, so that a workflow can tell that from zero.
+  setOutput('new-failures', outcome.comparison ? String(outcome.comparison.newFailures.length) : '');
+  setOutput('fixed', outcome.comparison ? String(outcome.comparison.fixed.length) : '');
+}
+
 function reason(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -43,19 +69,21 @@ export async function writeReports(outcome: RunOutcome, settings: ReportSettings
   setOutcomeOutputs(outcome);
   const files: ReportFiles = { failures: [] };
   if (!outcome.success) files.failures.push(outcome.message ?? `The ${outcome.mode} run failed.`);
+  const summary = async () => {
+    if (settings.summary) {
+      await orWarn('the job summary', () => writeSummary(outcome, files.junitFile !== undefined));
+    }
+  };
   if (outcome.status === 'STARTED') {
-    if (settings.summary) await writeSummaryOrWarn(outcome, false);
+    await summary();
     return files;
   }
 
   logOutcome(outcome);
-  try {
+  await orWarn('the results file', async () => {
     files.resultsFile = await writeResultsFile(outcome, settings.resultsDir);
     setOutput('results-file', files.resultsFile);
-  } catch (error) {
-    warning(line`Could not write the results file: ${reason(error)}`);
-  }
-
+  });
   if (settings.junitPath !== undefined) {
     try {
       // Loaded only when asked for, to keep the action's start-up small.
@@ -66,16 +94,11 @@ export async function writeReports(outcome: RunOutcome, settings: ReportSettings
       files.failures.push(`Could not write the JUnit report to ${settings.junitPath}: ${reason(error)}`);
     }
   }
-
-  if (settings.summary) await writeSummaryOrWarn(outcome, files.junitFile !== undefined);
+  await summary();
   return files;
 }
 
-/** Writes the summary; a failure only warns. */
-async function writeSummaryOrWarn(outcome: RunOutcome, junitWritten: boolean): Promise<void> {
-  try {
-    await writeSummary(outcome, junitWritten);
-  } catch (error) {
-    warning(line`Could not write the job summary: ${reason(error)}`);
-  }
+/** Runs `write`; a failure only warns. */
+async function orWarn(what: string, write: () => Promise<void>): Promise<void> {
+  await write().catch((error: unknown) => warning(line`Could not write ${what}: ${reason(error)}`));
 }

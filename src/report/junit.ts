@@ -1,8 +1,8 @@
 import { clean } from '../runner/text.js';
 import { UNTITLED } from './escape.js';
 import type { RunOutcome } from './outcome.js';
+import { writeFileReplacing } from './results-file.js';
 import type { Verdict } from './test-case-status.js';
-import { writeFileReplacing } from './write-file.js';
 
 const XML_SPECIALS = /[&<>"']/g;
 const XML_ENTITIES: Record<string, string> = {
@@ -66,14 +66,8 @@ export function junitXml(outcome: RunOutcome): string {
     outcome.durationMs ?? outcome.testCases.reduce((sum, testCase) => sum + (testCase.durationMs ?? 0), 0);
   const counts = `tests="${outcome.testCases.length}" failures="${tally.failures}" errors="${tally.errors}" skipped="${tally.skipped}" time="${seconds(durationMs)}"`;
 
-  const properties: [string, string | undefined][] = [
-    ['runId', outcome.runId],
-    ['status', outcome.status],
-    ['branch', outcome.branch],
-    ['environment', outcome.environment],
-    ['message', outcome.message],
-  ];
-  const propertyLines = properties
+  const { runId, status, branch, environment, message } = outcome;
+  const propertyLines = Object.entries({ runId, status, branch, environment, message })
     .filter((entry): entry is [string, string] => entry[1] !== undefined)
     .map(([name, value]) => `      <property name="${name}" value="${xmlAttr(value)}"/>`);
 

@@ -1,9 +1,8 @@
 import { redact } from '../runner/secrets.js';
 import { DIGEST_MAX_CHARS, digestLine, digestOf } from './comment-digest.js';
 import { comparisonHeadline, PARTIAL_REASON } from './comparison.js';
-import { cellText, hrefText } from './escape.js';
-import { countsLine, plural } from './format.js';
-import { headingOf, runLine } from './headline.js';
+import { cellText, linked } from './escape.js';
+import { countsLine, headingOf, listItems, runLine } from './format.js';
 import type { RunOutcome, TestCase } from './outcome.js';
 import { isFlakyOnly } from './test-case-status.js';
 
@@ -63,11 +62,7 @@ function commentText(text: string, maxChars?: number): string {
   return inert(cellText(text, maxChars));
 }
 
-/** A test case's title for the comment, linked to its page on the service when there is one. */
-function titleOf(testCase: TestCase): string {
-  const title = commentText(testCase.title);
-  return testCase.dashboardUrl ? `<a href="${hrefText(testCase.dashboardUrl)}">${title}</a>` : title;
-}
+const status = ({ verdict }: TestCase) => `${verdict.icon} ${commentText(verdict.label, 60)} · `;
 
 /** A list of test cases, each on a line, within `budget` characters; then how many more there are. */
 function listed(
@@ -75,21 +70,12 @@ function listed(
   testCases: readonly TestCase[],
   max: number,
   budget: { left: number },
-  marker = (testCase: TestCase) => `${testCase.verdict.icon} ${commentText(testCase.verdict.label, 60)} · `,
+  marker = status,
 ): string[] {
   if (testCases.length === 0) return [];
-  const lines = [`**${heading}**`, ''];
-  let shown = 0;
-  for (const testCase of testCases.slice(0, max)) {
-    const line = `- ${marker(testCase)}${titleOf(testCase)}`;
-    if (line.length + 1 > budget.left) break;
-    lines.push(line);
-    budget.left -= line.length + 1;
-    shown++;
-  }
-  if (shown < testCases.length) lines.push(`- … and ${plural(testCases.length - shown, 'more')}`);
-  lines.push('');
-  return lines;
+  const item = (testCase: TestCase) =>
+    marker(testCase) + linked(testCase.dashboardUrl, commentText(testCase.title));
+  return [`**${heading}**`, '', ...listItems(testCases, max, (html) => `- ${html}`, item, budget), ''];
 }
 
 /** The failing test cases: new failures first and marked, then those still failing, then fixed ones. */
@@ -104,7 +90,7 @@ function failureLists(outcome: RunOutcome, failing: readonly TestCase[], budget:
       comparison.newFailures,
       MAX_LISTED_FAILING,
       budget,
-      (testCase) => `🆕 ${testCase.verdict.icon} ${commentText(testCase.verdict.label, 60)} · `,
+      (c) => `🆕 ${status(c)}`,
     ),
     ...listed('Still failing', comparison.stillFailing, MAX_LISTED_FAILING, budget),
     ...listed('Failing, not compared', comparison.notCompared, MAX_LISTED_FAILING, budget),
@@ -122,7 +108,7 @@ export function renderComment(outcome: RunOutcome, context: CommentContext): str
   const flaky = outcome.reportOrder.filter(isFlakyOnly);
   const links = [
     context.headSha ? `Commit <code>${commentText(context.headSha.slice(0, 7))}</code>` : undefined,
-    context.runUrl ? `<a href="${hrefText(context.runUrl)}">workflow run</a>` : undefined,
+    context.runUrl ? linked(context.runUrl, 'workflow run') : undefined,
   ].filter(Boolean);
   const news = outcome.comparison ? ` · ${comparisonHeadline(outcome.comparison)}` : '';
   const budget = { left: LIST_BUDGET_CHARS };

@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { clean } from '../runner/text.js';
 import type { RunOutcome } from './outcome.js';
-import { writeFileReplacing } from './write-file.js';
 
 const RESULTS_SCHEMA_VERSION = 1;
 
@@ -60,4 +60,22 @@ export async function writeResultsFile(outcome: RunOutcome, resultsDir = os.tmpd
   const file = path.join(resultsDir, resultsFileName(outcome.runId));
   await writeFileReplacing(file, resultsJson(outcome));
   return file;
+}
+
+/**
+ * Writes `text` to `file` by way of a new temporary file beside it, renamed into place: a symbolic
+ * link at `file` (a checkout may hold one) is replaced, never followed, and no reader sees half a
+ * report. The folder is created when missing.
+ */
+export async function writeFileReplacing(file: string, text: string): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    // 'wx': a file (or link) already at the temporary name is an error, not a target.
+    await writeFile(temporary, text, { encoding: 'utf8', flag: 'wx' });
+    await rename(temporary, file);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
 }

@@ -1,11 +1,9 @@
 import { stat } from 'node:fs/promises';
 import { appendSummary } from '../runner/step.js';
 import { comparisonHeadline, PARTIAL_REASON } from './comparison.js';
-import { cellText, hrefText, preText } from './escape.js';
-import { countsLine, formatDuration, plural } from './format.js';
-import { headingOf, runLine } from './headline.js';
+import { cellText, linked, preText } from './escape.js';
+import { countsLine, formatDuration, headingOf, listItems, plural, runLine } from './format.js';
 import type { Comparison, RunOutcome, TestCase } from './outcome.js';
-import type { Verdict } from './test-case-status.js';
 
 /** GitHub drops a step summary above 1 MiB whole; stay well under it. */
 export const SUMMARY_BUDGET_BYTES = 1_000_000;
@@ -19,50 +17,38 @@ interface SummaryContext {
   budgetBytes?: number;
 }
 
-function statusCell(verdict: Verdict): string {
-  return `${verdict.icon} ${cellText(verdict.label, 60)}`;
-}
+const TABLE_OPEN =
+  '<table>\n<thead><tr><th>Status</th><th>Test case</th><th>Duration</th></tr></thead>\n<tbody>';
+const TABLE_CLOSE = '</tbody>\n</table>';
 
-interface Table {
-  html: string;
-  shown: number;
-}
-
-/** The table of test cases, rows added in report order until `budgetBytes` would be passed. */
-function casesTable(ordered: readonly TestCase[], budgetBytes: number): Table {
-  const open = '<table>\n<thead><tr><th>Status</th><th>Test case</th><th>Duration</th></tr></thead>\n<tbody>';
-  const close = '</tbody>\n</table>';
-  const rows: string[] = [open];
-  let bytes = Buffer.byteLength(open) + Buffer.byteLength(close) + 2;
-  let shown = 0;
+/** The table's rows in report order, as many as fit in `budgetBytes` with the table around them. */
+function tableRows(ordered: readonly TestCase[], budgetBytes: number): string[] {
+  const rows: string[] = [];
+  let bytes = Buffer.byteLength(TABLE_OPEN) + Buffer.byteLength(TABLE_CLOSE) + 2;
   for (const testCase of ordered) {
-    const row = `<tr><td>${statusCell(testCase.verdict)}</td><td>${titleCell(testCase)}</td><td>${formatDuration(testCase.durationMs)}</td></tr>`;
-    const rowBytes = Buffer.byteLength(row) + 1;
-    if (bytes + rowBytes > budgetBytes) break;
+    const { icon, label } = testCase.verdict;
+    const row = `<tr><td>${icon} ${cellText(label, 60)}</td><td>${titleCell(testCase)}</td><td>${formatDuration(testCase.durationMs)}</td></tr>`;
+    bytes += Buffer.byteLength(row) + 1;
+    if (bytes > budgetBytes) break;
     rows.push(row);
-    bytes += rowBytes;
-    shown++;
   }
-  rows.push(close);
-  return { html: rows.join('\n'), shown };
+  return rows;
 }
 
 /** A test case's title, linked to its page on the service when there is one. */
-function titleCell(testCase: TestCase): string {
-  const title = cellText(testCase.title);
-  return testCase.dashboardUrl ? `<a href="${hrefText(testCase.dashboardUrl)}">${title}</a>` : title;
-}
+const titleCell = (testCase: TestCase) => linked(testCase.dashboardUrl, cellText(testCase.title));
 
 const MAX_COMPARED = 30;
 
 /** A list of test cases for the comparison, at most MAX_COMPARED, then how many more. */
 function comparedList(label: string, marker: string, testCases: readonly TestCase[]): string {
   if (testCases.length === 0) return '';
-  const items = testCases
-    .slice(0, MAX_COMPARED)
-    .map((testCase) => `<li>${marker} ${titleCell(testCase)}</li>`);
-  if (testCases.length > MAX_COMPARED)
-    items.push(`<li>… and ${plural(testCases.length - MAX_COMPARED, 'more')}</li>`);
+  const items = listItems(
+    testCases,
+    MAX_COMPARED,
+    (html) => `<li>${html}</li>`,
+    (testCase) => `${marker} ${titleCell(testCase)}`,
+  );
   return `<p>${label}</p>\n<ul>${items.join('')}</ul>`;
 }
 
@@ -107,21 +93,16 @@ export function renderSummary(outcome: RunOutcome, context: SummaryContext): str
     tail.push('<p>No test case was reported.</p>');
   } else {
     const used = Buffer.byteLength(head.join('\n')) + Buffer.byteLength(details) + CLOSING_RESERVE_BYTES;
-    const ordered = outcome.reportOrder;
-    const table = casesTable(ordered, budget - used);
-    tail.push(table.html);
-    const hidden = ordered.length - table.shown;
-    if (hidden > 0) {
-      let failingHidden = 0;
-      for (let i = table.shown; i < ordered.length; i++) {
-        if ((ordered[i] as TestCase).verdict.fails) failingHidden++;
-      }
+    const rows = tableRows(outcome.reportOrder, budget - used);
+    tail.push([TABLE_OPEN, ...rows, TABLE_CLOSE].join('\n'));
+    const hidden = outcome.reportOrder.slice(rows.length);
+    if (hidden.length > 0) {
+      const failingHidden = hidden.filter((testCase) => testCase.verdict.fails).length;
       const failingNote = failingHidden > 0 ? ` (${failingHidden} of them failed)` : '';
-      const where = context.junitWritten
-        ? 'the results file (output <code>results-file</code>) and the JUnit report'
-        : 'the results file (output <code>results-file</code>)';
+      const junit = context.junitWritten ? ' and the JUnit report' : '';
+      const where = `the results file (output <code>results-file</code>)${junit}`;
       tail.push(
-        `<p>${plural(hidden, 'more test case')} not shown${failingNote}; the full list is in ${where}.</p>`,
+        `<p>${plural(hidden.length, 'more test case')} not shown${failingNote}; the full list is in ${where}.</p>`,
       );
     }
   }
@@ -141,12 +122,8 @@ function renderStartedSummary(outcome: RunOutcome): string {
 }
 
 async function fileSize(file: string | undefined): Promise<number> {
-  if (!file) return 0;
-  try {
-    return (await stat(file)).size;
-  } catch {
-    return 0; // core.summary.write() reports a missing file
-  }
+  // A missing file counts as empty: core.summary.write() reports it.
+  return file ? ((await stat(file).catch(() => undefined))?.size ?? 0) : 0;
 }
 
 /** Appends the summary to $GITHUB_STEP_SUMMARY, counting what the file already holds against the budget. */
