@@ -97,8 +97,11 @@ interface Context {
   signal: AbortSignal;
   startedAt: number;
   binary: Promise<string | { missing: string }>;
-  poll<T>(attempt: () => Promise<T | undefined>, waitMs: number): Promise<T | undefined>;
+  poll<T>(attempt: () => Promise<T | undefined>, waitMs: number, intervalMs?: number): Promise<T | undefined>;
 }
+
+/** cloudflared's log is read into memory: looked at this often, a line counts the moment it is printed. */
+const LOG_CHECK_MS = 50;
 
 /**
  * Opens a quick tunnel to each of `origins` (checked local origins, e.g. `http://localhost:3000`),
@@ -121,8 +124,8 @@ export async function openTunnels(
     startedAt: clock.now(),
     // While the apps boot.
     binary: locateCloudflared(options.install, options.log),
-    poll: (attempt, waitMs) =>
-      pollUntil(attempt, { clock, waitMs, intervalMs: bounds.pollIntervalMs, signal }),
+    poll: (attempt, waitMs, intervalMs = bounds.pollIntervalMs) =>
+      pollUntil(attempt, { clock, waitMs, intervalMs, signal }),
   };
   const settled = await Promise.allSettled(
     origins.map((origin) =>
@@ -265,11 +268,12 @@ function endedEarly({ log, exit }: CloudflaredProcess): AttemptFailure | undefin
 async function reach(
   cloudflared: CloudflaredProcess,
   { localStatus, http2 }: { localStatus: number | undefined; http2: boolean },
-  { bounds, signal, poll }: Context,
+  { bounds, signal, poll, clock, options }: Context,
 ): Promise<string | AttemptFailure> {
   const publicOrigin = await poll(
     async () => endedEarly(cloudflared) ?? cloudflared.log.publicOrigin,
     bounds.urlWaitMs,
+    LOG_CHECK_MS,
   );
   if (typeof publicOrigin !== 'string') {
     const { lastLine } = cloudflared.log;
@@ -281,15 +285,24 @@ async function reach(
     );
   }
   let lastProbe = 'none';
-  const outcome = await poll(async () => {
+  const reachBy = clock.now() + bounds.reachWaitMs;
+  // Not asked for before its connection registers: a name that does not resolve yet can be cached as such.
+  const registering = await poll(
+    async () => endedEarly(cloudflared) ?? (cloudflared.log.registered || undefined),
+    bounds.reachWaitMs,
+    LOG_CHECK_MS,
+  );
+  const reachedOnce = async () => {
     const early = endedEarly(cloudflared);
-    // Not asked for before its connection registers: a name that does not resolve yet can be cached as such.
-    if (early || !cloudflared.log.registered) return early;
+    if (early) return early;
     const result = await probe(`${publicOrigin}/`, bounds.requestTimeoutMs, signal);
     if ('status' in result && reachedApp(result.status, localStatus)) return publicOrigin;
     lastProbe = 'status' in result ? `HTTP ${result.status}` : result.failure;
+    options.debug?.(`The public URL did not reach the app yet: ${lastProbe}`);
     return undefined;
-  }, bounds.reachWaitMs);
+  };
+  const outcome =
+    registering === true ? await poll(reachedOnce, Math.max(0, reachBy - clock.now())) : registering;
   const { registered, lastError } = cloudflared.log;
   const within = seconds(bounds.reachWaitMs);
   const early = outcome ?? endedEarly(cloudflared);
