@@ -6,7 +6,7 @@ import {
   type Fault,
   type FaultRule,
   GitHubSimulator,
-  pullRequestEventFile,
+  pullRequestEnv,
   SAMPLE_PULL_REQUEST,
 } from '../simulator/github.js';
 import { Simulator } from '../simulator/simulator.js';
@@ -38,12 +38,7 @@ async function comment(faults: FaultRule[]) {
     projectInputs(sim, { 'pr-comment': 'always', 'github-token': DEFAULT_TOKEN, 'request-timeout': '2s' }),
     {
       clock: virtualClock(),
-      env: {
-        GITHUB_EVENT_NAME: 'pull_request',
-        GITHUB_EVENT_PATH: pullRequestEventFile(PR),
-        GITHUB_API_URL: gh.url,
-        GITHUB_REPOSITORY: 'octo/shop',
-      },
+      env: pullRequestEnv(gh.url),
     },
   );
   return { result, comments: gh.comments(PR.owner, PR.repo, PR.number) };

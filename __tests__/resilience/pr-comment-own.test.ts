@@ -7,7 +7,7 @@ import {
   GITHUB_ACTIONS_BOT,
   GitHubSimulator,
   HUMAN_USER,
-  pullRequestEventFile,
+  pullRequestEnv,
   SAMPLE_PULL_REQUEST,
   type SeedComment,
 } from '../simulator/github.js';
@@ -35,12 +35,7 @@ async function comment(seeds: SeedComment[], faults: FaultRule[] = [], inputs: R
     projectInputs(sim, { 'pr-comment': 'always', 'github-token': DEFAULT_TOKEN, ...inputs }),
     {
       clock: virtualClock(),
-      env: {
-        GITHUB_EVENT_NAME: 'pull_request',
-        GITHUB_EVENT_PATH: pullRequestEventFile(PR),
-        GITHUB_API_URL: gh.url,
-        GITHUB_REPOSITORY: 'octo/shop',
-      },
+      env: pullRequestEnv(gh.url),
     },
   );
   return { result, seeded, comments: gh.comments(PR.owner, PR.repo, PR.number) };

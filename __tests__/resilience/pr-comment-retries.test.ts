@@ -5,7 +5,7 @@ import {
   DEFAULT_TOKEN,
   type FaultRule,
   GitHubSimulator,
-  pullRequestEventFile,
+  pullRequestEnv,
   SAMPLE_PULL_REQUEST,
 } from '../simulator/github.js';
 import { Simulator } from '../simulator/simulator.js';
@@ -34,18 +34,12 @@ async function comment(faults: FaultRule[], { seed, token, status = 'FAILED' }: 
   });
   gh = await GitHubSimulator.start({ faults, ...(token === undefined ? {} : { token }) });
   if (seed) gh.seedComments(PR.owner, PR.repo, PR.number, [{ body: seed }]);
-  const eventFile = pullRequestEventFile(PR);
   const clock = virtualClock();
   const result = await runInProcess(
     projectInputs(sim, { 'pr-comment': 'always', 'github-token': DEFAULT_TOKEN, 'request-timeout': '300ms' }),
     {
       clock,
-      env: {
-        GITHUB_EVENT_NAME: 'pull_request',
-        GITHUB_EVENT_PATH: eventFile,
-        GITHUB_API_URL: gh.url,
-        GITHUB_REPOSITORY: 'octo/shop',
-      },
+      env: pullRequestEnv(gh.url),
     },
   );
   return { result, clock, comments: gh.comments(PR.owner, PR.repo, PR.number) };

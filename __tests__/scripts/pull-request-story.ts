@@ -70,34 +70,38 @@ export async function pullRequestStory(): Promise<Story> {
   }
 }
 
-async function runPush(gh: GitHubSimulator, testCases: SimTestCase[], headSha: string, runNumber: number) {
+/** One run of the story's project through dist/, with the event's variables in `env`. */
+async function runStep(
+  gh: GitHubSimulator,
+  testCases: SimTestCase[],
+  runNumber: number,
+  env: Record<string, string>,
+) {
   const sim = await Simulator.start({
     runIds: [`run-${runNumber}`],
     project: { statuses: ['RUNNING', 'FAILED'], testCases, runMs: 184_000 },
   });
   try {
-    return await runDist(
-      {
-        'api-key': DEFAULT_API_KEY,
-        'base-url': sim.url,
-        'poll-interval': '50ms',
-        'github-token': DEFAULT_TOKEN,
-        ...STORY_INPUTS,
-      },
-      {
-        env: {
-          GITHUB_EVENT_NAME: 'pull_request',
-          GITHUB_EVENT_PATH: pullRequestEventFile({ ...PR, headSha }),
-          GITHUB_API_URL: gh.url,
-          GITHUB_HEAD_REF: PR.headRef,
-          GITHUB_REF_NAME: `${PR.number}/merge`,
-          GITHUB_RUN_ID: String(7_700 + runNumber),
-        },
-      },
-    );
+    const inputs = {
+      'api-key': DEFAULT_API_KEY,
+      'base-url': sim.url,
+      'poll-interval': '50ms',
+      'github-token': DEFAULT_TOKEN,
+    };
+    return await runDist({ ...inputs, ...STORY_INPUTS }, { env: { GITHUB_API_URL: gh.url, ...env } });
   } finally {
     await sim.stop();
   }
+}
+
+function runPush(gh: GitHubSimulator, testCases: SimTestCase[], headSha: string, runNumber: number) {
+  return runStep(gh, testCases, runNumber, {
+    GITHUB_EVENT_NAME: 'pull_request',
+    GITHUB_EVENT_PATH: pullRequestEventFile({ ...PR, headSha }),
+    GITHUB_HEAD_REF: PR.headRef,
+    GITHUB_REF_NAME: `${PR.number}/merge`,
+    GITHUB_RUN_ID: String(7_700 + runNumber),
+  });
 }
 
 /**
@@ -133,33 +137,13 @@ export async function previewStory(): Promise<{ comment: string; log: string }> 
   }
 }
 
-async function runPreview(gh: GitHubSimulator, testCases: SimTestCase[], sha: string, runNumber: number) {
-  const sim = await Simulator.start({
-    runIds: [`run-${runNumber}`],
-    project: { statuses: ['RUNNING', 'FAILED'], testCases, runMs: 184_000 },
-  });
+function runPreview(gh: GitHubSimulator, testCases: SimTestCase[], sha: string, runNumber: number) {
   const repository = `${PR.owner}/${PR.repo}`;
-  try {
-    return await runDist(
-      {
-        'api-key': DEFAULT_API_KEY,
-        'base-url': sim.url,
-        'poll-interval': '50ms',
-        'github-token': DEFAULT_TOKEN,
-        ...STORY_INPUTS,
-      },
-      {
-        env: {
-          GITHUB_EVENT_NAME: 'deployment_status',
-          GITHUB_EVENT_PATH: eventFile(deploymentStatusEvent({ repository, sha, ref: 'patch-1' })),
-          GITHUB_API_URL: gh.url,
-          GITHUB_REPOSITORY: repository,
-          GITHUB_REF_NAME: 'patch-1',
-          GITHUB_RUN_ID: String(8_800 + runNumber),
-        },
-      },
-    );
-  } finally {
-    await sim.stop();
-  }
+  return runStep(gh, testCases, runNumber, {
+    GITHUB_EVENT_NAME: 'deployment_status',
+    GITHUB_EVENT_PATH: eventFile(deploymentStatusEvent({ repository, sha, ref: 'patch-1' })),
+    GITHUB_REPOSITORY: repository,
+    GITHUB_REF_NAME: 'patch-1',
+    GITHUB_RUN_ID: String(8_800 + runNumber),
+  });
 }

@@ -501,23 +501,8 @@ export class GitHubSimulator extends JsonServer<Operation> {
 
   private listPage(repository: Repository, issue: number, list: StoredComment[], path: string): Reply {
     const query = new URLSearchParams(path.split('?')[1] ?? '');
-    const perPage = Math.min(positiveInt(query.get('per_page')) ?? 30, 100);
-    const page = positiveInt(query.get('page')) ?? 1;
-    const last = Math.max(1, Math.ceil(list.length / perPage));
-    const items = list.slice((page - 1) * perPage, page * perPage).map((c) => this.render(repository, c));
-
-    // GitHub's order: prev, next, last, first; other query parameters are kept, page is set in place.
     const base = `${this.url}/repositories/${repository.id}/issues/${issue}/comments`;
-    const link = (p: number, rel: string) => {
-      const q = new URLSearchParams(query);
-      q.set('page', String(p));
-      return `<${base}?${q}>; rel="${rel}"`;
-    };
-    const links: string[] = [];
-    if (page > 1) links.push(link(page - 1, 'prev'));
-    if (page < last) links.push(link(page + 1, 'next'), link(last, 'last'));
-    if (page > 1) links.push(link(1, 'first'));
-    return { status: 200, body: items, headers: links.length > 0 ? { link: links.join(', ') } : {} };
+    return this.page(base, list, query, (c) => this.render(repository, c));
   }
 
   /** The pulls endpoints; undefined for a pull request that does not exist. */
@@ -544,7 +529,12 @@ export class GitHubSimulator extends JsonServer<Operation> {
   }
 
   /** One page of a list, with GitHub's Link header (prev, next, last, first; the query kept). */
-  private page(base: string, all: unknown[], query: URLSearchParams): Reply {
+  private page<T>(
+    base: string,
+    all: T[],
+    query: URLSearchParams,
+    render: (item: T) => unknown = (item) => item,
+  ): Reply {
     const perPage = Math.min(positiveInt(query.get('per_page')) ?? 30, 100);
     const page = positiveInt(query.get('page')) ?? 1;
     const last = Math.max(1, Math.ceil(all.length / perPage));
@@ -557,7 +547,7 @@ export class GitHubSimulator extends JsonServer<Operation> {
     if (page > 1) links.push(link(page - 1, 'prev'));
     if (page < last) links.push(link(page + 1, 'next'), link(last, 'last'));
     if (page > 1) links.push(link(1, 'first'));
-    const body = all.slice((page - 1) * perPage, page * perPage);
+    const body = all.slice((page - 1) * perPage, page * perPage).map(render);
     return { status: 200, body, headers: links.length > 0 ? { link: links.join(', ') } : {} };
   }
 
@@ -835,4 +825,14 @@ export function pullRequestEventFile(options: PullRequestEventOptions): string {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'event-')), 'event.json');
   fs.writeFileSync(file, JSON.stringify(pullRequestEvent(options)));
   return file;
+}
+
+/** What the runner gives a step on a pull_request event of SAMPLE_PULL_REQUEST, with GitHub at `apiUrl`. */
+export function pullRequestEnv(apiUrl: string): Record<string, string> {
+  return {
+    GITHUB_EVENT_NAME: 'pull_request',
+    GITHUB_EVENT_PATH: pullRequestEventFile(SAMPLE_PULL_REQUEST),
+    GITHUB_API_URL: apiUrl,
+    GITHUB_REPOSITORY: `${SAMPLE_PULL_REQUEST.owner}/${SAMPLE_PULL_REQUEST.repo}`,
+  };
 }
