@@ -69,32 +69,14 @@ async function openOne(
   outcome: RunOutcome,
   onFailureOnly: boolean,
 ): Promise<{ body?: string; untrusted: boolean; write: Writer } | undefined> {
-  let untrusted = false;
-  // Who the token acts as, so that only its own comments are edited. When GitHub cannot tell, no
-  // earlier comment is the action's: another app's copy of the marker must not be edited or believed.
-  const identity = async () => {
-    let reason = 'GitHub did not say';
-    try {
-      const identity = await github.identity();
-      if (identity) return identity;
-    } catch (error) {
-      if (!(error instanceof GitHubError)) throw error;
-      reason = error.message;
-    }
-    untrusted = true;
-    info(
-      line`Could not learn who the github-token acts as (${reason}): no earlier comment is updated or compared with, a new one is written.`,
-    );
-    return undefined;
-  };
   try {
-    const existing = await github.findComment(number, commentMarker(outcome), identity);
+    const { comment: existing, untrusted } = await github.findComment(number, commentMarker(outcome));
     const write: Writer = (body, stepFails) =>
       writeComment(github, number, existing, onFailureOnly, body, stepFails).catch((error) => {
         warnFailed(error, COMMENT);
         return undefined;
       });
-    return { body: existing?.body, untrusted, write };
+    return { body: existing?.body ?? undefined, untrusted, write };
   } catch (error) {
     warnFailed(error, COMMENT);
     return undefined;

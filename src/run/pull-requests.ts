@@ -90,11 +90,11 @@ async function lookUp(
   if (listed !== undefined) {
     // workflow_run: the payload's list, left empty by GitHub for a fork; then by head owner:branch.
     found = listed.filter((pull) => pull.headSha === undefined || pull.headSha === sha);
-    if (found.length === 0 && head) found = (await github.openPulls(1, head)).filter(ours);
+    if (found.length === 0 && head) found = await github.openPulls(ours, 1, head);
   } else {
     // deployment_status: GitHub's commit-to-pull-request association answers [] for a fork's commit.
     found = (await github.pullsOfCommit(sha)).filter(ours);
-    if (found.length === 0) found = (await github.openPulls(MAX_OPEN_PAGES)).filter(ours);
+    if (found.length === 0) found = await github.openPulls(ours, MAX_OPEN_PAGES);
   }
   if (found.length === 0) return `no open pull request has commit ${sha.slice(0, 7)} at its head`;
   return found.map(({ number }) => ({ number, headSha: sha })).sort((a, b) => a.number - b.number);

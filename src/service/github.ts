@@ -1,5 +1,7 @@
 import type { getOctokit } from '@actions/github';
 import * as z from 'zod/mini';
+import { info } from '../runner/log.js';
+import { line } from '../runner/text.js';
 import { systemClock } from './clock.js';
 import { Aborted, ServiceError } from './errors.js';
 import { type Party, type RequestContext, request } from './request.js';
@@ -9,19 +11,6 @@ import { issuePath, validate } from './validation.js';
 
 /** Octokit as @actions/github makes it; the caller imports @actions/github only when commenting. */
 export type Octokit = ReturnType<typeof getOctokit>;
-
-export interface Comment {
-  id: number;
-  /** The body as GitHub has it: where the previous run's digest is read from. */
-  body?: string;
-}
-
-/** Who the token acts as, as GraphQL's `viewer` says: `github-actions[bot]` for the workflow's token. */
-export interface Identity {
-  login: string;
-  /** The user id that the REST API gives a comment's author. */
-  id?: number;
-}
 
 /** GitHub's answers as its API describes them, as far as they are used; extra fields are dropped. */
 const answers = once(() => {
@@ -48,6 +37,8 @@ const answers = once(() => {
   };
 });
 
+/** A comment as GitHub lists it: its body is where the previous run's digest is read from. */
+export type Comment = z.infer<ReturnType<typeof answers>['list']>[number];
 /** A pull request as GitHub's answer has it, as far as the lookup reads it. */
 export type Pull = z.infer<ReturnType<typeof answers>['pull']>;
 
@@ -180,15 +171,18 @@ export class GitHub {
   }
 
   /**
-   * The items of a list, page after page as GitHub's Link header names them (Octokit requests an
-   * absolute URL as it is, and githubFetch refuses one outside the API's origin), up to `maxPages`.
+   * The items of a list that `keep` says, page after page as GitHub's Link header names them
+   * (Octokit requests an absolute URL as it is, and githubFetch refuses one outside the API's
+   * origin), up to `maxPages`.
    */
-  private async *pages<T>(
+  private async pages<T>(
     first: string,
     what: (page: number) => string,
     schema: z.ZodMiniType<T[]>,
+    keep: (item: T) => boolean,
     maxPages = Number.POSITIVE_INFINITY,
-  ): AsyncGenerator<T> {
+  ): Promise<T[]> {
+    const kept: T[] = [];
     let route: string | undefined = `GET ${this.path}${first}`;
     for (let page = 1; route !== undefined && page <= maxPages; page++) {
       const url: string = route;
@@ -197,18 +191,19 @@ export class GitHub {
         'github',
         (request) => this.octokit.request(url, { request }),
       );
-      yield* checked(schema, data, what(page));
+      kept.push(...checked(schema, data, what(page)).filter(keep));
       const next = /<([^>]+)>;\s*rel="next"/.exec(headers.link ?? '')?.[1];
       route = next && `GET ${next}`;
     }
+    return kept;
   }
 
   /**
    * Who the token acts as (GraphQL's viewer: the REST API's GET /user refuses the workflow's
-   * token); undefined when GitHub cannot tell, e.g. a GraphQL error. It gets a third of the time
-   * left at most, so that the write keeps time to happen.
+   * token); undefined, said in the log, when GitHub cannot tell, e.g. a GraphQL error. It gets a
+   * third of the time left at most, so that the write keeps time to happen.
    */
-  async identity(): Promise<Identity | undefined> {
+  private async identity(): Promise<{ login: string; id?: number } | undefined> {
     const what = 'learn who the github-token acts as';
     const now = this.context.clock.now();
     const slice = { ...this.context, deadline: now + Math.floor((this.context.deadline - now) / 3) };
@@ -221,36 +216,40 @@ export class GitHub {
         throw error;
       }
     };
-    const answer = await this.call(what, 'github', send, slice);
-    if (answer === undefined) return undefined;
-    const { viewer } = checked(answers().viewer, answer, what);
-    return { login: viewer.login, id: viewer.databaseId ?? undefined };
+    let reason = 'GitHub did not say';
+    try {
+      const answer = await this.call(what, 'github', send, slice);
+      if (answer !== undefined) {
+        const { viewer } = checked(answers().viewer, answer, what);
+        return { login: viewer.login, id: viewer.databaseId ?? undefined };
+      }
+    } catch (error) {
+      if (!(error instanceof GitHubError)) throw error;
+      reason = error.message;
+    }
+    info(
+      line`Could not learn who the github-token acts as (${reason}): no earlier comment is updated or compared with, a new one is written.`,
+    );
+    return undefined;
   }
 
   /**
    * The most recent of the token's own comments on pull request `number` whose body holds
-   * `marker`, looking through every page; `identity` is asked for only when some comment holds
-   * the marker. Without an identity, no comment is the token's own: another app's copy must never
-   * be taken for it.
+   * `marker`, looking through every page; who the token acts as is asked only when some comment
+   * holds the marker. When GitHub cannot tell (`untrusted`), no comment is the token's own:
+   * another app's copy must never be edited or believed.
    */
-  async findComment(
-    number: number,
-    marker: string,
-    identity: () => Promise<Identity | undefined>,
-  ): Promise<Comment | undefined> {
-    const marked: z.infer<ReturnType<typeof answers>['list']> = [];
+  async findComment(number: number, marker: string): Promise<{ comment?: Comment; untrusted: boolean }> {
     const what = (page: number) => `list the comments of pull request #${number} (page ${page})`;
     const first = `/issues/${number}/comments?per_page=100`;
-    for await (const comment of this.pages(first, what, answers().list)) {
-      if (comment.body?.includes(marker)) marked.push(comment);
-    }
-    if (marked.length === 0) return undefined;
-    const who = await identity();
+    const marked = await this.pages(first, what, answers().list, ({ body }) => !!body?.includes(marker));
+    if (marked.length === 0) return { untrusted: false };
+    const who = await this.identity();
+    if (!who) return { untrusted: true };
     // By its author's id (logins of bots differ between GraphQL and REST in places; ids do not), else its login.
-    const isOwn = ({ user }: (typeof marked)[number]) =>
-      who?.id !== undefined ? user?.id === who.id : user?.login === who?.login;
-    const own = who && marked.filter(isOwn).at(-1);
-    return own ? { id: own.id, body: own.body ?? undefined } : undefined;
+    const isOwn = ({ user }: Comment) =>
+      who.id !== undefined ? user?.id === who.id : user?.login === who.login;
+    return { comment: marked.filter(isOwn).at(-1), untrusted: false };
   }
 
   /** Writes `body` over comment `id`; gives its URL. */
@@ -286,12 +285,10 @@ export class GitHub {
     }
   }
 
-  /** The open pull requests, `head` (`owner:branch`) only if given, at most `maxPages` pages of 100. */
-  async openPulls(maxPages: number, head?: string): Promise<Pull[]> {
+  /** The open pull requests that `keep` says, `head` (`owner:branch`) only if given, at most `maxPages` pages of 100. */
+  openPulls(keep: (pull: Pull) => boolean, maxPages: number, head?: string): Promise<Pull[]> {
     const query = `state=open&per_page=100${head ? `&head=${encodeURIComponent(head)}` : ''}`;
     const what = (page: number) => `list the open pull requests (page ${page})`;
-    const pulls = [];
-    for await (const pull of this.pages(`/pulls?${query}`, what, answers().pulls, maxPages)) pulls.push(pull);
-    return pulls;
+    return this.pages(`/pulls?${query}`, what, answers().pulls, keep, maxPages);
   }
 }
