@@ -129,7 +129,7 @@ export class GitHub {
 
   constructor(
     private readonly octokit: Octokit,
-    /** GitHub's REST API, for the messages about a proxy in the way. */
+    /** GitHub's REST API: the only origin the token is sent to. */
     private readonly apiUrl: string,
     repository: { owner: string; repo: string },
     private readonly context: RequestContext,
