@@ -50,9 +50,10 @@ export async function connectGitHub(
     });
 }
 
-/** The one warning of a task that failed; a 403 or 404 says what the token lacks. */
-export function warnFailed(error: unknown, task: GitHubTask): void {
+/** The one warning of a task that failed (a 403 or 404 says what the token lacks); gives no value. */
+export function warnFailed(error: unknown, task: GitHubTask): undefined {
   const reason = error instanceof Error ? error.message : String(error);
   const forbidden = error instanceof GitHubError && (error.status === 403 || error.status === 404);
   warning(line`Could not ${task.doing}. ${reason}${forbidden ? ` ${task.forbidden}` : ''}`);
+  return undefined;
 }

@@ -32,20 +32,24 @@ const COMMENT: GitHubTask = {
     "The github-token cannot write to the pull request: the workflow needs 'permissions: pull-requests: write', and a pull request from a fork gets a read-only token on pull_request events, which no permission can change.",
 };
 
-type Writer = (body: string, stepFails: boolean) => Promise<string | undefined>;
+/** The comment an earlier run left on one pull request, if any, and the task that writes this run's. */
+interface Opened {
+  github: GitHub;
+  number: number;
+  comment?: Comment;
+  untrusted: boolean;
+}
 
-/** Writes this run's comment on pull request `number`; gives its URL, if one was written. */
+/** Writes this run's comment on one pull request; gives its URL, if one was written. */
 async function writeComment(
-  github: GitHub,
-  number: number,
-  existing: Comment | undefined,
+  { github, number, comment }: Opened,
   onFailureOnly: boolean,
   body: string,
   stepFails: boolean,
 ): Promise<string | undefined> {
-  if (existing) {
+  if (comment) {
     try {
-      const url = await github.updateComment(existing.id, body);
+      const url = await github.updateComment(comment.id, body);
       info(line`Updated the comment on pull request #${number}: ${url}`);
       return url;
     } catch (error) {
@@ -60,27 +64,6 @@ async function writeComment(
   const url = await github.createComment(number, body);
   info(line`Commented on pull request #${number}: ${url}`);
   return url;
-}
-
-/** This target's comment on one pull request; undefined when the lookup failed (one warning). */
-async function openOne(
-  github: GitHub,
-  number: number,
-  outcome: RunOutcome,
-  onFailureOnly: boolean,
-): Promise<{ body?: string; untrusted: boolean; write: Writer } | undefined> {
-  try {
-    const { comment: existing, untrusted } = await github.findComment(number, commentMarker(outcome));
-    const write: Writer = (body, stepFails) =>
-      writeComment(github, number, existing, onFailureOnly, body, stepFails).catch((error) => {
-        warnFailed(error, COMMENT);
-        return undefined;
-      });
-    return { body: existing?.body ?? undefined, untrusted, write };
-  } catch (error) {
-    warnFailed(error, COMMENT);
-    return undefined;
-  }
 }
 
 /**
@@ -114,19 +97,25 @@ export async function openPullRequestThread(
   const connect = await connectGitHub(settings, COMMENT, clock, signal);
   const unread = 'the pull request comment could not be read';
   if (!connect) return none(unread);
-  const onFailureOnly = settings.prComment === 'on-failure';
-  const threads = [];
-  for (const pullRequest of found.pullRequests) {
-    threads.push(await openOne(connect(pullRequest), pullRequest.number, outcome, onFailureOnly));
+  const marker = commentMarker(outcome);
+  const threads: (Opened | undefined)[] = [];
+  for (const { owner, repo, number } of found.pullRequests) {
+    const github = connect({ owner, repo });
+    const lookup = github.findComment(number, marker).then((earlier) => ({ github, number, ...earlier }));
+    threads.push(await lookup.catch((error) => warnFailed(error, COMMENT)));
   }
   const [first] = threads;
   const opened = threads.filter((thread) => thread !== undefined);
   if (opened.length === 0) return none(unread);
   const runUrl = workflowRunUrl(settings.workflow, { attempt: true });
+  const onFailureOnly = settings.prComment === 'on-failure';
   const write = async (ran: RunOutcome, stepFails: boolean) => {
     const body = renderComment(ran, { headSha, runUrl });
     const urls = [];
-    for (const thread of opened) urls.push(await thread.write(body, stepFails));
+    for (const thread of opened) {
+      const written = writeComment(thread, onFailureOnly, body, stepFails);
+      urls.push(await written.catch((error) => warnFailed(error, COMMENT)));
+    }
     return urls.find((url) => url !== undefined);
   };
   const whyNone = !first
@@ -134,5 +123,5 @@ export async function openPullRequestThread(
     : first.untrusted
       ? 'GitHub could not say who the github-token acts as, so no earlier comment is trusted'
       : 'this is the first run of this target on the pull request';
-  return { body: first?.body, headSha, whyNone, write };
+  return { body: first?.comment?.body ?? undefined, headSha, whyNone, write };
 }
