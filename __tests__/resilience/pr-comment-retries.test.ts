@@ -56,7 +56,7 @@ describe('listing and updating are retried on network errors, 429 and 5xx', () =
     expect(gh.count('listComments')).toBe(3);
     expect(comments).toHaveLength(1);
     expect(result.log).toMatch(
-      /Could not list the comments of pull request #7 \(page 1\) \(HTTP 502\); trying again in/,
+      /Could not list the comments of pull request #7 \(page 1\) \(HTTP 502\); attempt 2 in/,
     );
     expect(annotations(result.log, 'warning')).toEqual([]);
   });

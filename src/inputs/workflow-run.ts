@@ -36,11 +36,8 @@ export interface EventCommit {
   head?: string;
 }
 
-const PULL_REQUEST_EVENTS = new Set(['pull_request', 'pull_request_target']);
-
-export function isPullRequestEvent(eventName: string | undefined): boolean {
-  return PULL_REQUEST_EVENTS.has(eventName ?? '');
-}
+export const isPullRequestEvent = (eventName: string | undefined) =>
+  eventName === 'pull_request' || eventName === 'pull_request_target';
 
 /** The event's payload; undefined when there is none or it cannot be read. */
 function readPayload(env: NodeJS.ProcessEnv): unknown {

@@ -41,7 +41,6 @@ const lineOf = (role: DigestRole) =>
     `^<!-- test-run-action ${role} v1 (?:commit=([0-9a-f]{7,64}) )?failing=(\\d{1,9}) others=\\d{1,9} ([A-Za-z0-9_-]*) -->$`,
     'm',
   );
-const LINE: Record<DigestRole, RegExp> = { digest: lineOf('digest'), baseline: lineOf('baseline') };
 
 /** A run's failing test cases, as its digest tells them. */
 export interface Digest {
@@ -114,7 +113,7 @@ export function digestLine(role: DigestRole, digest: Digest): string {
  * off, forged or garbage: then there is nothing to compare with. Never throws; linear in the body.
  */
 export function readDigest(body: string | undefined, role: DigestRole): Digest | undefined {
-  const match = body === undefined ? null : LINE[role].exec(body);
+  const match = body === undefined ? null : lineOf(role).exec(body);
   return match ? decode(match[1], Number(match[2]), match[3] ?? '') : undefined;
 }
 

@@ -12,17 +12,9 @@ export const COMMENT_MAX_CHARS = 65_536;
 const FRAME_CHARS = 5_536;
 /** The visible lists: what the body leaves besides the frame and the two hidden digests. */
 const LIST_BUDGET_CHARS = COMMENT_MAX_CHARS - 2 * DIGEST_MAX_CHARS - FRAME_CHARS;
-const MAX_LISTED_FAILING = 30;
-const MAX_LISTED_FIXED = 30;
+/** Each list of failing or fixed test cases. */
+const MAX_LISTED = 30;
 const MAX_LISTED_FLAKY = 10;
-
-/** What the comment tells besides the outcome: the commit tested and the workflow run. */
-export interface CommentContext {
-  /** The pull request's head commit (GITHUB_SHA is the merge commit). */
-  headSha?: string;
-  /** The workflow run, with its attempt. */
-  runUrl?: string;
-}
 
 /**
  * The hidden first line of the comment, naming its target: the mode, the project or suite, the
@@ -81,29 +73,24 @@ function listed(
 /** The failing test cases: new failures first and marked, then those still failing, then fixed ones. */
 function failureLists(outcome: RunOutcome, failing: readonly TestCase[], budget: { left: number }): string[] {
   const { comparison } = outcome;
-  if (!comparison) return listed('Failed', failing, MAX_LISTED_FAILING, budget);
+  if (!comparison) return listed('Failed', failing, MAX_LISTED, budget);
   const partial = comparison.partial ? [`<sub>Compared in part: ${PARTIAL_REASON}.</sub>`, ''] : [];
   return [
     ...partial,
-    ...listed(
-      '🆕 New failures',
-      comparison.newFailures,
-      MAX_LISTED_FAILING,
-      budget,
-      (c) => `🆕 ${status(c)}`,
-    ),
-    ...listed('Still failing', comparison.stillFailing, MAX_LISTED_FAILING, budget),
-    ...listed('Failing, not compared', comparison.notCompared, MAX_LISTED_FAILING, budget),
-    ...listed('Fixed since the previous run', comparison.fixed, MAX_LISTED_FIXED, budget, () => '✅ '),
+    ...listed('🆕 New failures', comparison.newFailures, MAX_LISTED, budget, (c) => `🆕 ${status(c)}`),
+    ...listed('Still failing', comparison.stillFailing, MAX_LISTED, budget),
+    ...listed('Failing, not compared', comparison.notCompared, MAX_LISTED, budget),
+    ...listed('Fixed since the previous run', comparison.fixed, MAX_LISTED, budget, () => '✅ '),
   ];
 }
 
 /**
  * The comment: the outcome (with what changed since the previous run, when known), what ran and
- * where, the counts, the failing test cases (new ones first) and the fixed ones, the flaky ones,
- * and, hidden, the digest the next run compares with.
+ * where (the pull request's head commit, not GITHUB_SHA's merge commit, and the workflow run's
+ * attempt), the counts, the failing test cases (new ones first) and the fixed ones, the flaky
+ * ones, and, hidden, the digest the next run compares with.
  */
-export function renderComment(outcome: RunOutcome, context: CommentContext): string {
+export function renderComment(outcome: RunOutcome, context: { headSha?: string; runUrl?: string }): string {
   const failing = outcome.reportOrder.filter((testCase) => testCase.verdict.fails);
   const flaky = outcome.reportOrder.filter(isFlakyOnly);
   const links = [

@@ -7,6 +7,7 @@ import { info } from '../runner/log.js';
 import { line } from '../runner/text.js';
 import { runName } from './conclude.js';
 import { failureMessage } from './links.js';
+import type { PullRequestThread } from './pr-comment.js';
 
 /** Statuses of a run that finished: its test cases tell the step's result. */
 const FINISHED = new Set(['PASSED', 'FAILED']);
@@ -19,14 +20,7 @@ const FINISHED = new Set(['PASSED', 'FAILED']);
  */
 export function judgeAgainstPrevious(
   outcome: RunOutcome,
-  earlier: {
-    /** The body of this target's earlier comment on the pull request, if there is one. */
-    body?: string;
-    /** The pull request's head commit this run tested. */
-    headSha?: string;
-    /** Why there is no earlier comment to read, when there is none: for the fallback's line. */
-    whyNone: string;
-  },
+  earlier: Pick<PullRequestThread, 'body' | 'headSha' | 'whyNone'>,
   failOn: FailOn,
 ): RunOutcome {
   if (outcome.status === 'STARTED') return outcome;

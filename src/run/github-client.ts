@@ -1,22 +1,37 @@
 import type { Settings } from '../inputs/settings.js';
-import { formatDuration } from '../report/format.js';
-import { info } from '../runner/log.js';
+import { warning } from '../runner/log.js';
 import { line } from '../runner/text.js';
 import type { Clock } from '../service/clock.js';
-import { type CommentContext, githubFetch, type Octokit } from '../service/github.js';
+import { GitHub, GitHubError, githubFetch } from '../service/github.js';
 import { USER_AGENT } from '../service/user-agent.js';
 
 /** Each GitHub task (a lookup, one pull request's comment) gets this long; each request, at most 10 s. */
 const GITHUB_BUDGET_MS = 30_000;
 const GITHUB_REQUEST_TIMEOUT_MS = 10_000;
 
-/** Octokit over the project's transport, and a fresh budget for the requests of one task. */
-export async function githubClient(
+/** What the step asks of GitHub, for its warnings: "Could not <doing>", and what a 403 or 404 means. */
+export interface GitHubTask {
+  doing: string;
+  forbidden: string;
+}
+
+/**
+ * GitHub for one task in a repository, each with a fresh budget, over the project's transport;
+ * undefined, after one warning, when input 'github-token' is empty.
+ */
+export async function connectGitHub(
   settings: Settings,
-  token: string,
+  task: GitHubTask,
   clock: Clock,
   signal: AbortSignal,
-): Promise<{ octokit: Octokit; context: CommentContext }> {
+): Promise<((repository: { owner: string; repo: string }) => GitHub) | undefined> {
+  const token = settings.githubToken;
+  if (!token) {
+    warning(
+      line`Could not ${task.doing}: input 'github-token' is empty (it defaults to the workflow's token).`,
+    );
+    return undefined;
+  }
   // Octokit comes only with the comment: the start of every other run stays as it is.
   const { getOctokit } = await import('@actions/github');
   const { apiUrl } = settings.workflow;
@@ -26,13 +41,19 @@ export async function githubClient(
     userAgent: USER_AGENT,
     request: { fetch: githubFetch(apiUrl, requestTimeoutMs) },
   });
-  const context: CommentContext = {
-    clock,
-    deadline: clock.now() + GITHUB_BUDGET_MS,
-    requestTimeoutMs,
-    signal,
-    onRetry: (what, failure, delayMs) =>
-      info(line`Could not ${what} (${failure}); trying again in ${formatDuration(delayMs)}.`),
-  };
-  return { octokit, context };
+  return (repository) =>
+    new GitHub(octokit, apiUrl, repository, {
+      clock,
+      deadline: clock.now() + GITHUB_BUDGET_MS,
+      requestTimeoutMs,
+      signal,
+    });
+}
+
+/** The one warning of a task that failed (a 403 or 404 says what the token lacks); gives no value. */
+export function warnFailed(error: unknown, task: GitHubTask): undefined {
+  const reason = error instanceof Error ? error.message : String(error);
+  const forbidden = error instanceof GitHubError && (error.status === 403 || error.status === 404);
+  warning(line`Could not ${task.doing}. ${reason}${forbidden ? ` ${task.forbidden}` : ''}`);
+  return undefined;
 }

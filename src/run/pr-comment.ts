@@ -1,18 +1,12 @@
 import type { Settings } from '../inputs/settings.js';
-import { type PullRequestRef, workflowRunUrl } from '../inputs/workflow-run.js';
+import { workflowRunUrl } from '../inputs/workflow-run.js';
 import type { RunOutcome } from '../report/outcome.js';
 import { commentMarker, renderComment } from '../report/pr-comment.js';
-import { info, warning } from '../runner/log.js';
+import { info } from '../runner/log.js';
 import { line } from '../runner/text.js';
 import type { Clock } from '../service/clock.js';
-import {
-  type Comment,
-  type CommentContext,
-  GitHubError,
-  type Identity,
-  PullRequestComments,
-} from '../service/github.js';
-import { githubClient } from './github-client.js';
+import { type Comment, type GitHub, GitHubError } from '../service/github.js';
+import { connectGitHub, type GitHubTask, warnFailed } from './github-client.js';
 import type { PullRequestsOfRun } from './pull-requests.js';
 
 /** This target's comment on the pull request(s): what an earlier run left there, and how to write this run's. */
@@ -31,54 +25,33 @@ export interface PullRequestThread {
   write(outcome: RunOutcome, stepFails: boolean): Promise<string | undefined>;
 }
 
-/**
- * Who the token acts as, so that only its own comments are edited. When GitHub cannot tell, no
- * earlier comment is the action's: another app's copy of the marker must not be edited or believed.
- */
-async function identityOf(
-  comments: PullRequestComments,
-  context: CommentContext,
-): Promise<Identity | undefined> {
-  let reason = 'GitHub did not say';
-  try {
-    const identity = await comments.identity(context);
-    if (identity) return identity;
-  } catch (error) {
-    if (!(error instanceof GitHubError)) throw error;
-    reason = error.message;
-  }
-  info(
-    line`Could not learn who the github-token acts as (${reason}): no earlier comment is updated or compared with, a new one is written.`,
-  );
-  return undefined;
-}
+/** The pull request comment's warnings. */
+const COMMENT: GitHubTask = {
+  doing: 'keep the pull request comment up to date',
+  forbidden:
+    "The github-token cannot write to the pull request: the workflow needs 'permissions: pull-requests: write', and a pull request from a fork gets a read-only token on pull_request events, which no permission can change.",
+};
 
-/** The warning for a comment that could not be read or written. */
-function explain(error: unknown, pullRequest: PullRequestRef): void {
-  const reason = error instanceof Error ? error.message : String(error);
-  if (error instanceof GitHubError && (error.status === 403 || error.status === 404)) {
-    warning(
-      line`${reason} The github-token cannot write to pull request #${pullRequest.number}: the workflow needs 'permissions: pull-requests: write', and a pull request from a fork gets a read-only token on pull_request events, which no permission can change.`,
-    );
-  } else warning(line`Could not keep the pull request comment up to date. ${reason}`);
+/** The comment an earlier run left on one pull request, if any, and the task that writes this run's. */
+interface Opened {
+  github: GitHub;
+  number: number;
+  comment?: Comment;
+  untrusted: boolean;
 }
-
-type Writer = (body: string, stepFails: boolean) => Promise<string | undefined>;
 
 /** Writes this run's comment on one pull request; gives its URL, if one was written. */
 async function writeComment(
-  comments: PullRequestComments,
-  context: CommentContext,
-  existing: Comment | undefined,
-  { onFailureOnly, number }: { onFailureOnly: boolean; number: number },
+  { github, number, comment }: Opened,
+  onFailureOnly: boolean,
   body: string,
   stepFails: boolean,
 ): Promise<string | undefined> {
-  if (existing) {
+  if (comment) {
     try {
-      const updated = await comments.update(existing, body, context);
-      info(line`Updated the comment on pull request #${number}: ${updated.url}`);
-      return updated.url;
+      const url = await github.updateComment(comment.id, body);
+      info(line`Updated the comment on pull request #${number}: ${url}`);
+      return url;
     } catch (error) {
       // Deleted between the lookup and the update: a PATCH that answered 404 wrote nothing.
       if (!(error instanceof GitHubError && error.status === 404)) throw error;
@@ -88,41 +61,9 @@ async function writeComment(
     info(line`No pull request comment: the step passed and there is no earlier comment to update.`);
     return undefined;
   }
-  const created = await comments.create(body, context);
-  info(line`Commented on pull request #${number}: ${created.url}`);
-  return created.url;
-}
-
-/** This target's comment on one pull request; undefined when the lookup failed (one warning). */
-async function openOne(
-  outcome: RunOutcome,
-  settings: Settings,
-  pullRequest: PullRequestRef,
-  token: string,
-  clock: Clock,
-  signal: AbortSignal,
-): Promise<{ body?: string; untrusted: boolean; write: Writer } | undefined> {
-  const { octokit, context } = await githubClient(settings, token, clock, signal);
-  const comments = new PullRequestComments(octokit, pullRequest, settings.workflow.apiUrl);
-  let untrusted = false;
-  const identity = async () => {
-    const found = await identityOf(comments, context);
-    untrusted = found === undefined;
-    return found;
-  };
-  try {
-    const existing = await comments.find(commentMarker(outcome), context, identity);
-    const how = { onFailureOnly: settings.prComment === 'on-failure', number: pullRequest.number };
-    const write: Writer = (body, stepFails) =>
-      writeComment(comments, context, existing, how, body, stepFails).catch((error) => {
-        explain(error, pullRequest);
-        return undefined;
-      });
-    return { body: existing?.body, untrusted, write };
-  } catch (error) {
-    explain(error, pullRequest);
-    return undefined;
-  }
+  const url = await github.createComment(number, body);
+  info(line`Commented on pull request #${number}: ${url}`);
+  return url;
 }
 
 /**
@@ -153,31 +94,34 @@ export async function openPullRequestThread(
           : found.whyNone;
   if (skip) info(line`No pull request comment: ${skip}.`);
   if (skip || !firstPullRequest) return none(skip ?? 'the pull request could not be found');
-  const token = settings.githubToken;
-  if (!token) {
-    warning(
-      line`Could not comment on the pull request: input 'github-token' is empty (it defaults to the workflow's token).`,
-    );
-    return none('the pull request comment could not be read');
-  }
-  const threads = [];
-  for (const pullRequest of found.pullRequests) {
-    threads.push(await openOne(outcome, settings, pullRequest, token, clock, signal));
+  const connect = await connectGitHub(settings, COMMENT, clock, signal);
+  const unread = 'the pull request comment could not be read';
+  if (!connect) return none(unread);
+  const marker = commentMarker(outcome);
+  const threads: (Opened | undefined)[] = [];
+  for (const { owner, repo, number } of found.pullRequests) {
+    const github = connect({ owner, repo });
+    const lookup = github.findComment(number, marker).then((earlier) => ({ github, number, ...earlier }));
+    threads.push(await lookup.catch((error) => warnFailed(error, COMMENT)));
   }
   const [first] = threads;
   const opened = threads.filter((thread) => thread !== undefined);
-  if (opened.length === 0) return none('the pull request comment could not be read');
+  if (opened.length === 0) return none(unread);
   const runUrl = workflowRunUrl(settings.workflow, { attempt: true });
+  const onFailureOnly = settings.prComment === 'on-failure';
   const write = async (ran: RunOutcome, stepFails: boolean) => {
     const body = renderComment(ran, { headSha, runUrl });
     const urls = [];
-    for (const thread of opened) urls.push(await thread.write(body, stepFails));
+    for (const thread of opened) {
+      const written = writeComment(thread, onFailureOnly, body, stepFails);
+      urls.push(await written.catch((error) => warnFailed(error, COMMENT)));
+    }
     return urls.find((url) => url !== undefined);
   };
   const whyNone = !first
-    ? 'the pull request comment could not be read'
+    ? unread
     : first.untrusted
       ? 'GitHub could not say who the github-token acts as, so no earlier comment is trusted'
       : 'this is the first run of this target on the pull request';
-  return { body: first?.body, headSha, whyNone, write };
+  return { body: first?.comment?.body ?? undefined, headSha, whyNone, write };
 }

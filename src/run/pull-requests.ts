@@ -1,16 +1,11 @@
 import { defaultNote } from '../inputs/options.js';
 import type { Settings } from '../inputs/settings.js';
 import { isPullRequestEvent, type PullRequestRef } from '../inputs/workflow-run.js';
-import { info, warning } from '../runner/log.js';
+import { info } from '../runner/log.js';
 import { line } from '../runner/text.js';
 import type { Clock } from '../service/clock.js';
-import {
-  type CommentContext,
-  type FoundPullRequest,
-  GitHubError,
-  PullRequestLookup,
-} from '../service/github.js';
-import { githubClient } from './github-client.js';
+import { type GitHub, GitHubError, type Pull } from '../service/github.js';
+import { connectGitHub, type GitHubTask, warnFailed } from './github-client.js';
 
 /** One commit at the head of several pull requests: this many get the comment, the first is compared with. */
 export const MAX_PULL_REQUESTS = 3;
@@ -23,6 +18,12 @@ export interface PullRequestsOfRun {
   /** Why there is none, for the log; undefined when a warning said so already. */
   whyNone?: string;
 }
+
+/** The lookup's warnings. */
+const LOOKUP: GitHubTask = {
+  doing: 'find the pull request of this run',
+  forbidden: "The github-token needs 'pull-requests: read' (which 'write' includes).",
+};
 
 const none = (whyNone?: string): PullRequestsOfRun => ({ pullRequests: [], whyNone });
 
@@ -49,65 +50,54 @@ export async function findPullRequests(
   if (!asked) return none();
   const [owner, repo] = (workflow.repository ?? '').split('/');
   if (!owner || !repo) return none('GITHUB_REPOSITORY does not name the repository');
-  if (!settings.githubToken) {
-    warning(
-      line`Could not look for the pull request: input 'github-token' is empty (it defaults to the workflow's token).`,
-    );
-    return none();
-  }
-  const { octokit, context } = await githubClient(settings, settings.githubToken, clock, signal);
-  const lookup = new PullRequestLookup(octokit, { owner, repo }, workflow.apiUrl);
+  const github = (await connectGitHub(settings, LOOKUP, clock, signal))?.({ owner, repo });
+  if (!github) return none();
   try {
-    const found = await lookUp(lookup, settings, context);
+    const found = await lookUp(github, settings);
     if (typeof found === 'string') return none(found);
-    const pullRequests = found.map(({ number, headSha }) => ({ owner, repo, number, headSha }));
-    if (pullRequests.length > MAX_PULL_REQUESTS) {
+    if (found.length > MAX_PULL_REQUESTS) {
       info(
-        line`The commit is the head of ${pullRequests.length} open pull requests: the first ${MAX_PULL_REQUESTS} get the comment.`,
+        line`The commit is the head of ${found.length} open pull requests: the first ${MAX_PULL_REQUESTS} get the comment.`,
       );
     }
-    return { pullRequests: pullRequests.slice(0, MAX_PULL_REQUESTS) };
+    const pullRequests = found.slice(0, MAX_PULL_REQUESTS);
+    return { pullRequests: pullRequests.map(({ number, headSha }) => ({ owner, repo, number, headSha })) };
   } catch (error) {
     if (!(error instanceof GitHubError)) throw error;
-    const permission =
-      error.status === 403 || error.status === 404
-        ? " The github-token needs 'pull-requests: read' (which 'write' includes)."
-        : '';
-    warning(line`Could not find the pull request of this run. ${error.message}${permission}`);
+    warnFailed(error, LOOKUP);
     return none();
   }
 }
 
-/** The open pull requests of the run, by number; or why there is none. */
+/** The open pull requests of the run, by number, with their head commit; or why there is none. */
 async function lookUp(
-  lookup: PullRequestLookup,
+  github: GitHub,
   settings: Settings,
-  context: CommentContext,
-): Promise<FoundPullRequest[] | string> {
+): Promise<{ number: number; headSha: string }[] | string> {
   const { workflow, pullRequestNumber } = settings;
   if (pullRequestNumber !== undefined) {
-    const pull = await lookup.get(pullRequestNumber, context);
-    return pull.state === 'open' ? [pull] : `pull request #${pull.number} is ${pull.state}`;
+    const pull = await github.pull(pullRequestNumber);
+    if (pull.state !== 'open') return `pull request #${pull.number} is ${pull.state}`;
+    return [{ number: pull.number, headSha: pull.head.sha }];
   }
   const { sha, pullRequests: listed, head } = workflow.eventCommit ?? { sha: '' };
   // Kept only with its base here and the commit tested at its head: a fork's lookalike is not it.
-  const ours = (pull: FoundPullRequest) =>
+  const ours = (pull: Pull) =>
     pull.state === 'open' &&
-    pull.headSha === sha &&
-    pull.baseRepository.toLowerCase() === workflow.repository?.toLowerCase();
-  let found: FoundPullRequest[];
+    pull.head.sha === sha &&
+    pull.base.repo.full_name.toLowerCase() === workflow.repository?.toLowerCase();
+  let found: { number: number }[];
   if (listed !== undefined) {
     // workflow_run: the payload's list, left empty by GitHub for a fork; then by head owner:branch.
-    const same = listed.filter((pull) => pull.headSha === undefined || pull.headSha === sha);
-    found = same.map(({ number }) => ({ number, state: 'open', headSha: sha, baseRepository: '' }));
-    if (found.length === 0 && head) found = (await lookup.open(context, 1, head)).filter(ours);
+    found = listed.filter((pull) => pull.headSha === undefined || pull.headSha === sha);
+    if (found.length === 0 && head) found = await github.openPulls(ours, 1, head);
   } else {
     // deployment_status: GitHub's commit-to-pull-request association answers [] for a fork's commit.
-    found = (await lookup.ofCommit(sha, context)).filter(ours);
-    if (found.length === 0) found = (await lookup.open(context, MAX_OPEN_PAGES)).filter(ours);
+    found = (await github.pullsOfCommit(sha)).filter(ours);
+    if (found.length === 0) found = await github.openPulls(ours, MAX_OPEN_PAGES);
   }
   if (found.length === 0) return `no open pull request has commit ${sha.slice(0, 7)} at its head`;
-  return found.sort((a, b) => a.number - b.number);
+  return found.map(({ number }) => ({ number, headSha: sha })).sort((a, b) => a.number - b.number);
 }
 
 /**

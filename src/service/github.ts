@@ -1,6 +1,8 @@
 import type { getOctokit } from '@actions/github';
 import * as z from 'zod/mini';
-import { type Clock, systemClock } from './clock.js';
+import { info } from '../runner/log.js';
+import { line } from '../runner/text.js';
+import { systemClock } from './clock.js';
 import { Aborted, ServiceError } from './errors.js';
 import { type Party, type RequestContext, request } from './request.js';
 import type { RetryRule } from './retry.js';
@@ -9,38 +11,6 @@ import { issuePath, validate } from './validation.js';
 
 /** Octokit as @actions/github makes it; the caller imports @actions/github only when commenting. */
 export type Octokit = ReturnType<typeof getOctokit>;
-
-export interface PullRequest {
-  owner: string;
-  repo: string;
-  number: number;
-}
-
-export interface CommentContext {
-  clock: Clock;
-  /** No request starts or runs past it: the comment's whole budget. */
-  deadline: number;
-  /** Per request. */
-  requestTimeoutMs: number;
-  /** The job's cancellation: stops the requests at once. */
-  signal?: AbortSignal;
-  /** Told of each retry, for the log. */
-  onRetry: (what: string, failure: string, delayMs: number) => void;
-}
-
-export interface Comment {
-  id: number;
-  url: string;
-  /** The body as GitHub has it: where the previous run's digest is read from. */
-  body?: string;
-}
-
-/** Who the token acts as, as GraphQL's `viewer` says: `github-actions[bot]` for the workflow's token. */
-export interface Identity {
-  login: string;
-  /** The user id that the REST API gives a comment's author. */
-  id?: number;
-}
 
 /** GitHub's answers as its API describes them, as far as they are used; extra fields are dropped. */
 const answers = once(() => {
@@ -54,18 +24,11 @@ const answers = once(() => {
     list: z.array(
       z.object({
         id: z.number(),
-        html_url: z.string(),
         body: z.nullish(z.string()),
-        user: z.nullish(
-          z.object({
-            id: z.optional(z.number()),
-            login: z.optional(z.string()),
-            type: z.optional(z.string()),
-          }),
-        ),
+        user: z.nullish(z.object({ id: z.optional(z.number()), login: z.optional(z.string()) })),
       }),
     ),
-    written: z.object({ id: z.number(), html_url: z.string() }),
+    written: z.object({ html_url: z.string() }),
     viewer: z.object({
       viewer: z.object({ login: z.string(), databaseId: z.nullish(z.number()) }),
     }),
@@ -74,13 +37,10 @@ const answers = once(() => {
   };
 });
 
-type ListedComment = z.infer<ReturnType<typeof answers>['list']>[number];
-
-/** Whether a comment is the token's own: by its author's id (logins of bots differ between GraphQL and REST in places; ids do not), else its login. */
-function isOwn(comment: ListedComment, identity: Identity): boolean {
-  const author = comment.user ?? {};
-  return identity.id !== undefined ? author.id === identity.id : author.login === identity.login;
-}
+/** A comment as GitHub lists it: its body is where the previous run's digest is read from. */
+export type Comment = z.infer<ReturnType<typeof answers>['list']>[number];
+/** A pull request as GitHub's answer has it, as far as the lookup reads it. */
+export type Pull = z.infer<ReturnType<typeof answers>['pull']>;
 
 /** A request to GitHub that failed: what was being done, and how it ended. */
 export class GitHubError extends ServiceError {
@@ -140,7 +100,7 @@ interface FetchInit {
 export function githubFetch(
   apiUrl: string,
   timeoutMs: number,
-  call?: { what: string; rule: RetryRule; context: CommentContext },
+  call?: { what: string; rule: RetryRule; context: RequestContext },
 ) {
   const { origin } = new URL(apiUrl);
   return async (url: string, init: FetchInit = {}): Promise<Response> => {
@@ -148,15 +108,10 @@ export function githubFetch(
     const what = call?.what ?? `${method} ${url}`;
     if (new URL(url).origin !== origin)
       throw new GitHubError(`Could not ${what}: ${url} is ${notTheOrigin(origin)}.`);
-    const context: RequestContext = call
-      ? { ...call.context, onRetry: (failure, delayMs) => call.context.onRetry(what, failure, delayMs) }
-      : { clock: systemClock, deadline: Date.now() + timeoutMs, requestTimeoutMs: timeoutMs };
-    const rule = call?.rule ?? 'github';
-    const headers = init.headers ?? {};
     const answer = await request(
       GITHUB,
-      { name: what, rule, method, url, headers, body: init.body },
-      context,
+      { name: what, rule: call?.rule ?? 'github', method, url, headers: init.headers ?? {}, body: init.body },
+      call?.context ?? { clock: systemClock, deadline: Date.now() + timeoutMs, requestTimeoutMs: timeoutMs },
     );
     // A Response refuses a body with these statuses.
     const body = [204, 205].includes(answer.status) ? null : answer.body;
@@ -164,23 +119,33 @@ export function githubFetch(
   };
 }
 
-/** Requests to GitHub through the project's one request path, within a budget (`CommentContext`). */
-class GitHubRequests {
+/**
+ * One task's requests to one repository (a lookup, or one pull request's comment), through the
+ * project's one request path within the task's budget (`context`). Reads and updates are retried
+ * like reads, a new comment only when GitHub cannot have created it.
+ */
+export class GitHub {
+  private readonly path: string;
+
   constructor(
-    protected readonly octokit: Octokit,
-    /** GitHub's REST API, for the messages about a proxy in the way. */
+    private readonly octokit: Octokit,
+    /** GitHub's REST API: the only origin the token is sent to. */
     private readonly apiUrl: string,
-  ) {}
+    repository: { owner: string; repo: string },
+    private readonly context: RequestContext,
+  ) {
+    this.path = `/repos/${repository.owner}/${repository.repo}`;
+  }
 
   /**
    * One Octokit request, sent through githubFetch with `what` and `rule`: a request that failed
    * comes out as the GitHubError (or Aborted) the transport threw, not Octokit's wrapper of it.
    */
-  protected async call<T>(
+  private async call<T>(
     what: string,
     rule: RetryRule,
-    context: CommentContext,
     send: (request: { fetch: ReturnType<typeof githubFetch> }) => Promise<T>,
+    context = this.context,
   ): Promise<T> {
     try {
       return await send({
@@ -192,191 +157,138 @@ class GitHubRequests {
     }
   }
 
-  /** `route`'s answer, as `schema` says it must be. */
-  protected async read<T>(
+  /** `route`'s answer (with `body`, for a write), as `schema` says it must be. */
+  private async send<T>(
     what: string,
     route: string,
     schema: z.ZodMiniType<T>,
-    context: CommentContext,
+    write?: { body: string; rule: RetryRule },
   ): Promise<T> {
-    const { data } = await this.call(what, 'github', context, (request) =>
-      this.octokit.request(route, { request }),
+    const { data } = await this.call(what, write?.rule ?? 'github', (request) =>
+      this.octokit.request(route, { body: write?.body, request }),
     );
     return checked(schema, data, what);
   }
 
   /**
-   * The items of a list, page after page as GitHub's Link header names them (Octokit requests an
-   * absolute URL as it is, and githubFetch refuses one outside the API's origin), up to `maxPages`.
+   * The items of a list that `keep` says, page after page as GitHub's Link header names them
+   * (Octokit requests an absolute URL as it is, and githubFetch refuses one outside the API's
+   * origin), up to `maxPages`.
    */
-  protected async *pages<T>(
+  private async pages<T>(
     first: string,
     what: (page: number) => string,
     schema: z.ZodMiniType<T[]>,
-    context: CommentContext,
+    keep: (item: T) => boolean,
     maxPages = Number.POSITIVE_INFINITY,
-  ): AsyncGenerator<T> {
-    let route: string | undefined = `GET ${first}`;
+  ): Promise<T[]> {
+    const kept: T[] = [];
+    let route: string | undefined = `GET ${this.path}${first}`;
     for (let page = 1; route !== undefined && page <= maxPages; page++) {
       const url: string = route;
       const { data, headers }: { data: unknown; headers: { link?: string } } = await this.call(
         what(page),
         'github',
-        context,
         (request) => this.octokit.request(url, { request }),
       );
-      yield* checked(schema, data, what(page));
+      kept.push(...checked(schema, data, what(page)).filter(keep));
       const next = /<([^>]+)>;\s*rel="next"/.exec(headers.link ?? '')?.[1];
       route = next && `GET ${next}`;
     }
-  }
-}
-
-/**
- * The comments of one pull request: listing and updating are retried like reads, creating only
- * when GitHub cannot have created the comment.
- */
-export class PullRequestComments extends GitHubRequests {
-  constructor(
-    octokit: Octokit,
-    private readonly pullRequest: PullRequest,
-    apiUrl: string,
-  ) {
-    super(octokit, apiUrl);
+    return kept;
   }
 
   /**
    * Who the token acts as (GraphQL's viewer: the REST API's GET /user refuses the workflow's
-   * token); undefined when GitHub cannot tell, e.g. a GraphQL error. It gets a third of the time
-   * left at most, so that the write keeps time to happen.
+   * token); undefined, said in the log, when GitHub cannot tell, e.g. a GraphQL error. It gets a
+   * third of the time left at most, so that the write keeps time to happen.
    */
-  async identity(context: CommentContext): Promise<Identity | undefined> {
+  private async identity(): Promise<{ login: string; id?: number } | undefined> {
     const what = 'learn who the github-token acts as';
-    const now = context.clock.now();
-    const slice = { ...context, deadline: now + Math.floor((context.deadline - now) / 3) };
-    const answer = await this.call(what, 'github', slice, async (request) => {
+    const now = this.context.clock.now();
+    const slice = { ...this.context, deadline: now + Math.floor((this.context.deadline - now) / 3) };
+    const send = async (request: { fetch: ReturnType<typeof githubFetch> }) => {
       try {
-        return await this.octokit.graphql<unknown>('query { viewer { login databaseId } }', {
-          request,
-        });
+        return await this.octokit.graphql<unknown>('query { viewer { login databaseId } }', { request });
       } catch (error) {
         // GitHub answered, with GraphQL errors: no retry will change that.
         if ((error as { name?: string }).name === 'GraphqlResponseError') return undefined;
         throw error;
       }
-    });
-    if (answer === undefined) return undefined;
-    const { viewer } = checked(answers().viewer, answer, what);
-    return { login: viewer.login, id: viewer.databaseId ?? undefined };
+    };
+    let reason = 'GitHub did not say';
+    try {
+      const answer = await this.call(what, 'github', send, slice);
+      if (answer !== undefined) {
+        const { viewer } = checked(answers().viewer, answer, what);
+        return { login: viewer.login, id: viewer.databaseId ?? undefined };
+      }
+    } catch (error) {
+      if (!(error instanceof GitHubError)) throw error;
+      reason = error.message;
+    }
+    info(
+      line`Could not learn who the github-token acts as (${reason}): no earlier comment is updated or compared with, a new one is written.`,
+    );
+    return undefined;
   }
 
   /**
-   * The most recent of the token's own comments whose body holds `marker`, looking through every
-   * page; `identity` is asked for only when some comment holds the marker. Without an identity,
-   * no comment is the token's own: another app's copy must never be taken for it.
+   * The most recent of the token's own comments on pull request `number` whose body holds
+   * `marker`, looking through every page; who the token acts as is asked only when some comment
+   * holds the marker. When GitHub cannot tell (`untrusted`), no comment is the token's own:
+   * another app's copy must never be edited or believed.
    */
-  async find(
-    marker: string,
-    context: CommentContext,
-    identity: () => Promise<Identity | undefined>,
-  ): Promise<Comment | undefined> {
-    const { owner, repo, number } = this.pullRequest;
-    const marked: ListedComment[] = [];
-    const first = `/repos/${owner}/${repo}/issues/${number}/comments?per_page=100`;
+  async findComment(number: number, marker: string): Promise<{ comment?: Comment; untrusted: boolean }> {
     const what = (page: number) => `list the comments of pull request #${number} (page ${page})`;
-    for await (const comment of this.pages(first, what, answers().list, context)) {
-      if (comment.body?.includes(marker)) marked.push(comment);
-    }
-    if (marked.length === 0) return undefined;
-    const who = await identity();
-    const own = who && marked.filter((comment) => isOwn(comment, who)).at(-1);
-    return own ? { id: own.id, url: own.html_url, body: own.body ?? undefined } : undefined;
+    const first = `/issues/${number}/comments?per_page=100`;
+    const marked = await this.pages(first, what, answers().list, ({ body }) => !!body?.includes(marker));
+    if (marked.length === 0) return { untrusted: false };
+    const who = await this.identity();
+    if (!who) return { untrusted: true };
+    // By its author's id (logins of bots differ between GraphQL and REST in places; ids do not), else its login.
+    const isOwn = ({ user }: Comment) =>
+      who.id !== undefined ? user?.id === who.id : user?.login === who.login;
+    return { comment: marked.filter(isOwn).at(-1), untrusted: false };
   }
 
-  update(comment: Comment, body: string, context: CommentContext): Promise<Comment> {
-    const { owner, repo } = this.pullRequest;
-    const route = `PATCH /repos/${owner}/${repo}/issues/comments/${comment.id}`;
-    return this.write('update the pull request comment', 'github', route, body, context);
+  /** Writes `body` over comment `id`; gives its URL. */
+  async updateComment(id: number, body: string): Promise<string> {
+    const route = `PATCH ${this.path}/issues/comments/${id}`;
+    const write = { body, rule: 'github' } as const;
+    return (await this.send('update the pull request comment', route, answers().written, write)).html_url;
   }
 
-  create(body: string, context: CommentContext): Promise<Comment> {
-    const { owner, repo, number } = this.pullRequest;
-    const route = `POST /repos/${owner}/${repo}/issues/${number}/comments`;
-    return this.write(`comment on pull request #${number}`, 'github-create', route, body, context);
+  /** Comments `body` on pull request `number`; gives the comment's URL. */
+  async createComment(number: number, body: string): Promise<string> {
+    const route = `POST ${this.path}/issues/${number}/comments`;
+    const write = { body, rule: 'github-create' } as const;
+    return (await this.send(`comment on pull request #${number}`, route, answers().written, write)).html_url;
   }
 
-  private async write(
-    what: string,
-    rule: RetryRule,
-    route: string,
-    body: string,
-    context: CommentContext,
-  ): Promise<Comment> {
-    const { data } = await this.call(what, rule, context, (request) =>
-      this.octokit.request(route, { body, request }),
-    );
-    const { id, html_url } = checked(answers().written, data, what);
-    return { id, url: html_url };
-  }
-}
-
-/** A pull request as the lookup needs it: its state, its head commit and its base repository. */
-export interface FoundPullRequest {
-  number: number;
-  state: string;
-  headSha: string;
-  /** `owner/repo` of the base. */
-  baseRepository: string;
-}
-
-type PullAnswer = z.infer<ReturnType<typeof answers>['pull']>;
-
-function found({ number, state, head, base }: PullAnswer): FoundPullRequest {
-  return { number, state, headSha: head.sha, baseRepository: base.repo.full_name };
-}
-
-/** Finds a repository's pull requests: by number, by commit, or among the open ones. */
-export class PullRequestLookup extends GitHubRequests {
-  constructor(
-    octokit: Octokit,
-    private readonly repository: { owner: string; repo: string },
-    apiUrl: string,
-  ) {
-    super(octokit, apiUrl);
-  }
-
-  private get path(): string {
-    return `/repos/${this.repository.owner}/${this.repository.repo}`;
-  }
-
-  async get(number: number, context: CommentContext): Promise<FoundPullRequest> {
-    const route = `GET ${this.path}/pulls/${number}`;
-    return found(await this.read(`read pull request #${number}`, route, answers().pull, context));
+  pull(number: number): Promise<Pull> {
+    return this.send(`read pull request #${number}`, `GET ${this.path}/pulls/${number}`, answers().pull);
   }
 
   /**
    * GitHub's "pull requests associated with a commit" (the first 100): [] for a commit that is only
    * in a fork; 422 (no such commit here) is taken for [] too.
    */
-  async ofCommit(sha: string, context: CommentContext): Promise<FoundPullRequest[]> {
+  async pullsOfCommit(sha: string): Promise<Pull[]> {
     const what = `list the pull requests of commit ${sha.slice(0, 7)}`;
     const route = `GET ${this.path}/commits/${encodeURIComponent(sha)}/pulls?per_page=100`;
     try {
-      return (await this.read(what, route, answers().pulls, context)).map(found);
+      return await this.send(what, route, answers().pulls);
     } catch (error) {
       if (error instanceof GitHubError && error.status === 422) return [];
       throw error;
     }
   }
 
-  /** The open pull requests, `head` (`owner:branch`) only if given, at most `maxPages` pages of 100. */
-  async open(context: CommentContext, maxPages: number, head?: string): Promise<FoundPullRequest[]> {
+  /** The open pull requests that `keep` says, `head` (`owner:branch`) only if given, at most `maxPages` pages of 100. */
+  openPulls(keep: (pull: Pull) => boolean, maxPages: number, head?: string): Promise<Pull[]> {
     const query = `state=open&per_page=100${head ? `&head=${encodeURIComponent(head)}` : ''}`;
     const what = (page: number) => `list the open pull requests (page ${page})`;
-    const pulls: FoundPullRequest[] = [];
-    const first = `${this.path}/pulls?${query}`;
-    for await (const pull of this.pages(first, what, answers().pulls, context, maxPages))
-      pulls.push(found(pull));
-    return pulls;
+    return this.pages(`/pulls?${query}`, what, answers().pulls, keep, maxPages);
   }
 }
