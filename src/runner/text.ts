@@ -45,18 +45,16 @@ function visible(char: string): string {
 /** Cuts `text` to at most `maxChars` code points, the last one an ellipsis; never splits a surrogate pair. */
 export function cut(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
-  let index = 0;
-  let points = 0;
-  let keep = 0;
-  while (index < text.length) {
-    if (points === maxChars - 1) keep = index;
-    if (points === maxChars) return text.slice(0, keep).trimEnd() + ELLIPSIS;
-    const code = text.charCodeAt(index);
-    const next = text.charCodeAt(index + 1);
-    index += code >= 0xd800 && code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff ? 2 : 1;
-    points++;
-  }
-  return text;
+  // A code point is one or two UTF-16 units: 2 × maxChars units hold more than maxChars code points
+  // or the whole text, and only that much is split, however long the text.
+  const points = Array.from(text.slice(0, 2 * maxChars));
+  if (points.length <= maxChars && text.length <= 2 * maxChars) return text;
+  return (
+    points
+      .slice(0, maxChars - 1)
+      .join('')
+      .trimEnd() + ELLIPSIS
+  );
 }
 
 /**
@@ -113,9 +111,5 @@ export function safe(value: string | number, maxChars = VALUE_MAX_CHARS): SafeTe
  * value goes through `safe` (a value already cleaned, with a shorter cut, stays as it is).
  */
 export function line(literals: TemplateStringsArray, ...values: (string | number)[]): SafeText {
-  let text = literals[0] ?? '';
-  values.forEach((value, index) => {
-    text += safe(value) + (literals[index + 1] ?? '');
-  });
-  return text as SafeText;
+  return String.raw({ raw: literals }, ...values.map((value) => safe(value))) as SafeText;
 }
