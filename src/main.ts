@@ -42,25 +42,18 @@ export async function run(dependencies: RunDependencies = {}): Promise<void> {
     const ran = await runToOutcome(settings, clock, job);
     const thread = await openPullRequestThread(ran, settings, found, clock, job.signal);
     const outcome = judgeAgainstPrevious(ran, thread, settings.failOn);
-    const reports = await writeReports(outcome, {
-      summary: settings.summary,
-      junitPath: settings.junitPath,
-      resultsDir: settings.resultsDir,
-    });
+    const reports = await writeReports(outcome, settings);
     failures.push(...reports.failures);
     setOutput('comment-url', (await thread.write(outcome, failures.length > 0)) ?? '');
     reported = { outcome, settings };
   } catch (error) {
     // No outcome was learned: the inputs are wrong, or something unexpected broke.
     setOutput('status', 'ERROR');
-    if (error instanceof InputError) {
-      failures.push(error.message);
-    } else {
-      const message = error instanceof Error ? error.message : String(error);
-      const stack = error instanceof Error && error.stack ? error.stack.split('\n') : [];
-      for (const stackLine of stack) debug(line`${stackLine}`);
-      failures.push(`Unexpected error: ${message}`);
-    }
+    if (error instanceof InputError) failures.push(error.message);
+    else if (error instanceof Error) {
+      for (const stackLine of error.stack?.split('\n') ?? []) debug(line`${stackLine}`);
+      failures.push(`Unexpected error: ${error.message}`);
+    } else failures.push(`Unexpected error: ${String(error)}`);
   } finally {
     stopListening();
     job.dispose();
