@@ -83,17 +83,21 @@ function parseDurationInput(input: InputReader, name: string): number {
   return ms;
 }
 
-function parseBoolean(input: InputReader, name: string): boolean {
+/** One of `choices`, whatever the case of the input; `described` says them in the message. */
+function parseChoice<T extends string>(
+  input: InputReader,
+  name: string,
+  choices: readonly T[],
+  described = `one of ${choices.join(', ')}`,
+): T {
   const value = input(name);
-  if (/^(true|false)$/i.test(value)) return value.toLowerCase() === 'true';
-  throw new InputError(`Input '${name}' must be true or false; got ${shown(value)}.`);
+  const choice = choices.find((each) => each.toLowerCase() === value.toLowerCase());
+  if (choice !== undefined) return choice;
+  throw new InputError(`Input '${name}' must be ${described}; got ${shown(value)}.`);
 }
 
-function parseChoice<T extends string>(input: InputReader, name: string, choices: readonly T[]): T {
-  const value = input(name).toLowerCase();
-  if ((choices as readonly string[]).includes(value)) return value as T;
-  throw new InputError(`Input '${name}' must be one of ${choices.join(', ')}; got ${shown(input(name))}.`);
-}
+const parseBoolean = (input: InputReader, name: string): boolean =>
+  parseChoice(input, name, ['true', 'false'], 'true or false') === 'true';
 
 /** Visible ASCII: what an Authorization header carries as it is. */
 const HEADER_SAFE = /^[\x21-\x7e]*$/;
@@ -203,10 +207,7 @@ type IdTarget =
 
 /** What the step runs, from the mode and id inputs: the mode is inferred from which id is given. */
 function resolveTarget(input: InputReader): IdTarget {
-  const mode = input('mode').toLowerCase();
-  if (mode !== '' && mode !== 'project' && mode !== 'suite') {
-    throw new InputError(`Input 'mode' must be 'project' or 'suite'; got ${shown(input('mode'))}.`);
-  }
+  const mode = parseChoice(input, 'mode', ['', 'project', 'suite'], "'project' or 'suite'");
   const projectId = idInput(input, 'project-id');
   const testSuiteId = idInput(input, 'test-suite-id');
   const runId = idInput(input, 'run-id');
@@ -278,13 +279,9 @@ function checkApplicable(input: InputReader, target: IdTarget, wait: boolean): v
 
 /** A suite run's environment is one of the service's, upper-cased; a project run's, any text. */
 function parseEnvironment(input: InputReader, target: IdTarget): string | undefined {
-  const value = input('environment');
-  if (target.kind === 'project' || value === '') return value || undefined;
-  const upper = value.toUpperCase();
-  if ((SUITE_ENVIRONMENTS as readonly string[]).includes(upper)) return upper;
-  throw new InputError(
-    `Input 'environment' must be one of ${SUITE_ENVIRONMENTS.join(', ')} for a test suite run; got ${shown(value)}.`,
-  );
+  if (target.kind === 'project' || input('environment') === '') return input('environment') || undefined;
+  const described = `one of ${SUITE_ENVIRONMENTS.join(', ')} for a test suite run`;
+  return parseChoice(input, 'environment', SUITE_ENVIRONMENTS, described);
 }
 
 /**
