@@ -52,16 +52,15 @@ export async function buildSuiteOptions(text: string, inputs: SuiteOptionInputs)
   }
   const branch = optionsBranch ?? inputs.branch;
   const note = options.metadata?.note ?? defaultNote(inputs.env);
+  const environment = options.environment ?? inputs.environment;
   const metadata = {
-    ...(branch !== undefined ? { git: { ...options.metadata?.git, branch } } : {}),
+    ...(branch !== undefined ? { git: { branch } } : {}),
     ...(note !== undefined ? { note } : {}),
   };
   return {
     ...options,
-    ...(inputs.environment || options.environment
-      ? { environment: options.environment ?? inputs.environment }
-      : {}),
-    ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
+    ...(environment ? { environment } : {}),
+    ...(branch !== undefined || note !== undefined ? { metadata } : {}),
   } as SuiteOptions;
 }
 
