@@ -24,21 +24,21 @@ interface RunDependencies {
 
 /** The main step: read the inputs, run, report. Every failure ends in a failed step, never a throw. */
 export async function run(dependencies: RunDependencies = {}): Promise<void> {
+  const { clock = systemClock, input, env, cancelSignal } = dependencies;
   beginStep();
-  const clock = dependencies.clock ?? systemClock;
   saveState(STATE.isPost, 'true');
   const job = new JobCancellation(clock);
-  const stopListening = dependencies.cancelSignal
-    ? linkSignal(dependencies.cancelSignal, () => job.cancel())
+  const stopListening = cancelSignal
+    ? linkSignal(cancelSignal, () => job.cancel())
     : onTermination(() => job.cancel());
   // Why the step fails; empty when it passes. `success` is written from this alone.
   const failures: string[] = [];
   let reported: { outcome: RunOutcome; settings: Settings } | undefined;
   try {
-    const read = await readSettings(dependencies.input, dependencies.env);
+    const read = await readSettings(input, env);
     // Before the run: a suite run's default note names the pull request found.
     const found = await findPullRequests(read, clock, job.signal);
-    const settings = withPullRequestNote(read, found, dependencies.env ?? process.env);
+    const settings = withPullRequestNote(read, found, env ?? process.env);
     const ran = await runToOutcome(settings, clock, job);
     const thread = await openPullRequestThread(ran, settings, found, clock, job.signal);
     const outcome = judgeAgainstPrevious(ran, thread, settings.failOn);

@@ -30,10 +30,7 @@ function guarded(text: SafeText): string {
 export const info = (text: SafeText): void => core.info(guarded(text));
 export const debug = (text: SafeText): void => core.debug(guarded(text));
 
-/** How many more annotations of `kind` GitHub will show for this step. */
-export function annotationsLeft(kind: Kind): number {
-  return ANNOTATIONS_PER_KIND - shown[kind];
-}
+export const annotationsLeft = (kind: Kind): number => ANNOTATIONS_PER_KIND - shown[kind];
 
 /**
  * An annotation while GitHub shows them (an eleventh of a kind would not be seen), else a line of
