@@ -159,9 +159,10 @@ function pullRequestInput(input: InputReader): number | undefined {
 /** An id input, which becomes part of a URL path: undefined when empty. */
 function idInput(input: InputReader, name: string): string | undefined {
   const value = input(name);
-  const problem = value === '' ? undefined : idProblem(value);
+  if (value === '') return undefined;
+  const problem = idProblem(value);
   if (problem) throw new InputError(`Input '${name}' must be an id, and ${problem}; got ${shown(value)}.`);
-  return value || undefined;
+  return value;
 }
 
 /**
