@@ -1,6 +1,5 @@
 import * as path from 'node:path';
-import { parseDuration } from '../src/inputs/durations.js';
-import { readSettings } from '../src/inputs/settings.js';
+import { parseDuration, readSettings } from '../src/inputs/settings.js';
 import { isLoopbackHost } from '../src/service/loopback.js';
 
 function reader(inputs: Record<string, string>) {

@@ -250,7 +250,7 @@ const BAD_OPTIONS: [string, string, string | RegExp][] = [
   [
     'JSON with a key given twice',
     '{"retries": 1, "testMatch": {"glob": "a", "glob": "b"}}',
-    "Input 'options' gives the key 'glob' twice in one object.",
+    "Input 'options' must be a JSON or YAML object; it does not parse: duplicated mapping key at line 1, column 43.",
   ],
   [
     'a YAML alias bomb: 459 bytes that expand to 9^9 values',

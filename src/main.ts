@@ -24,43 +24,36 @@ interface RunDependencies {
 
 /** The main step: read the inputs, run, report. Every failure ends in a failed step, never a throw. */
 export async function run(dependencies: RunDependencies = {}): Promise<void> {
+  const { clock = systemClock, input, env, cancelSignal } = dependencies;
   beginStep();
-  const clock = dependencies.clock ?? systemClock;
   saveState(STATE.isPost, 'true');
   const job = new JobCancellation(clock);
-  const stopListening = dependencies.cancelSignal
-    ? linkSignal(dependencies.cancelSignal, () => job.cancel())
+  const stopListening = cancelSignal
+    ? linkSignal(cancelSignal, () => job.cancel())
     : onTermination(() => job.cancel());
   // Why the step fails; empty when it passes. `success` is written from this alone.
   const failures: string[] = [];
   let reported: { outcome: RunOutcome; settings: Settings } | undefined;
   try {
-    const read = await readSettings(dependencies.input, dependencies.env);
+    const read = await readSettings(input, env);
     // Before the run: a suite run's default note names the pull request found.
     const found = await findPullRequests(read, clock, job.signal);
-    const settings = withPullRequestNote(read, found, dependencies.env ?? process.env);
+    const settings = withPullRequestNote(read, found, env ?? process.env);
     const ran = await runToOutcome(settings, clock, job);
     const thread = await openPullRequestThread(ran, settings, found, clock, job.signal);
     const outcome = judgeAgainstPrevious(ran, thread, settings.failOn);
-    const reports = await writeReports(outcome, {
-      summary: settings.summary,
-      junitPath: settings.junitPath,
-      resultsDir: settings.resultsDir,
-    });
+    const reports = await writeReports(outcome, settings);
     failures.push(...reports.failures);
     setOutput('comment-url', (await thread.write(outcome, failures.length > 0)) ?? '');
     reported = { outcome, settings };
   } catch (error) {
     // No outcome was learned: the inputs are wrong, or something unexpected broke.
     setOutput('status', 'ERROR');
-    if (error instanceof InputError) {
-      failures.push(error.message);
-    } else {
-      const message = error instanceof Error ? error.message : String(error);
-      const stack = error instanceof Error && error.stack ? error.stack.split('\n') : [];
-      for (const stackLine of stack) debug(line`${stackLine}`);
-      failures.push(`Unexpected error: ${message}`);
-    }
+    if (error instanceof InputError) failures.push(error.message);
+    else if (error instanceof Error) {
+      for (const stackLine of error.stack?.split('\n') ?? []) debug(line`${stackLine}`);
+      failures.push(`Unexpected error: ${error.message}`);
+    } else failures.push(`Unexpected error: ${String(error)}`);
   } finally {
     stopListening();
     job.dispose();

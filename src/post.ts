@@ -21,9 +21,8 @@ interface CleanupDependencies {
  * and could not see to an end, because it was killed. It only warns: cleanup never fails a job.
  */
 export async function cleanup(dependencies: CleanupDependencies = {}): Promise<void> {
+  const { state = getState, clock = systemClock } = dependencies;
   beginStep();
-  const state = dependencies.state ?? getState;
-  const clock = dependencies.clock ?? systemClock;
   await stopLeftoverTunnels(state);
   const runId = state(STATE.runId);
   if (!runId || state(STATE.cancellable) !== 'true' || state(STATE.settled) === 'true') {

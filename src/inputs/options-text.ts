@@ -24,27 +24,6 @@ const tooDeep = () =>
   );
 
 /**
- * The first key that a JSON text (already known to parse) gives twice in one object, if any.
- * JSON.parse keeps the last silently; YAML refuses a duplicate, and so must JSON. Linear.
- */
-function duplicateJsonKey(text: string): string | undefined {
-  // One entry per open container: the keys of an object so far, or null for a list. Outside its
-  // strings, valid JSON holds no quote, so each match starts at a token; a string before a colon is a key.
-  const open: (Set<string> | null)[] = [];
-  for (const [token, key] of text.matchAll(/("(?:[^"\\]|\\.)*")\s*:|"(?:[^"\\]|\\.)*"|[{}[\]]/g)) {
-    if (token === '{' || token === '[') open.push(token === '{' ? new Set() : null);
-    else if (token === '}' || token === ']') open.pop();
-    else if (key !== undefined) {
-      const name = JSON.parse(key) as string;
-      const keys = open.at(-1);
-      if (keys?.has(name)) return name;
-      keys?.add(name);
-    }
-  }
-  return undefined;
-}
-
-/**
  * Walks the parsed value with the bounds: depth, values counted each time an alias is used, and no
  * value inside itself (a YAML alias within its own anchor makes a cycle).
  */
@@ -69,41 +48,29 @@ function checkBounds(root: unknown): void {
   visit(root, 1);
 }
 
-async function parseYaml(text: string): Promise<unknown> {
-  // Loaded only for YAML: JSON options and project runs never pay for it. The core schema reads
-  // YAML 1.2's plain types only: no dates or binary, which the options have no place for.
+/**
+ * The object the `options` text holds, within the bounds above. JSON is read as the YAML it also
+ * is: one parser, so a key given twice is refused in both, as YAML requires.
+ */
+export async function parseOptionsText(text: string): Promise<Record<string, unknown>> {
+  // Loaded only for options: project runs never pay for it. The core schema reads YAML 1.2's plain
+  // types only: no dates or binary, which the options have no place for.
   const yaml = await import(/* webpackMode: "eager" */ 'js-yaml');
+  let value: unknown;
   try {
     // js-yaml bounds the nesting it reads (a recursive parser) since 4.3, which its types do not
-    // know yet; it refuses a key given twice.
+    // know yet.
     const options: LoadOptions & { maxDepth: number } = {
       schema: yaml.CORE_SCHEMA,
       maxDepth: MAX_OPTIONS_DEPTH,
     };
-    return yaml.load(text, options);
+    value = yaml.load(text, options);
   } catch (error) {
     if (!(error instanceof yaml.YAMLException)) throw error;
     if (error.reason.startsWith('nesting exceeded maxDepth')) throw tooDeep();
     throw new InputError(
       `Input 'options' must be a JSON or YAML object; it does not parse: ${error.reason} at line ${error.mark.line + 1}, column ${error.mark.column + 1}.`,
     );
-  }
-}
-
-/** The object the `options` text holds, JSON or YAML, within the bounds above. */
-export async function parseOptionsText(text: string): Promise<Record<string, unknown>> {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    value = undefined; // not JSON: YAML is a superset
-  }
-  if (value === undefined) value = await parseYaml(text);
-  else {
-    const duplicate = duplicateJsonKey(text);
-    if (duplicate !== undefined) {
-      throw new InputError(`Input 'options' gives the key '${duplicate}' twice in one object.`);
-    }
   }
   checkBounds(value);
   if (isRecord(value)) return value;

@@ -13,9 +13,6 @@ export interface SuiteOptionInputs {
   env: NodeJS.ProcessEnv;
 }
 
-/** At most this many problems are listed: a pasted blob could have thousands. */
-const MAX_ISSUES = 5;
-
 /** The `options` input, validated against the start body's schema; its sensitive values masked first. */
 async function parseSuiteOptions(text: string): Promise<SuiteOptions> {
   if (text === '') return {};
@@ -25,7 +22,8 @@ async function parseSuiteOptions(text: string): Promise<SuiteOptions> {
     where: (path) => issuePath('options', path),
     // Nothing under variableOverrides is shown, only its kind: a value there may be a secret.
     showsInput: (path) => path[0] !== 'variableOverrides',
-    max: MAX_ISSUES,
+    // At most five problems are listed: a pasted blob could have thousands.
+    max: 5,
   });
   if (!('data' in parsed)) throw new InputError(`Input 'options' is invalid: ${parsed.problems}`);
   // zod's record builds its output by assignment, which drops a name such as '__proto__': the
@@ -52,16 +50,15 @@ export async function buildSuiteOptions(text: string, inputs: SuiteOptionInputs)
   }
   const branch = optionsBranch ?? inputs.branch;
   const note = options.metadata?.note ?? defaultNote(inputs.env);
+  const environment = options.environment ?? inputs.environment;
   const metadata = {
-    ...(branch !== undefined ? { git: { ...options.metadata?.git, branch } } : {}),
+    ...(branch !== undefined ? { git: { branch } } : {}),
     ...(note !== undefined ? { note } : {}),
   };
   return {
     ...options,
-    ...(inputs.environment || options.environment
-      ? { environment: options.environment ?? inputs.environment }
-      : {}),
-    ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
+    ...(environment ? { environment } : {}),
+    ...(branch !== undefined || note !== undefined ? { metadata } : {}),
   } as SuiteOptions;
 }
 

@@ -14,13 +14,14 @@ function stringLeaves(value: unknown): string[] {
   return [];
 }
 
+const isSensitive = (override: unknown): override is Record<string, unknown> =>
+  isRecord(override) && override.sensitive === true;
+
 /** Masks the value of every override marked sensitive, before anything could print it. */
 export function maskSensitiveOverrides(options: unknown): void {
   if (!isRecord(options) || !isRecord(options.variableOverrides)) return;
-  for (const override of Object.values(options.variableOverrides)) {
-    if (isRecord(override) && override.sensitive === true) {
-      for (const secret of stringLeaves(override.value)) registerSecret(secret);
-    }
+  for (const override of Object.values(options.variableOverrides).filter(isSensitive)) {
+    for (const secret of stringLeaves(override.value)) registerSecret(secret);
   }
 }
 
@@ -28,7 +29,7 @@ export function maskSensitiveOverrides(options: unknown): void {
 export function sensitiveOverrideNames(options: unknown): string[] {
   if (!isRecord(options) || !isRecord(options.variableOverrides)) return [];
   return Object.entries(options.variableOverrides)
-    .filter(([, override]) => isRecord(override) && override.sensitive === true)
+    .filter(([, override]) => isSensitive(override))
     .map(([name]) => name);
 }
 
@@ -44,8 +45,7 @@ export function hideSensitiveValues(
   // Built from entries, not by assignment: no name (not even '__proto__') is special.
   const overrides = Object.fromEntries(
     Object.entries(options.variableOverrides).map(([name, override]) => {
-      const sensitive = alsoHide.includes(name) || (isRecord(override) && override.sensitive === true);
-      if (!sensitive) return [name, override];
+      if (!alsoHide.includes(name) && !isSensitive(override)) return [name, override];
       return [name, isRecord(override) ? { ...override, value: '***' } : '***'];
     }),
   );

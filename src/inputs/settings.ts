@@ -6,18 +6,15 @@ import { idProblem, SUITE_ENVIRONMENTS, type SuiteOptions } from '../service/sch
 import { issuePath, shown } from '../service/validation.js';
 import { parseTunnelOrigins } from '../tunnel/origin.js';
 import { untunnelledLoopbackUrls } from '../tunnel/rewrite.js';
-import { MAX_DURATION_MS, parseDuration } from './durations.js';
 import { InputError } from './input-error.js';
 import { buildSuiteOptions, type SuiteOptionInputs } from './options.js';
-import { parseUrlTemplate, RUN_PLACEHOLDERS, TEST_PLACEHOLDERS, type UrlTemplate } from './url-template.js';
-import { readWorkflowRun, type WorkflowRun } from './workflow-run.js';
+import { parseUrlTemplate, RUN_PLACEHOLDERS, TEST_PLACEHOLDERS } from './url-template.js';
+import { readWorkflowRun } from './workflow-run.js';
 
-/** The two kinds of run: agent-based project runs and classic test suite runs. */
 export type Mode = 'project' | 'suite';
 
 /** What the step runs, and all that only one kind of run has. */
 export type Target =
-  /** A project run: started, or attached to with `runId`. */
   | { kind: 'project'; projectId: string; runId?: string; playwrightProjectName?: string }
   | {
       kind: 'suite-start';
@@ -37,45 +34,10 @@ export function modeOf(target: Target): Mode {
 const FAIL_ON = ['any', 'new'] as const;
 export type FailOn = (typeof FAIL_ON)[number];
 
-/** When the pull request comment is written: never, after every run, or when the step fails. */
-const PR_COMMENT = ['off', 'always', 'on-failure'] as const;
-export type PrComment = (typeof PR_COMMENT)[number];
-
-/** Every input, parsed and validated once. Nothing else reads the inputs. */
-export interface Settings {
-  target: Target;
-  apiKey: string;
-  /** Base URL without a trailing slash; may carry a path prefix. */
-  baseUrl: string;
-  /** What the run is started with: for a suite run, as the options send it. */
-  branch?: string;
-  environment?: string;
-  wait: boolean;
-  pollIntervalMs: number;
-  timeoutMs: number;
-  requestTimeoutMs: number;
-  cancelOnAbort: boolean;
-  failOnFlaky: boolean;
-  /** What fails the step: any failing test case, or only one that did not fail in the previous run. */
-  failOn: FailOn;
-  summary: boolean;
-  junitPath?: string;
-  /** Where the results file goes: RUNNER_TEMP, or the system's temporary folder outside a runner. */
-  resultsDir?: string;
-  prComment: PrComment;
-  /** For the pull request comment; registered as a secret. */
-  githubToken?: string;
-  /** The service's page for a run, and for one test case of a suite run. */
-  dashboardUrl?: UrlTemplate;
-  dashboardTestUrl?: UrlTemplate;
-  workflow: WorkflowRun;
-  /** The `pull-request` input: the pull request to comment on, whatever the event. */
-  pullRequestNumber?: number;
-}
+/** Every input, parsed and validated once by readSettings. Nothing else reads the inputs. */
+export type Settings = Awaited<ReturnType<typeof readSettings>>;
 
 export type InputReader = (name: string) => string;
-
-const readInput: InputReader = (name) => getInput(name);
 
 /**
  * The defaults of the inputs that have one, used when an input is empty or, outside a runner,
@@ -93,17 +55,16 @@ export const INPUT_DEFAULTS: Readonly<Record<string, string>> = {
   'pr-comment': 'off',
 };
 
-function parseBoolean(input: InputReader, name: string): boolean {
-  const value = input(name);
-  if (/^true$/i.test(value)) return true;
-  if (/^false$/i.test(value)) return false;
-  throw new InputError(`Input '${name}' must be true or false; got ${shown(value)}.`);
-}
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
-function parseChoice<T extends string>(input: InputReader, name: string, choices: readonly T[]): T {
-  const value = input(name).toLowerCase();
-  if ((choices as readonly string[]).includes(value)) return value as T;
-  throw new InputError(`Input '${name}' must be one of ${choices.join(', ')}; got ${shown(input(name))}.`);
+/** Node's timers hold at most 2^31 - 1 ms (24.8 days) and fire at once past it. */
+const MAX_DURATION_MS = 24 * 24 * UNIT_MS.h;
+
+/** `500ms`, `10s`, `2m`, `1h` or a plain number of seconds, in milliseconds; undefined when malformed. */
+export function parseDuration(text: string): number | undefined {
+  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/.exec(text.trim());
+  const ms = match ? Number(match[1]) * UNIT_MS[match[2] ?? 's'] : Number.NaN;
+  return Number.isFinite(ms) ? Math.round(ms) : undefined;
 }
 
 function parseDurationInput(input: InputReader, name: string): number {
@@ -122,6 +83,22 @@ function parseDurationInput(input: InputReader, name: string): number {
   return ms;
 }
 
+/** One of `choices`, whatever the case of the input; `described` says them in the message. */
+function parseChoice<T extends string>(
+  input: InputReader,
+  name: string,
+  choices: readonly T[],
+  described = `one of ${choices.join(', ')}`,
+): T {
+  const value = input(name);
+  const choice = choices.find((each) => each.toLowerCase() === value.toLowerCase());
+  if (choice !== undefined) return choice;
+  throw new InputError(`Input '${name}' must be ${described}; got ${shown(value)}.`);
+}
+
+const parseBoolean = (input: InputReader, name: string): boolean =>
+  parseChoice(input, name, ['true', 'false'], 'true or false') === 'true';
+
 /** Visible ASCII: what an Authorization header carries as it is. */
 const HEADER_SAFE = /^[\x21-\x7e]*$/;
 
@@ -138,12 +115,6 @@ function readSecret(input: InputReader, name: string): string {
   throw new InputError(
     `Input '${name}' holds a character that an HTTP header cannot carry (at position ${position}): a control, space, zero-width or non-ASCII character, most likely pasted with it. Copy it again into the secret.`,
   );
-}
-
-/** A folder for a report: the path ends with a slash (either kind, on every system). */
-function reportPath(workspace: string, value: string, fileInFolder: string): string {
-  const folder = value.replace(/[/\\]+$/, '');
-  return path.resolve(workspace, folder === value ? value : path.join(folder, fileInFolder));
 }
 
 function parseBaseUrl(value: string): { baseUrl: string; loopback: boolean } {
@@ -170,21 +141,18 @@ function parseBaseUrl(value: string): { baseUrl: string; loopback: boolean } {
   return { baseUrl: url.href.replace(/\/+$/, ''), loopback };
 }
 
-/** The contract's branch rule: explicit input, `none`, else the PR head branch, else the pushed branch. */
-function resolveBranch(value: string, env: NodeJS.ProcessEnv): { branch?: string; branchExplicit: boolean } {
-  if (value === 'none') return { branchExplicit: true };
-  if (value !== '') return { branch: value, branchExplicit: true };
-  const pushed = env.GITHUB_REF_TYPE === 'branch' ? env.GITHUB_REF_NAME : undefined;
-  return { branch: env.GITHUB_HEAD_REF || pushed || undefined, branchExplicit: false };
+/** A folder for a report: the path ends with a slash (either kind, on every system). */
+function reportPath(workspace: string, value: string, fileInFolder: string): string {
+  const folder = value.replace(/[/\\]+$/, '');
+  return path.resolve(workspace, folder === value ? value : path.join(folder, fileInFolder));
 }
 
-/** The `pull-request` input: a pull request's number, or undefined when empty. */
 function pullRequestInput(input: InputReader): number | undefined {
-  const value = input('pull-request').trim();
+  const value = input('pull-request');
   if (value === '') return undefined;
   if (/^[1-9]\d{0,9}$/.test(value) && Number(value) <= 2 ** 31 - 1) return Number(value);
   throw new InputError(
-    `Input 'pull-request' must be a pull request's number, such as 42; got ${shown(input('pull-request'))}.`,
+    `Input 'pull-request' must be a pull request's number, such as 42; got ${shown(value)}.`,
   );
 }
 
@@ -209,28 +177,19 @@ function parseTunnels(text: string, options: SuiteOptions, serviceIsLocal: boole
     .filter(Boolean);
   const checked = parseTunnelOrigins(entries);
   if (!checked.ok) throw new InputError(`Input 'tunnel': ${checked.reason}`);
-  if (serviceIsLocal) return checked.origins;
-  const [first] = untunnelledLoopbackUrls(options, checked.origins);
+  const [first] = serviceIsLocal ? [] : untunnelledLoopbackUrls(options, checked.origins);
   if (first === undefined) return checked.origins;
-  const where = issuePath('options', first.path);
   const origin = new URL(first.url).origin;
   throw new InputError(
-    `${where} points at ${origin}, on this runner, which the service cannot reach: it runs in the cloud. To test the app this job started, open a tunnel to it with the input 'tunnel: ${origin.replace(/^ws/, 'http')}'.`,
+    `${issuePath('options', first.path)} points at ${origin}, on this runner, which the service cannot reach: it runs in the cloud. To test the app this job started, open a tunnel to it with the input 'tunnel: ${origin.replace(/^ws/, 'http')}'.`,
   );
 }
 
 /** The links to the service's pages, as templates whose placeholders this run can fill. */
-function dashboardTemplates(
-  input: InputReader,
-  target: IdTarget,
-): Pick<Settings, 'dashboardUrl' | 'dashboardTestUrl'> {
+function dashboardTemplates(input: InputReader, target: IdTarget) {
   const dashboardUrl = parseUrlTemplate('dashboard-url', input('dashboard-url'), RUN_PLACEHOLDERS);
-  const dashboardTestUrl = parseUrlTemplate(
-    'dashboard-test-url',
-    input('dashboard-test-url'),
-    TEST_PLACEHOLDERS,
-  );
-  for (const template of [dashboardUrl, dashboardTestUrl]) {
+  const testUrl = parseUrlTemplate('dashboard-test-url', input('dashboard-test-url'), TEST_PLACEHOLDERS);
+  for (const template of [dashboardUrl, testUrl]) {
     if (!template?.uses.has('testSuiteId') || target.testSuiteId !== undefined) continue;
     throw new InputError(
       target.kind === 'project'
@@ -238,7 +197,7 @@ function dashboardTemplates(
         : `Input '${template.input}' uses {testSuiteId}: give 'test-suite-id' with 'run-id'.`,
     );
   }
-  return { dashboardUrl, dashboardTestUrl };
+  return { dashboardUrl, dashboardTestUrl: testUrl };
 }
 
 /** The target as the mode and id inputs tell it, before the inputs that complete it are read. */
@@ -249,10 +208,7 @@ type IdTarget =
 
 /** What the step runs, from the mode and id inputs: the mode is inferred from which id is given. */
 function resolveTarget(input: InputReader): IdTarget {
-  const mode = input('mode').toLowerCase();
-  if (mode !== '' && mode !== 'project' && mode !== 'suite') {
-    throw new InputError(`Input 'mode' must be 'project' or 'suite'; got ${shown(input('mode'))}.`);
-  }
+  const mode = parseChoice(input, 'mode', ['', 'project', 'suite'], "'project' or 'suite'");
   const projectId = idInput(input, 'project-id');
   const testSuiteId = idInput(input, 'test-suite-id');
   const runId = idInput(input, 'run-id');
@@ -273,15 +229,12 @@ function resolveTarget(input: InputReader): IdTarget {
       "Input 'test-suite-id' is required to start a test suite run (or 'run-id' to attach to one).",
     );
   }
-  if (runId) {
-    throw new InputError(
-      "Input 'run-id' needs 'project-id' for a project run, or 'mode: suite' for a test suite run.",
-    );
-  }
   throw new InputError(
-    mode === 'project'
-      ? "Input 'project-id' is required for a project run."
-      : "Neither 'project-id' nor 'test-suite-id' is set; give 'project-id' for a project run or 'test-suite-id' for a test suite run.",
+    runId
+      ? "Input 'run-id' needs 'project-id' for a project run, or 'mode: suite' for a test suite run."
+      : mode === 'project'
+        ? "Input 'project-id' is required for a project run."
+        : "Neither 'project-id' nor 'test-suite-id' is set; give 'project-id' for a project run or 'test-suite-id' for a test suite run.",
   );
 }
 
@@ -321,19 +274,15 @@ function checkApplicable(input: InputReader, target: IdTarget, wait: boolean): v
   if (!wait) situations.push('no-wait');
   for (const [name, why] of Object.entries(NOT_FOR)) {
     const situation = situations.find((each) => why[each]);
-    if (situation && input(name).trim() !== '') throw new InputError(`Input '${name}' ${why[situation]}.`);
+    if (situation && input(name) !== '') throw new InputError(`Input '${name}' ${why[situation]}.`);
   }
 }
 
 /** A suite run's environment is one of the service's, upper-cased; a project run's, any text. */
 function parseEnvironment(input: InputReader, target: IdTarget): string | undefined {
-  const value = input('environment');
-  if (target.kind === 'project' || value === '') return value || undefined;
-  const upper = value.toUpperCase();
-  if ((SUITE_ENVIRONMENTS as readonly string[]).includes(upper)) return upper;
-  throw new InputError(
-    `Input 'environment' must be one of ${SUITE_ENVIRONMENTS.join(', ')} for a test suite run; got ${shown(value)}.`,
-  );
+  if (target.kind === 'project' || input('environment') === '') return input('environment') || undefined;
+  const described = `one of ${SUITE_ENVIRONMENTS.join(', ')} for a test suite run`;
+  return parseChoice(input, 'environment', SUITE_ENVIRONMENTS, described);
 }
 
 /**
@@ -361,15 +310,20 @@ async function completeTarget(
   };
 }
 
+/** The contract's branch rule: explicit input, `none`, else the PR head branch, else the pushed branch. */
+function resolveBranch(value: string, env: NodeJS.ProcessEnv): { branch?: string; branchExplicit: boolean } {
+  if (value !== '') return { branch: value === 'none' ? undefined : value, branchExplicit: true };
+  const pushed = env.GITHUB_REF_TYPE === 'branch' ? env.GITHUB_REF_NAME : undefined;
+  return { branch: env.GITHUB_HEAD_REF || pushed || undefined, branchExplicit: false };
+}
+
 /**
  * Reads and validates every input. Throws an InputError naming the input; the API key is
  * registered as a secret before anything else can print it.
  */
-export async function readSettings(
-  readRaw: InputReader = readInput,
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<Settings> {
-  const input: InputReader = (name) => readRaw(name) || INPUT_DEFAULTS[name] || '';
+export async function readSettings(readRaw: InputReader = getInput, env: NodeJS.ProcessEnv = process.env) {
+  // Trimmed as the runner's own reader does, so that a test's reader is read the same way.
+  const input: InputReader = (name) => readRaw(name).trim() || INPUT_DEFAULTS[name] || '';
   const apiKey = readSecret(input, 'api-key');
   if (apiKey === '') {
     throw new InputError(
@@ -388,10 +342,10 @@ export async function readSettings(
       `Input 'poll-interval' must be at least 1s against a remote service; got ${shown(input('poll-interval'))}.`,
     );
   }
-  const junitInput = input('junit-report');
-  const workspace = env.GITHUB_WORKSPACE || process.cwd();
+  const junit = input('junit-report');
   const settings = {
     apiKey,
+    /** Without a trailing slash; may carry a path prefix. */
     baseUrl,
     wait,
     pollIntervalMs,
@@ -401,15 +355,16 @@ export async function readSettings(
     failOnFlaky: parseBoolean(input, 'fail-on-flaky'),
     failOn: parseChoice(input, 'fail-on', FAIL_ON),
     summary: parseBoolean(input, 'summary'),
-    junitPath: junitInput ? reportPath(workspace, junitInput, 'junit.xml') : undefined,
+    junitPath: junit ? reportPath(env.GITHUB_WORKSPACE || process.cwd(), junit, 'junit.xml') : undefined,
+    /** RUNNER_TEMP, or the system's temporary folder outside a runner. */
     resultsDir: env.RUNNER_TEMP || undefined,
-    prComment: parseChoice(input, 'pr-comment', PR_COMMENT),
+    prComment: parseChoice(input, 'pr-comment', ['off', 'always', 'on-failure'] as const),
     githubToken,
     ...dashboardTemplates(input, idTarget),
     workflow: readWorkflowRun(env),
+    /** The pull request to comment on, whatever the event. */
     pullRequestNumber: pullRequestInput(input),
   };
   const run = { environment: parseEnvironment(input, idTarget), ...resolveBranch(input('branch'), env), env };
-  const completed = await completeTarget(input, idTarget, run, loopback);
-  return { ...settings, ...completed };
+  return { ...settings, ...(await completeTarget(input, idTarget, run, loopback)) };
 }

@@ -24,8 +24,6 @@ const DNS_LABEL = /^[A-Za-z0-9-]{1,63}$/;
 
 const PLACEHOLDER = /\{([^{}]*)\}/g;
 
-const list = (names: readonly string[]) => names.map((name) => `{${name}}`).join(', ');
-
 /**
  * The template an input holds, or undefined when it is empty: only `allowed` placeholders, and
  * once they are filled in, an https:// URL (or http:// on a loopback host) without credentials.
@@ -39,8 +37,9 @@ export function parseUrlTemplate(
   const uses = new Set<Placeholder>();
   for (const [, placeholder] of text.matchAll(PLACEHOLDER)) {
     if (!(allowed as readonly string[]).includes(placeholder as string)) {
+      const known = allowed.map((each) => `{${each}}`).join(', ');
       throw new InputError(
-        `Input '${name}' uses the unknown placeholder {${placeholder}}; it may use ${list(allowed)}.`,
+        `Input '${name}' uses the unknown placeholder {${placeholder}}; it may use ${known}.`,
       );
     }
     uses.add(placeholder as Placeholder);

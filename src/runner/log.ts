@@ -9,10 +9,9 @@ import type { SafeText } from './text.js';
 /** GitHub shows ten annotations of each kind per step; past them, the text goes to the log as a line. */
 const ANNOTATIONS_PER_KIND = 10;
 
-type Kind = 'error' | 'warning' | 'notice';
-
-const shown: Record<Kind, number> = { error: 0, warning: 0, notice: 0 };
 const ANNOTATE = { error: core.error, warning: core.warning, notice: core.notice };
+type Kind = keyof typeof ANNOTATE;
+const shown: Record<Kind, number> = { error: 0, warning: 0, notice: 0 };
 
 /** A line the runner would read as a workflow command once its leading white space is trimmed. */
 const COMMAND_START = /^\s*(::|##\[)/;
@@ -28,18 +27,10 @@ function guarded(text: SafeText): string {
     : single;
 }
 
-export function info(text: SafeText): void {
-  core.info(guarded(text));
-}
+export const info = (text: SafeText): void => core.info(guarded(text));
+export const debug = (text: SafeText): void => core.debug(guarded(text));
 
-export function debug(text: SafeText): void {
-  core.debug(guarded(text));
-}
-
-/** How many more annotations of `kind` GitHub will show for this step. */
-export function annotationsLeft(kind: Kind): number {
-  return ANNOTATIONS_PER_KIND - shown[kind];
-}
+export const annotationsLeft = (kind: Kind): number => ANNOTATIONS_PER_KIND - shown[kind];
 
 /**
  * An annotation while GitHub shows them (an eleventh of a kind would not be seen), else a line of

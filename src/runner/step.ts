@@ -7,9 +7,7 @@ import { safe } from './text.js';
  * from the service holds no line break or control character.
  */
 
-export function getInput(name: string): string {
-  return core.getInput(name);
-}
+export { getInput, getState, isDebug } from '@actions/core';
 
 export function setOutput(name: string, value: string | number): void {
   core.setOutput(name, safe(value, Number.POSITIVE_INFINITY));
@@ -17,14 +15,6 @@ export function setOutput(name: string, value: string | number): void {
 
 export function saveState(name: string, value: string): void {
   core.saveState(name, safe(value, Number.POSITIVE_INFINITY));
-}
-
-export function getState(name: string): string {
-  return core.getState(name);
-}
-
-export function isDebug(): boolean {
-  return core.isDebug();
 }
 
 /** Appends HTML (escaped by its caller) to the job summary file. */

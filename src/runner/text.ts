@@ -23,7 +23,6 @@ const UNSAFE =
 const UNSAFE_CHARACTER = new RegExp(UNSAFE.source);
 /** Line breaks and tabs: escaped in the log, folded to a space in documents, kept in a `<pre>` block. */
 const BREAK = /[\t\n\r\u2028\u2029]/;
-const BREAKS = new RegExp(BREAK.source, 'g');
 const LONE_SURROGATE = /[\uD800-\uDFFF]/;
 
 /** Whether `text` holds a character of the set: no id or header value may. */
@@ -45,33 +44,25 @@ function visible(char: string): string {
 /** Cuts `text` to at most `maxChars` code points, the last one an ellipsis; never splits a surrogate pair. */
 export function cut(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
-  let index = 0;
-  let points = 0;
-  let keep = 0;
-  while (index < text.length) {
-    if (points === maxChars - 1) keep = index;
-    if (points === maxChars) return text.slice(0, keep).trimEnd() + ELLIPSIS;
-    const code = text.charCodeAt(index);
-    const next = text.charCodeAt(index + 1);
-    index += code >= 0xd800 && code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff ? 2 : 1;
-    points++;
-  }
-  return text;
+  // A code point is one or two UTF-16 units: 2 × maxChars units hold more than maxChars code points
+  // or the whole text, and only that much is split, however long the text.
+  const points = Array.from(text.slice(0, 2 * maxChars));
+  if (points.length <= maxChars && text.length <= 2 * maxChars) return text;
+  const kept = points.slice(0, maxChars - 1).join('');
+  return kept.trimEnd() + ELLIPSIS;
 }
 
 /**
  * Folds every run of line breaks and tabs (with the white space around it) to one space, then
- * trims. Linear: titles can be megabytes, and a regular expression that looks for spaces before a
- * break backtracks over every run of spaces that has none.
+ * trims. Split, not matched: titles can be megabytes, and a regular expression that looks for spaces
+ * before a break backtracks over every run of spaces that has none.
  */
 function foldLines(text: string): string {
-  if (!BREAK.test(text)) return text.trim();
-  const kept: string[] = [];
-  for (const piece of text.replace(BREAKS, '\n').split('\n')) {
-    const trimmed = piece.trim();
-    if (trimmed !== '') kept.push(trimmed);
-  }
-  return kept.join(' ');
+  return text
+    .split(BREAK)
+    .map((piece) => piece.trim())
+    .filter(Boolean)
+    .join(' ');
 }
 
 /** What `clean` does with line breaks and tabs: see BREAK. */
@@ -95,10 +86,9 @@ export function clean(value: string | number, maxChars = VALUE_MAX_CHARS, breaks
   }
   const folded = breaks === 'fold' ? foldLines(text) : text;
   // Escaping only lengthens, so no more than this much of the value can be shown.
-  const head = folded.length > 2 * maxChars + 2 ? folded.slice(0, 2 * maxChars + 2) : folded;
-  const escaped = head.replace(UNSAFE, (char) =>
-    breaks === 'keep' && BREAK.test(char) ? char : visible(char),
-  );
+  const escaped = folded
+    .slice(0, 2 * maxChars + 2)
+    .replace(UNSAFE, (char) => (breaks === 'keep' && BREAK.test(char) ? char : visible(char)));
   const result = cut(escaped.toWellFormed(), maxChars);
   return result === text ? result : redact(result);
 }
@@ -113,9 +103,5 @@ export function safe(value: string | number, maxChars = VALUE_MAX_CHARS): SafeTe
  * value goes through `safe` (a value already cleaned, with a shorter cut, stays as it is).
  */
 export function line(literals: TemplateStringsArray, ...values: (string | number)[]): SafeText {
-  let text = literals[0] ?? '';
-  values.forEach((value, index) => {
-    text += safe(value) + (literals[index + 1] ?? '');
-  });
-  return text as SafeText;
+  return String.raw({ raw: literals }, ...values.map((value) => safe(value))) as SafeText;
 }
