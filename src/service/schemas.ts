@@ -18,6 +18,7 @@ export function once<T>(build: () => T): () => T {
   };
 }
 
+/** QUEUED and RUNNING are in progress; a project run in any other has its results. */
 const RUN_STATUSES = [
   'QUEUED',
   'RUNNING',
@@ -27,16 +28,6 @@ const RUN_STATUSES = [
   'CANCELLED',
   'INTERRUPTED',
 ] as const;
-export type RunStatus = (typeof RUN_STATUSES)[number];
-
-/** A project run in one of these has its results; QUEUED and RUNNING are still in progress. */
-export const FINAL_RUN_STATUSES: ReadonlySet<RunStatus> = new Set([
-  'PASSED',
-  'FAILED',
-  'TIMEDOUT',
-  'CANCELLED',
-  'INTERRUPTED',
-]);
 
 /** The interface's test case statuses, and ERROR and CANCELLED, which suite run results also carry. */
 export const TEST_CASE_STATUSES = [
@@ -162,7 +153,6 @@ export const suiteRunStatusSchema = once(() => z.object({ status: z.enum(['RUNNI
 export const suiteRunResultSchema = once(() =>
   z.object({
     projectId: z.optional(id()),
-    testSuiteRunId: z.optional(z.string()),
     testSuiteName: z.optional(z.string()),
     results: z.array(
       z.object({
