@@ -1,7 +1,7 @@
-import { HttpClient } from '@actions/http-client';
+import { STATUS_CODES } from 'node:http';
+import { getProxyUrl, HttpClient } from '@actions/http-client';
 import { Agent, fetch } from 'undici';
 import { parseUrl } from './loopback.js';
-import { proxyFor, proxyRefusal } from './proxy.js';
 import { USER_AGENT } from './user-agent.js';
 
 /**
@@ -9,7 +9,7 @@ import { USER_AGENT } from './user-agent.js';
  * of 250 characters, is about 33 MB; past this cap reading stops at once, so that an answer that
  * never ends costs the step this much memory and no more.
  */
-export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 /** Same-origin redirects of a read followed at most; more is a loop. */
 export const MAX_REDIRECTS = 3;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -32,13 +32,7 @@ export interface HttpAnswer {
 }
 
 /** Network error codes raised before the connection exists, so the service cannot have seen the request. */
-export const NOT_SENT_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-]);
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 /** A request that got no HTTP answer. */
 export class TransportError extends Error {
@@ -48,10 +42,9 @@ export class TransportError extends Error {
     /**
      * timeout: no answer within the request's deadline; aborted: the job is being cancelled;
      * tls: the service's certificate was refused; proxy: the proxy refused the tunnel, or could
-     * not be reached; too-large: the answer passed MAX_ANSWER_BYTES and was not read further;
-     * unusable: not sent where it would go, or answered in a way HTTP does not allow.
+     * not be reached; too-large: the answer passed MAX_ANSWER_BYTES and was not read further.
      */
-    readonly kind: 'network' | 'timeout' | 'aborted' | 'tls' | 'proxy' | 'too-large' | 'unusable',
+    readonly kind: 'network' | 'timeout' | 'aborted' | 'tls' | 'proxy' | 'too-large',
     /** False only when the request certainly never reached the service. */
     readonly mayHaveReached: boolean,
     /** No retry can fix it: a refused certificate, a proxy's refusal. */
@@ -66,6 +59,53 @@ export class TransportError extends Error {
     return this.kind === 'network' ? `network error ${this.message}` : this.message;
   }
 }
+
+/** The proxy a request to `url` goes through (https_proxy, no_proxy…), as scheme://host:port: never its credentials. */
+export function proxyFor(url: string): string {
+  try {
+    const { protocol, host } = new URL(getProxyUrl(url));
+    return `${protocol}//${host}`;
+  } catch {
+    return 'named by https_proxy';
+  }
+}
+
+/**
+ * The proxy's refusal behind the error of a request to `url`, if that is what it is: undici's
+ * ("Proxy response (407) !== 200 when HTTP Tunneling", somewhere in the chain of causes), or the
+ * `tunnel` package's, which @actions/tool-cache's downloads still go through ("tunneling socket
+ * could not be established, statusCode=407" or "…, cause=connect ECONNREFUSED …").
+ */
+export function proxyRefusal(
+  error: unknown,
+  url: string,
+): { message: string; permanent: boolean } | undefined {
+  for (let current = error; current instanceof Error; current = current.cause) {
+    const refused =
+      /^tunneling socket could not be established, statusCode=(\d+)/.exec(current.message) ??
+      /^Proxy response \((\d+)\) !== 200 when HTTP Tunneling/.exec(current.message);
+    if (refused) return refusal(Number(refused[1]), url);
+    const unreachable = /^tunneling socket could not be established, cause=(.*)$/s.exec(current.message);
+    if (unreachable) return { message: proxyUnreachable(url, unreachable[1]), permanent: false };
+  }
+  return undefined;
+}
+
+/** A refusal (407, 403…) stays one; the proxy's own trouble (5xx) may pass. */
+function refusal(status: number, url: string) {
+  const { hostname, port, protocol } = new URL(url);
+  const target = `${hostname}:${port || (protocol === 'https:' ? 443 : 80)}`;
+  const answer = `HTTP ${status} ${STATUS_CODES[status] ?? ''}`.trim();
+  const credentials =
+    status === 407
+      ? ': give its user name and password in the proxy URL, as https_proxy=http://USER:PASSWORD@HOST:PORT (percent-encoded)'
+      : '';
+  const message = `the proxy ${proxyFor(url)} refused the tunnel to ${target} with ${answer}${credentials}`;
+  return { message, permanent: status < 500 };
+}
+
+const proxyUnreachable = (url: string, cause: string | undefined) =>
+  `could not connect to the proxy ${proxyFor(url)} (${cause})`;
 
 /** OpenSSL's certificate errors, and Node's own TLS errors: raised before the request is sent. */
 const TLS_CODE =
@@ -104,7 +144,7 @@ export function describeNetworkError(
   const { code, message } = networkCause(error);
   // Through a proxy, the only connection the step opens is to the proxy.
   if (proxied && code !== undefined && NOT_SENT_CODES.has(code)) {
-    return new TransportError(`could not connect to the proxy ${proxyFor(url)} (${message})`, 'proxy', false);
+    return new TransportError(proxyUnreachable(url, message), 'proxy', false);
   }
   const text = code ?? (error instanceof Error ? error.message : String(error));
   if (code !== undefined && TLS_CODE.test(code)) {
