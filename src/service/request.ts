@@ -1,5 +1,5 @@
 import { info } from '../runner/log.js';
-import { line } from '../runner/text.js';
+import { cut, line } from '../runner/text.js';
 import type { Clock } from './clock.js';
 import { Aborted, DeadlineExceeded } from './errors.js';
 import {
@@ -7,7 +7,6 @@ import {
   mayHaveActed,
   parseRetryAfter,
   type RetryRule,
-  retryReason,
   type Stop,
   withRetry,
 } from './retry.js';
@@ -52,8 +51,7 @@ export function errorText(body: string | undefined, field = 'error'): string {
     // not JSON: show the start of the body
   }
   // On one line and short; the log masks secrets, and the reports redact and escape it again.
-  const line = text.replace(/\s+/g, ' ').trim();
-  const clean = line.length > MAX_ERROR_TEXT ? `${line.slice(0, MAX_ERROR_TEXT - 1)}…` : line;
+  const clean = cut(text.replace(/\s+/g, ' ').trim(), MAX_ERROR_TEXT);
   return clean ? `: ${clean}` : '';
 }
 
@@ -179,7 +177,11 @@ export async function request(party: Party, request: Request, context: RequestCo
       clock,
       deadline,
       signal: context.stopRetriesOn ?? context.signal,
-      onRetry: (failure, delayMs, attempt) => onRetry(retryReason(failure), delayMs, attempt),
+      onRetry: (failure, delayMs, attempt) => {
+        const timedOut = failure instanceof TransportError && failure.kind === 'timeout';
+        const reason = failure instanceof TransportError ? failure.message : `HTTP ${failure.status}`;
+        onRetry(timedOut ? 'no answer' : reason, delayMs, attempt);
+      },
       stopped: (stop) => settle(party, request, stop),
     },
     async () => {

@@ -4,12 +4,6 @@ import { type RefusedRedirect, TransportError } from './transport.js';
 /** An attempt that failed: a transport error, or an HTTP answer with an error status. */
 export type Failure = TransportError | HttpFailure;
 
-/** A failure in a few words, for the log line that announces a retry. */
-export function retryReason(failure: Failure): string {
-  if (failure instanceof TransportError) return failure.kind === 'timeout' ? 'no answer' : failure.message;
-  return `HTTP ${failure.status}`;
-}
-
 export interface HttpFailure {
   status: number;
   retryAfterMs?: number;
@@ -109,15 +103,9 @@ export function parseRetryAfter(value: string | string[] | undefined, now: numbe
 
 /** The delay before the next attempt: the service's `Retry-After` when it gave one (bounded), else backoff. */
 export function retryDelay(failure: Failure, attempt: number, random: () => number): number {
+  const asked = failure instanceof TransportError ? undefined : failure.retryAfterMs;
   // `Retry-After: 0` (or a date in the past) falls back to backoff: no tight loop against a busy service.
-  if (
-    !(failure instanceof TransportError) &&
-    failure.retryAfterMs !== undefined &&
-    failure.retryAfterMs > 0
-  ) {
-    return Math.min(failure.retryAfterMs, RETRY_AFTER_CAP_MS);
-  }
-  return backoffDelay(attempt, random);
+  return asked ? Math.min(asked, RETRY_AFTER_CAP_MS) : backoffDelay(attempt, random);
 }
 
 /** Why the retries stopped (`retry-after`: the wait asked for reaches past the deadline), after what. */

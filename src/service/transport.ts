@@ -156,15 +156,13 @@ export function describeNetworkError(
 /** Only its proxy settings are used: a new dispatcher for each request (keepAlive off). */
 const proxyClient = new HttpClient(USER_AGENT, [], { keepAlive: false });
 
-function tooLarge(): TransportError {
-  const megabytes = MAX_ANSWER_BYTES / (1024 * 1024);
-  return new TransportError(
-    `the answer was larger than ${megabytes} MiB, so reading stopped there`,
+const tooLarge = () =>
+  new TransportError(
+    `the answer was larger than ${MAX_ANSWER_BYTES / 2 ** 20} MiB, so reading stopped there`,
     'too-large',
     true,
     true,
   );
-}
 
 /**
  * Where a redirect of a request to `from` may be followed: only a read, only within the request's
