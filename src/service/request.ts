@@ -33,7 +33,7 @@ export interface CallContext {
 }
 
 /** `1.5 s`, `62 s`: how long a retry waits or a failing operation lasted, in the service's messages. */
-export function seconds(ms: number): string {
+function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
 }
 
@@ -167,10 +167,6 @@ export interface RequestContext extends CallContext {
  */
 export async function request(party: Party, request: Request, context: RequestContext): Promise<HttpAnswer> {
   const { clock, deadline } = context;
-  const onRetry =
-    context.onRetry ??
-    ((failure: string, delayMs: number, attempt: number) =>
-      info(line`Could not ${request.name} (${failure}); attempt ${attempt + 1} in ${seconds(delayMs)}.`));
   return withRetry(
     request.rule,
     {
@@ -180,7 +176,9 @@ export async function request(party: Party, request: Request, context: RequestCo
       onRetry: (failure, delayMs, attempt) => {
         const timedOut = failure instanceof TransportError && failure.kind === 'timeout';
         const reason = failure instanceof TransportError ? failure.message : `HTTP ${failure.status}`;
-        onRetry(timedOut ? 'no answer' : reason, delayMs, attempt);
+        const said = timedOut ? 'no answer' : reason;
+        if (context.onRetry) return context.onRetry(said, delayMs, attempt);
+        info(line`Could not ${request.name} (${said}); attempt ${attempt + 1} in ${seconds(delayMs)}.`);
       },
       stopped: (stop) => settle(party, request, stop),
     },
