@@ -1,4 +1,4 @@
-import { isRetryable } from '../../src/service/retry.js';
+import { isRetryable } from '../../src/service/request.js';
 import { describeNetworkError, proxyRefusal } from '../../src/service/transport.js';
 
 /**

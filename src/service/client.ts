@@ -1,8 +1,7 @@
 import type { z } from 'zod/mini';
 import type { Clock } from './clock.js';
 import { ServiceError } from './errors.js';
-import { type CallContext, errorText, type Party, request } from './request.js';
-import type { RetryRule } from './retry.js';
+import { type CallContext, errorText, type Party, type RetryRule, request } from './request.js';
 import { issuePath, validate } from './validation.js';
 
 export type { CallContext } from './request.js';

@@ -2,8 +2,7 @@ import type { getOctokit } from '@actions/github';
 import * as z from 'zod/mini';
 import { type Clock, systemClock } from './clock.js';
 import { Aborted, ServiceError } from './errors.js';
-import { type Party, type RequestContext, request } from './request.js';
-import type { RetryRule } from './retry.js';
+import { type Party, type RequestContext, type RetryRule, request } from './request.js';
 import { once } from './schemas.js';
 import { issuePath, validate } from './validation.js';
 
