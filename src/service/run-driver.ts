@@ -94,7 +94,7 @@ export class ProjectRunDriver implements RunDriver {
     };
     const run = await this.client.call(operation, context);
     if (run.status === 'QUEUED' || run.status === 'RUNNING') return { status: run.status };
-    const usable = usableDecorations({ ...run, testCases: run.results?.testCases ?? [] });
+    const usable = usableDecorations(run);
     const branch = run.branchName ?? undefined;
     return { status: run.status, finished: { serviceStatus: run.status, branch, ...usable } };
   }

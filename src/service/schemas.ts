@@ -78,42 +78,6 @@ function isTimestamp(value: unknown): value is string {
   return typeof value === 'string' && ISO_TIMESTAMP.test(value) && Number.isFinite(Date.parse(value));
 }
 
-/** A test case's or a run's fields that only decorate the report, as the service may send them. */
-interface Decorated<C> {
-  startedAt?: unknown;
-  finishedAt?: unknown;
-  testCases: readonly (C & { durationMs?: unknown })[];
-}
-
-/**
- * The decorations of one answer as the report can use them. They are validated loosely, so that
- * the outcome the user waited for is never lost over one: an unusable value (negative, absurd,
- * not a number or not a timestamp) becomes unknown, with one debug line per field and answer.
- * (A run whose finishedAt is before its startedAt has an unknown duration: see run/conclude.ts.)
- */
-export function usableDecorations<C>(run: Decorated<C>) {
-  const unusable = new Map<string, unknown>();
-  const keep = <V>(field: string, value: unknown, usable: (value: unknown) => value is V) => {
-    if (value === undefined || value === null || usable(value)) return value ?? undefined;
-    if (!unusable.has(field)) unusable.set(field, value);
-    return undefined;
-  };
-  const usable = {
-    startedAt: keep('startedAt', run.startedAt, isTimestamp),
-    finishedAt: keep('finishedAt', run.finishedAt, isTimestamp),
-    testCases: run.testCases.map((each) => ({
-      ...each,
-      durationMs: keep('durationMs', each.durationMs, isPlausibleDuration),
-    })),
-  };
-  for (const [field, value] of unusable) {
-    debug(
-      line`The service's ${field} of ${JSON.stringify(value) ?? String(value)} is not usable: shown as unknown.`,
-    );
-  }
-  return usable;
-}
-
 export const projectRunStartSchema = once(() => z.object({ runId: id() }));
 
 export const projectRunSchema = once(() =>
@@ -135,6 +99,35 @@ export const projectRunSchema = once(() =>
     ),
   }),
 );
+
+/**
+ * The decorations of a project run's answer as the report can use them. They are validated loosely, so that
+ * the outcome the user waited for is never lost over one: an unusable value (negative, absurd,
+ * not a number or not a timestamp) becomes unknown, with one debug line per field and answer.
+ * (A run whose finishedAt is before its startedAt has an unknown duration: see run/conclude.ts.)
+ */
+export function usableDecorations(run: z.infer<ReturnType<typeof projectRunSchema>>) {
+  const unusable = new Map<string, unknown>();
+  const keep = <V>(field: string, value: unknown, usable: (value: unknown) => value is V) => {
+    if (value === undefined || value === null || usable(value)) return value ?? undefined;
+    if (!unusable.has(field)) unusable.set(field, value);
+    return undefined;
+  };
+  const usable = {
+    startedAt: keep('startedAt', run.startedAt, isTimestamp),
+    finishedAt: keep('finishedAt', run.finishedAt, isTimestamp),
+    testCases: (run.results?.testCases ?? []).map((each) => ({
+      ...each,
+      durationMs: keep('durationMs', each.durationMs, isPlausibleDuration),
+    })),
+  };
+  for (const [field, value] of unusable) {
+    debug(
+      line`The service's ${field} of ${JSON.stringify(value) ?? String(value)} is not usable: shown as unknown.`,
+    );
+  }
+  return usable;
+}
 
 /** The interface does not say what a cancel answers: anything, or nothing. */
 export const cancelAnswerSchema = once(() => z.unknown());

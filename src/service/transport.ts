@@ -173,17 +173,14 @@ function redirectTarget(
   method: string,
   location: string | undefined,
   hops: number,
-): { follow: string } | { refuse: RefusedRedirect } {
+): string | RefusedRedirect {
   const { origin } = new URL(from);
   const target = location === undefined ? undefined : parseUrl(location, from);
-  if (target === undefined) return { refuse: { location, origin, reason: 'no-location' } };
-  const refused = (reason: RefusedRedirect['reason']) => ({
-    refuse: { location: target.href, origin, reason },
-  });
-  if (method !== 'GET') return refused('not-a-read');
-  if (target.origin !== origin) return refused('other-origin');
-  if (hops >= MAX_REDIRECTS) return refused('too-many');
-  return { follow: target.href };
+  if (target === undefined) return { location, origin, reason: 'no-location' };
+  const refuse = (reason: RefusedRedirect['reason']) => ({ location: target.href, origin, reason });
+  if (method !== 'GET') return refuse('not-a-read');
+  if (target.origin !== origin) return refuse('other-origin');
+  return hops >= MAX_REDIRECTS ? refuse('too-many') : target.href;
 }
 
 /**
@@ -244,9 +241,9 @@ export async function send(
       }
       await response.body?.cancel();
       const next = redirectTarget(target, method, response.headers.get('location') ?? undefined, hops);
-      if ('refuse' in next)
-        return { status, headers: answerHeaders as Headers, body: '', redirect: next.refuse };
-      target = next.follow;
+      if (typeof next !== 'string')
+        return { status, headers: answerHeaders as Headers, body: '', redirect: next };
+      target = next;
     }
   } catch (error) {
     if (error instanceof TransportError) throw error;
