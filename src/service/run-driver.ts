@@ -129,17 +129,11 @@ export class SuiteRunDriver implements RunDriver {
   }
 
   async start(testSuiteId: string, options: SuiteOptions, context: CallContext): Promise<StartedRun> {
-    const started = await this.client.call(
-      {
-        name: `start a test suite run for ${this.target}`,
-        path: `/v1/testSuite/${encodeURIComponent(testSuiteId)}/run`,
-        body: options,
-        rule: 'start',
-        schema: suiteRunStartSchema,
-        notFound: `Test suite '${testSuiteId}' was not found: check the 'test-suite-id' input`,
-      },
-      context,
-    );
+    const name = `start a test suite run for ${this.target}`;
+    const path = `/v1/testSuite/${encodeURIComponent(testSuiteId)}/run`;
+    const notFound = `Test suite '${testSuiteId}' was not found: check the 'test-suite-id' input`;
+    const operation = { name, path, body: options, rule: 'start' as const, schema: suiteRunStartSchema };
+    const started = await this.client.call({ ...operation, notFound }, context);
     const { testSuiteRunId: runId, projectId, testSuiteName, options: appliedOptions } = started;
     return { runId, projectId, testSuiteName, appliedOptions };
   }
