@@ -74,8 +74,10 @@ const RULES = {
   cancel: { statuses: TRANSIENT, idempotent: true, maxAttempts: 3 },
   /** Listing or updating pull request comments. */
   github: { statuses: TRANSIENT, idempotent: true, maxAttempts: 6 },
-  /** Creating a comment: sent again only when GitHub refused it, so that no retry leaves two. */
-  // 429 only: GitHub's 503 is not read as a refusal, since a comment behind it may exist.
+  /**
+   * Creating a comment: sent again only when GitHub refused it, so that no retry leaves two. 429
+   * only: GitHub's 503 is not read as a refusal, since a comment behind it may exist.
+   */
   'github-create': { statuses: new Set([429]), idempotent: false, maxAttempts: 4 },
 } satisfies Record<string, RuleSpec>;
 

@@ -101,10 +101,11 @@ export const projectRunSchema = once(() =>
 );
 
 /**
- * The decorations of a project run's answer as the report can use them. They are validated loosely, so that
- * the outcome the user waited for is never lost over one: an unusable value (negative, absurd,
- * not a number or not a timestamp) becomes unknown, with one debug line per field and answer.
- * (A run whose finishedAt is before its startedAt has an unknown duration: see run/conclude.ts.)
+ * The decorations of a project run's answer as the report can use them. They are validated
+ * loosely, so that the outcome the user waited for is never lost over one: an unusable value
+ * (negative, absurd, not a number or not a timestamp) becomes unknown, with one debug line per
+ * field and answer. (A run whose finishedAt is before its startedAt has an unknown duration: see
+ * run/conclude.ts.)
  */
 export function usableDecorations(run: z.infer<ReturnType<typeof projectRunSchema>>) {
   const unusable = new Map<string, unknown>();

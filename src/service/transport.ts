@@ -61,7 +61,7 @@ export class TransportError extends Error {
 }
 
 /** The proxy a request to `url` goes through (https_proxy, no_proxy…), as scheme://host:port: never its credentials. */
-export function proxyFor(url: string): string {
+function proxyFor(url: string): string {
   try {
     const { protocol, host } = new URL(getProxyUrl(url));
     return `${protocol}//${host}`;
@@ -69,6 +69,9 @@ export function proxyFor(url: string): string {
     return 'named by https_proxy';
   }
 }
+
+const proxyUnreachable = (url: string, cause: string | undefined) =>
+  `could not connect to the proxy ${proxyFor(url)} (${cause})`;
 
 /**
  * The proxy's refusal behind the error of a request to `url`, if that is what it is: undici's
@@ -103,9 +106,6 @@ function refusal(status: number, url: string) {
   const message = `the proxy ${proxyFor(url)} refused the tunnel to ${target} with ${answer}${credentials}`;
   return { message, permanent: status < 500 };
 }
-
-const proxyUnreachable = (url: string, cause: string | undefined) =>
-  `could not connect to the proxy ${proxyFor(url)} (${cause})`;
 
 /** OpenSSL's certificate errors, and Node's own TLS errors: raised before the request is sent. */
 const TLS_CODE =
