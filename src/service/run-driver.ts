@@ -86,13 +86,8 @@ export class ProjectRunDriver implements RunDriver {
 
   async poll(runId: string, context: CallContext): Promise<Poll> {
     const path = `${this.runs}/${encodeURIComponent(runId)}`;
-    const operation = {
-      ...this.aboutRun(runId, 'get'),
-      path,
-      rule: 'read' as const,
-      schema: projectRunSchema,
-    };
-    const run = await this.client.call(operation, context);
+    const operation = { path, rule: 'read' as const, schema: projectRunSchema };
+    const run = await this.client.call({ ...this.aboutRun(runId, 'get'), ...operation }, context);
     if (run.status === 'QUEUED' || run.status === 'RUNNING') return { status: run.status };
     const usable = usableDecorations(run);
     const branch = run.branchName ?? undefined;
