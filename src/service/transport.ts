@@ -141,16 +141,15 @@ export function describeNetworkError(
 ): TransportError {
   const tunnel = proxyRefusal(error, url);
   if (tunnel) return new TransportError(tunnel.message, 'proxy', false, tunnel.permanent);
-  const { code, message } = networkCause(error);
+  const { code = '', message } = networkCause(error);
+  const notSent = NOT_SENT_CODES.has(code);
   // Through a proxy, the only connection the step opens is to the proxy.
-  if (proxied && code !== undefined && NOT_SENT_CODES.has(code)) {
-    return new TransportError(proxyUnreachable(url, message), 'proxy', false);
-  }
-  const text = code ?? (error instanceof Error ? error.message : String(error));
-  if (code !== undefined && TLS_CODE.test(code)) {
+  if (proxied && notSent) return new TransportError(proxyUnreachable(url, message), 'proxy', false);
+  if (TLS_CODE.test(code)) {
     return new TransportError(`TLS error ${code}: ${peer} certificate was not accepted`, 'tls', false, true);
   }
-  return new TransportError(text, 'network', !(code !== undefined && NOT_SENT_CODES.has(code)));
+  const text = code || (error instanceof Error ? error.message : String(error));
+  return new TransportError(text, 'network', !notSent);
 }
 
 /** Only its proxy settings are used: a new dispatcher for each request (keepAlive off). */
