@@ -15,7 +15,7 @@ import { writeReports } from '../src/report/index.js';
 import { finishedOutcome, type RunIdentity } from '../src/run/conclude.js';
 import { registerSecret } from '../src/runner/secrets.js';
 import { type Operation, parseAnswer, type ServiceClient } from '../src/service/client.js';
-import { ProjectRunDriver } from '../src/service/project-run.js';
+import { ProjectRunDriver } from '../src/service/run-driver.js';
 
 export interface RunTimes {
   validateMs: number;

@@ -10,7 +10,7 @@ import {
   retryDelay,
   type Stop,
   withRetry,
-} from '../../src/service/retry.js';
+} from '../../src/service/request.js';
 import { describeNetworkError, TransportError } from '../../src/service/transport.js';
 import { virtualClock } from '../helpers/in-process.js';
 

@@ -1,6 +1,5 @@
-import { proxyRefusal } from '../../src/service/proxy.js';
-import { isRetryable } from '../../src/service/retry.js';
-import { describeNetworkError } from '../../src/service/transport.js';
+import { isRetryable } from '../../src/service/request.js';
+import { describeNetworkError, proxyRefusal } from '../../src/service/transport.js';
 
 /**
  * How a proxy's refusal reads, from the errors http-client (through `tunnel`) and undici (for

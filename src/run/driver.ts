@@ -2,9 +2,8 @@ import { hideSensitiveValues, sensitiveOverrideNames } from '../inputs/sensitive
 import type { Settings } from '../inputs/settings.js';
 import { type CallContext, ServiceClient } from '../service/client.js';
 import type { Clock } from '../service/clock.js';
-import { ProjectRunDriver } from '../service/project-run.js';
-import type { RunDriver, StartedRun } from '../service/run-driver.js';
-import { SuiteRunDriver } from '../service/suite-run.js';
+
+import { ProjectRunDriver, type RunDriver, type StartedRun, SuiteRunDriver } from '../service/run-driver.js';
 
 /** How the step comes by its run: the driver for it, and how to start it or which run to attach to. */
 export type RunPlan = { driver: RunDriver } & (

@@ -1,8 +1,7 @@
 import type { z } from 'zod/mini';
 import type { Clock } from './clock.js';
 import { ServiceError } from './errors.js';
-import { type CallContext, errorText, type Party, request } from './request.js';
-import type { RetryRule } from './retry.js';
+import { type CallContext, errorText, type Party, type RetryRule, request } from './request.js';
 import { issuePath, validate } from './validation.js';
 
 export type { CallContext } from './request.js';
@@ -68,18 +67,16 @@ export class ServiceClient {
   }
 }
 
-/** A start answered with a success status was most likely acted on, even if its body is unreadable. */
-function acceptedNote<T>(operation: Operation<T>): string {
-  return operation.rule === 'start'
-    ? ' The service accepted the request, so a run was probably started: check the runs on the service before re-running this job.'
-    : '';
-}
-
 /** Parses and validates an answer: an error names the field that breaks the interface. */
 export function parseAnswer<T>(
   operation: Operation<T>,
   answer: { status: number; body: string; contentType?: string },
 ): T {
+  // A start answered with a success status was most likely acted on, even if its body is unreadable.
+  const accepted =
+    operation.rule === 'start'
+      ? ' The service accepted the request, so a run was probably started: check the runs on the service before re-running this job.'
+      : '';
   let json: unknown;
   try {
     // An empty body parses to undefined, which the schema then accepts or names.
@@ -87,13 +84,13 @@ export function parseAnswer<T>(
   } catch {
     const type = answer.contentType ? `, content-type ${answer.contentType}` : '';
     throw new ServiceError(
-      `Could not ${operation.name}: the response is not JSON (HTTP ${answer.status}${type})${errorText(answer.body)}${acceptedNote(operation)}`,
+      `Could not ${operation.name}: the response is not JSON (HTTP ${answer.status}${type})${errorText(answer.body)}${accepted}`,
     );
   }
   const where = (path: readonly PropertyKey[]) => `field '${issuePath('', path)}'`;
   const result = validate(operation.schema(), json, { where, max: 3 });
   if ('data' in result) return result.data;
   throw new ServiceError(
-    `Could not ${operation.name}: the response does not match the service interface: ${result.problems}${acceptedNote(operation)}`,
+    `Could not ${operation.name}: the response does not match the service interface: ${result.problems}${accepted}`,
   );
 }

@@ -4,8 +4,7 @@ import { info } from '../runner/log.js';
 import { line } from '../runner/text.js';
 import { systemClock } from './clock.js';
 import { Aborted, ServiceError } from './errors.js';
-import { type Party, type RequestContext, request } from './request.js';
-import type { RetryRule } from './retry.js';
+import { type Party, type RequestContext, type RetryRule, request } from './request.js';
 import { once } from './schemas.js';
 import { issuePath, validate } from './validation.js';
 

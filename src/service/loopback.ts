@@ -31,9 +31,7 @@ export function parseUrl(text: string, base?: string): URL | undefined {
 }
 
 /** A parsed host name without the trailing dot of a fully qualified name (`localhost.`). */
-function bareHost(hostname: string): string {
-  return hostname.endsWith('.') ? hostname.slice(0, -1) : hostname;
-}
+const bareHost = (hostname: string) => hostname.replace(/\.$/, '');
 
 /**
  * Whether a host name, as URL.hostname gives it, is this machine: `localhost` and `*.localhost`,

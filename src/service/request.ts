@@ -1,22 +1,13 @@
 import { info } from '../runner/log.js';
-import { line } from '../runner/text.js';
+import { cut, line } from '../runner/text.js';
 import type { Clock } from './clock.js';
 import { Aborted, DeadlineExceeded } from './errors.js';
-import {
-  type HttpFailure,
-  mayHaveActed,
-  parseRetryAfter,
-  type RetryRule,
-  retryReason,
-  type Stop,
-  withRetry,
-} from './retry.js';
 import { type HttpAnswer, MAX_REDIRECTS, type RefusedRedirect, send, TransportError } from './transport.js';
 
 /**
- * The one path of a request to the service or to GitHub: sent (transport.ts), retried by its rule
- * (retry.ts), and when the retries stop, thrown as the error that outcome is, in words that name
- * the request, how it failed and what to do.
+ * The one path of a request to the service or to GitHub: sent (transport.ts), retried by its rule,
+ * and when the retries stop, thrown as the error that outcome is, in words that name the request,
+ * how it failed and what to do.
  */
 
 export interface CallContext {
@@ -33,8 +24,170 @@ export interface CallContext {
   requestTimeoutMs?: number;
 }
 
+/** An attempt that failed: a transport error, or an HTTP answer with an error status. */
+export type Failure = TransportError | HttpFailure;
+
+export interface HttpFailure {
+  status: number;
+  retryAfterMs?: number;
+  body?: string;
+  /** A redirect that was not followed. */
+  redirect?: RefusedRedirect;
+}
+
+const BACKOFF_BASE_MS = 1000;
+export const BACKOFF_CAP_MS = 30_000;
+export const RETRY_AFTER_CAP_MS = 120_000;
+/** How long polls keep retrying through an outage before giving up. */
+export const OUTAGE_BUDGET_MS = 10 * 60_000;
+
+const TRANSIENT = new Set([408, 429, 500, 502, 503, 504]);
+/** Answers that say the service refused the request without acting on it: see RULES. */
+const REFUSALS: ReadonlySet<number> = new Set([429, 503]);
+
+interface RuleSpec {
+  /** Answers worth another attempt. */
+  statuses: ReadonlySet<number>;
+  /** Whether a request that may have reached the server may be sent again (it is idempotent). */
+  idempotent: boolean;
+  maxAttempts: number;
+  /** Unset where every caller's deadline is the bound (the cancel's, the comment's). */
+  maxElapsedMs?: number;
+}
+
+/**
+ * What is safe to retry, per kind of operation. A request that is not idempotent is sent again
+ * only when the server cannot have acted on it: it never reached it, or the answer refused it
+ * (429, and for the service 503, on the usual reading of HTTP that the README states).
+ */
+const RULES = {
+  /** Polls and results: ridden through outages. */
+  read: {
+    statuses: TRANSIENT,
+    idempotent: true,
+    maxAttempts: Number.POSITIVE_INFINITY,
+    maxElapsedMs: OUTAGE_BUDGET_MS,
+  },
+  /** Starting a run. */
+  start: { statuses: REFUSALS, idempotent: false, maxAttempts: 5, maxElapsedMs: 2 * 60_000 },
+  /** Cancelling a run: idempotent, but sent while the job is ending, so only briefly retried. */
+  cancel: { statuses: TRANSIENT, idempotent: true, maxAttempts: 3 },
+  /** Listing or updating pull request comments. */
+  github: { statuses: TRANSIENT, idempotent: true, maxAttempts: 6 },
+  /**
+   * Creating a comment: sent again only when GitHub refused it, so that no retry leaves two. 429
+   * only: GitHub's 503 is not read as a refusal, since a comment behind it may exist.
+   */
+  'github-create': { statuses: new Set([429]), idempotent: false, maxAttempts: 4 },
+} satisfies Record<string, RuleSpec>;
+
+export type RetryRule = keyof typeof RULES;
+
+/**
+ * Whether the server may have acted on a request that failed this way: it may have reached the
+ * server and the answer says nothing else. 4xx and the refusals say it did not; so does a
+ * redirect, but for 303, which answers a request that was processed.
+ */
+export function mayHaveActed(failure: Failure): boolean {
+  if (failure instanceof TransportError) return failure.mayHaveReached;
+  return failure.status === 303 || (failure.status >= 500 && !REFUSALS.has(failure.status));
+}
+
+export function isRetryable(rule: RetryRule, failure: Failure): boolean {
+  const spec: RuleSpec = RULES[rule];
+  if (failure instanceof TransportError) {
+    if (failure.kind === 'aborted' || failure.permanent) return false;
+    return spec.idempotent || !mayHaveActed(failure);
+  }
+  return spec.statuses.has(failure.status);
+}
+
+/** Exponential backoff with full jitter: a random delay up to min(cap, base * 2^attempt). */
+export function backoffDelay(attempt: number, random: () => number): number {
+  const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** attempt);
+  return Math.floor(random() * ceiling);
+}
+
+/** `Retry-After` as seconds or an HTTP date, in milliseconds from now; undefined when absent or malformed. */
+export function parseRetryAfter(value: string | string[] | undefined, now: number): number | undefined {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (!text) return undefined;
+  if (/^\d+$/.test(text.trim())) return Number(text.trim()) * 1000;
+  const date = Date.parse(text);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - now);
+}
+
+/** The delay before the next attempt: the service's `Retry-After` when it gave one (bounded), else backoff. */
+export function retryDelay(failure: Failure, attempt: number, random: () => number): number {
+  const asked = failure instanceof TransportError ? undefined : failure.retryAfterMs;
+  // `Retry-After: 0` (or a date in the past) falls back to backoff: no tight loop against a busy service.
+  return asked ? Math.min(asked, RETRY_AFTER_CAP_MS) : backoffDelay(attempt, random);
+}
+
+/** Why the retries stopped (`retry-after`: the wait asked for reaches past the deadline), after what. */
+export interface Stop {
+  failure: Failure;
+  reason: 'not-retryable' | 'budget' | 'deadline' | 'retry-after' | 'aborted';
+  attempts: number;
+  elapsedMs: number;
+  /** Time left before the deadline when it stopped. */
+  timeLeftMs: number;
+}
+
+interface RetryContext {
+  clock: Clock;
+  /** Absolute time (clock ms) after which no attempt starts. */
+  deadline: number;
+  signal?: AbortSignal;
+  onRetry?: (failure: Failure, delayMs: number, attempt: number) => void;
+  /** The error thrown when the retries stop. */
+  stopped: (stop: Stop) => Error;
+}
+
+/**
+ * Runs `attempt` until it succeeds, a failure is not retryable under `rule`, or the rule's budget
+ * or the deadline runs out. `attempt` returns the value, or a Failure to retry.
+ */
+export async function withRetry<T>(
+  rule: RetryRule,
+  context: RetryContext,
+  attempt: () => Promise<{ ok: true; value: T } | { ok: false; failure: Failure }>,
+): Promise<T> {
+  const { clock, deadline, signal } = context;
+  const limits: RuleSpec = RULES[rule];
+  const started = clock.now();
+  for (let attempts = 1; ; attempts++) {
+    const result = await attempt();
+    if (result.ok) return result.value;
+    const { failure } = result;
+    const delay = retryDelay(failure, attempts - 1, clock.random);
+    const resumeAt = clock.now() + delay;
+    const stop = (reason: Stop['reason']) =>
+      context.stopped({
+        failure,
+        reason,
+        attempts,
+        elapsedMs: clock.now() - started,
+        timeLeftMs: deadline - clock.now(),
+      });
+    if (signal?.aborted || (failure instanceof TransportError && failure.kind === 'aborted'))
+      throw stop('aborted');
+    if (!isRetryable(rule, failure)) throw stop('not-retryable');
+    if (resumeAt >= deadline) {
+      const asked = !(failure instanceof TransportError) && (failure.retryAfterMs ?? 0) > 0;
+      throw stop(asked ? 'retry-after' : 'deadline');
+    }
+    const overBudget = resumeAt - started > (limits.maxElapsedMs ?? Number.POSITIVE_INFINITY);
+    if (attempts >= limits.maxAttempts || overBudget) throw stop('budget');
+    context.onRetry?.(failure, delay, attempts);
+    await clock.sleep(delay, signal);
+    if (signal?.aborted) throw stop('aborted');
+  }
+}
+
 /** `1.5 s`, `62 s`: how long a retry waits or a failing operation lasted, in the service's messages. */
-export function seconds(ms: number): string {
+function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
 }
 
@@ -52,8 +205,7 @@ export function errorText(body: string | undefined, field = 'error'): string {
     // not JSON: show the start of the body
   }
   // On one line and short; the log masks secrets, and the reports redact and escape it again.
-  const line = text.replace(/\s+/g, ' ').trim();
-  const clean = line.length > MAX_ERROR_TEXT ? `${line.slice(0, MAX_ERROR_TEXT - 1)}…` : line;
+  const clean = cut(text.replace(/\s+/g, ' ').trim(), MAX_ERROR_TEXT);
   return clean ? `: ${clean}` : '';
 }
 
@@ -169,17 +321,19 @@ export interface RequestContext extends CallContext {
  */
 export async function request(party: Party, request: Request, context: RequestContext): Promise<HttpAnswer> {
   const { clock, deadline } = context;
-  const onRetry =
-    context.onRetry ??
-    ((failure: string, delayMs: number, attempt: number) =>
-      info(line`Could not ${request.name} (${failure}); attempt ${attempt + 1} in ${seconds(delayMs)}.`));
   return withRetry(
     request.rule,
     {
       clock,
       deadline,
       signal: context.stopRetriesOn ?? context.signal,
-      onRetry: (failure, delayMs, attempt) => onRetry(retryReason(failure), delayMs, attempt),
+      onRetry: (failure, delayMs, attempt) => {
+        const timedOut = failure instanceof TransportError && failure.kind === 'timeout';
+        const reason = failure instanceof TransportError ? failure.message : `HTTP ${failure.status}`;
+        const said = timedOut ? 'no answer' : reason;
+        if (context.onRetry) return context.onRetry(said, delayMs, attempt);
+        info(line`Could not ${request.name} (${said}); attempt ${attempt + 1} in ${seconds(delayMs)}.`);
+      },
       stopped: (stop) => settle(party, request, stop),
     },
     async () => {

@@ -1,4 +1,14 @@
-import type { CallContext } from './client.js';
+import type { CallContext, Operation, ServiceClient } from './client.js';
+import {
+  cancelAnswerSchema,
+  projectRunSchema,
+  projectRunStartSchema,
+  type SuiteOptions,
+  suiteRunResultSchema,
+  suiteRunStartSchema,
+  suiteRunStatusSchema,
+  usableDecorations,
+} from './schemas.js';
 
 /** A test case as the service reports it (null where it sent null). */
 export interface TestCaseResult {
@@ -47,4 +57,104 @@ export interface RunDriver {
   poll(runId: string, context: CallContext): Promise<Poll>;
   /** Absent where the interface has no cancel operation (suite runs). */
   cancel?(runId: string, context: CallContext): Promise<void>;
+}
+
+/** Project runs: start, poll the run (whose final answer carries the results) and cancel. */
+export class ProjectRunDriver implements RunDriver {
+  readonly kind = 'project run';
+  readonly target: string;
+  private readonly runs: string;
+
+  constructor(
+    private readonly client: ServiceClient,
+    private readonly projectId: string,
+  ) {
+    this.target = `project '${projectId}'`;
+    this.runs = `/v1/projects/${encodeURIComponent(projectId)}/runs`;
+  }
+
+  async start(
+    body: { branch?: string; environment?: string; playwrightProjectName?: string },
+    context: CallContext,
+  ): Promise<StartedRun> {
+    const name = `start a project run for ${this.target}`;
+    const notFound = `Project '${this.projectId}' was not found: check the 'project-id' input`;
+    const operation = { name, path: this.runs, body, rule: 'start' as const, schema: projectRunStartSchema };
+    const { runId } = await this.client.call({ ...operation, notFound }, context);
+    return { runId };
+  }
+
+  async poll(runId: string, context: CallContext): Promise<Poll> {
+    const path = `${this.runs}/${encodeURIComponent(runId)}`;
+    const operation = { path, rule: 'read' as const, schema: projectRunSchema };
+    const run = await this.client.call({ ...this.aboutRun(runId, 'get'), ...operation }, context);
+    if (run.status === 'QUEUED' || run.status === 'RUNNING') return { status: run.status };
+    const usable = usableDecorations(run);
+    const branch = run.branchName ?? undefined;
+    return { status: run.status, finished: { serviceStatus: run.status, branch, ...usable } };
+  }
+
+  async cancel(runId: string, context: CallContext): Promise<void> {
+    const path = `${this.runs}/cancel`;
+    const body = { where: { runId } };
+    const operation = { path, body, rule: 'cancel' as const, schema: cancelAnswerSchema };
+    await this.client.call({ ...this.aboutRun(runId, 'cancel'), ...operation }, context);
+  }
+
+  /** How a request about one run is named, and what its 404 means. */
+  private aboutRun(runId: string, verb: 'get' | 'cancel') {
+    return {
+      name: `${verb} project run '${runId}' of ${this.target}`,
+      notFound: `Run '${runId}' was not found in project '${this.projectId}'`,
+    };
+  }
+}
+
+/** Test suite runs: start with options, poll the status until FINISHED, then read the result once. */
+export class SuiteRunDriver implements RunDriver {
+  readonly kind = 'test suite run';
+  readonly target: string;
+
+  /** `testSuiteId` names the suite in messages; a run attached by its id alone has none. */
+  constructor(
+    private readonly client: ServiceClient,
+    testSuiteId?: string,
+  ) {
+    this.target = testSuiteId ? `test suite '${testSuiteId}'` : 'test suite';
+  }
+
+  async start(testSuiteId: string, options: SuiteOptions, context: CallContext): Promise<StartedRun> {
+    const name = `start a test suite run for ${this.target}`;
+    const path = `/v1/testSuite/${encodeURIComponent(testSuiteId)}/run`;
+    const notFound = `Test suite '${testSuiteId}' was not found: check the 'test-suite-id' input`;
+    const operation = { name, path, body: options, rule: 'start' as const, schema: suiteRunStartSchema };
+    const started = await this.client.call({ ...operation, notFound }, context);
+    const { testSuiteRunId: runId, projectId, testSuiteName, options: appliedOptions } = started;
+    return { runId, projectId, testSuiteName, appliedOptions };
+  }
+
+  async poll(runId: string, context: CallContext): Promise<Poll> {
+    // The status and the result of a run are read alike.
+    const read = <T>(what: 'status' | 'result', schema: Operation<T>['schema']) =>
+      this.client.call(
+        {
+          name: `get the ${what} of test suite run '${runId}'`,
+          path: `/v1/testSuiteRun/${encodeURIComponent(runId)}/${what}`,
+          rule: 'read',
+          schema,
+          notFound: `Test suite run '${runId}' was not found`,
+        },
+        context,
+      );
+    const { status } = await read('status', suiteRunStatusSchema);
+    if (status !== 'FINISHED') return { status };
+    const { projectId, testSuiteName, results } = await read('result', suiteRunResultSchema);
+    const testCases = results.map(({ testName, status, runId, testId }) => ({
+      title: testName,
+      status,
+      testRunId: runId,
+      testId,
+    }));
+    return { status, finished: { serviceStatus: status, projectId, testSuiteName, testCases } };
+  }
 }

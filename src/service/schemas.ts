@@ -18,6 +18,7 @@ export function once<T>(build: () => T): () => T {
   };
 }
 
+/** QUEUED and RUNNING are in progress; a project run in any other has its results. */
 const RUN_STATUSES = [
   'QUEUED',
   'RUNNING',
@@ -27,16 +28,6 @@ const RUN_STATUSES = [
   'CANCELLED',
   'INTERRUPTED',
 ] as const;
-export type RunStatus = (typeof RUN_STATUSES)[number];
-
-/** A project run in one of these has its results; QUEUED and RUNNING are still in progress. */
-export const FINAL_RUN_STATUSES: ReadonlySet<RunStatus> = new Set([
-  'PASSED',
-  'FAILED',
-  'TIMEDOUT',
-  'CANCELLED',
-  'INTERRUPTED',
-]);
 
 /** The interface's test case statuses, and ERROR and CANCELLED, which suite run results also carry. */
 export const TEST_CASE_STATUSES = [
@@ -87,42 +78,6 @@ function isTimestamp(value: unknown): value is string {
   return typeof value === 'string' && ISO_TIMESTAMP.test(value) && Number.isFinite(Date.parse(value));
 }
 
-/** A test case's or a run's fields that only decorate the report, as the service may send them. */
-interface Decorated<C> {
-  startedAt?: unknown;
-  finishedAt?: unknown;
-  testCases: readonly (C & { durationMs?: unknown })[];
-}
-
-/**
- * The decorations of one answer as the report can use them. They are validated loosely, so that
- * the outcome the user waited for is never lost over one: an unusable value (negative, absurd,
- * not a number or not a timestamp) becomes unknown, with one debug line per field and answer.
- * (A run whose finishedAt is before its startedAt has an unknown duration: see run/conclude.ts.)
- */
-export function usableDecorations<C>(run: Decorated<C>) {
-  const unusable = new Map<string, unknown>();
-  const keep = <V>(field: string, value: unknown, usable: (value: unknown) => value is V) => {
-    if (value === undefined || value === null || usable(value)) return value ?? undefined;
-    if (!unusable.has(field)) unusable.set(field, value);
-    return undefined;
-  };
-  const usable = {
-    startedAt: keep('startedAt', run.startedAt, isTimestamp),
-    finishedAt: keep('finishedAt', run.finishedAt, isTimestamp),
-    testCases: run.testCases.map((each) => ({
-      ...each,
-      durationMs: keep('durationMs', each.durationMs, isPlausibleDuration),
-    })),
-  };
-  for (const [field, value] of unusable) {
-    debug(
-      line`The service's ${field} of ${JSON.stringify(value) ?? String(value)} is not usable: shown as unknown.`,
-    );
-  }
-  return usable;
-}
-
 export const projectRunStartSchema = once(() => z.object({ runId: id() }));
 
 export const projectRunSchema = once(() =>
@@ -145,6 +100,36 @@ export const projectRunSchema = once(() =>
   }),
 );
 
+/**
+ * The decorations of a project run's answer as the report can use them. They are validated
+ * loosely, so that the outcome the user waited for is never lost over one: an unusable value
+ * (negative, absurd, not a number or not a timestamp) becomes unknown, with one debug line per
+ * field and answer. (A run whose finishedAt is before its startedAt has an unknown duration: see
+ * run/conclude.ts.)
+ */
+export function usableDecorations(run: z.infer<ReturnType<typeof projectRunSchema>>) {
+  const unusable = new Map<string, unknown>();
+  const keep = <V>(field: string, value: unknown, usable: (value: unknown) => value is V) => {
+    if (value === undefined || value === null || usable(value)) return value ?? undefined;
+    if (!unusable.has(field)) unusable.set(field, value);
+    return undefined;
+  };
+  const usable = {
+    startedAt: keep('startedAt', run.startedAt, isTimestamp),
+    finishedAt: keep('finishedAt', run.finishedAt, isTimestamp),
+    testCases: (run.results?.testCases ?? []).map((each) => ({
+      ...each,
+      durationMs: keep('durationMs', each.durationMs, isPlausibleDuration),
+    })),
+  };
+  for (const [field, value] of unusable) {
+    debug(
+      line`The service's ${field} of ${JSON.stringify(value) ?? String(value)} is not usable: shown as unknown.`,
+    );
+  }
+  return usable;
+}
+
 /** The interface does not say what a cancel answers: anything, or nothing. */
 export const cancelAnswerSchema = once(() => z.unknown());
 
@@ -162,7 +147,6 @@ export const suiteRunStatusSchema = once(() => z.object({ status: z.enum(['RUNNI
 export const suiteRunResultSchema = once(() =>
   z.object({
     projectId: z.optional(id()),
-    testSuiteRunId: z.optional(z.string()),
     testSuiteName: z.optional(z.string()),
     results: z.array(
       z.object({

@@ -1,7 +1,7 @@
-import { HttpClient } from '@actions/http-client';
+import { STATUS_CODES } from 'node:http';
+import { getProxyUrl, HttpClient } from '@actions/http-client';
 import { Agent, fetch } from 'undici';
 import { parseUrl } from './loopback.js';
-import { proxyFor, proxyRefusal } from './proxy.js';
 import { USER_AGENT } from './user-agent.js';
 
 /**
@@ -9,7 +9,7 @@ import { USER_AGENT } from './user-agent.js';
  * of 250 characters, is about 33 MB; past this cap reading stops at once, so that an answer that
  * never ends costs the step this much memory and no more.
  */
-export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 /** Same-origin redirects of a read followed at most; more is a loop. */
 export const MAX_REDIRECTS = 3;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -32,13 +32,7 @@ export interface HttpAnswer {
 }
 
 /** Network error codes raised before the connection exists, so the service cannot have seen the request. */
-export const NOT_SENT_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-]);
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 /** A request that got no HTTP answer. */
 export class TransportError extends Error {
@@ -48,10 +42,9 @@ export class TransportError extends Error {
     /**
      * timeout: no answer within the request's deadline; aborted: the job is being cancelled;
      * tls: the service's certificate was refused; proxy: the proxy refused the tunnel, or could
-     * not be reached; too-large: the answer passed MAX_ANSWER_BYTES and was not read further;
-     * unusable: not sent where it would go, or answered in a way HTTP does not allow.
+     * not be reached; too-large: the answer passed MAX_ANSWER_BYTES and was not read further.
      */
-    readonly kind: 'network' | 'timeout' | 'aborted' | 'tls' | 'proxy' | 'too-large' | 'unusable',
+    readonly kind: 'network' | 'timeout' | 'aborted' | 'tls' | 'proxy' | 'too-large',
     /** False only when the request certainly never reached the service. */
     readonly mayHaveReached: boolean,
     /** No retry can fix it: a refused certificate, a proxy's refusal. */
@@ -65,6 +58,53 @@ export class TransportError extends Error {
     if (this.kind === 'timeout') return silence;
     return this.kind === 'network' ? `network error ${this.message}` : this.message;
   }
+}
+
+/** The proxy a request to `url` goes through (https_proxy, no_proxy…), as scheme://host:port: never its credentials. */
+function proxyFor(url: string): string {
+  try {
+    const { protocol, host } = new URL(getProxyUrl(url));
+    return `${protocol}//${host}`;
+  } catch {
+    return 'named by https_proxy';
+  }
+}
+
+const proxyUnreachable = (url: string, cause: string | undefined) =>
+  `could not connect to the proxy ${proxyFor(url)} (${cause})`;
+
+/**
+ * The proxy's refusal behind the error of a request to `url`, if that is what it is: undici's
+ * ("Proxy response (407) !== 200 when HTTP Tunneling", somewhere in the chain of causes), or the
+ * `tunnel` package's, which @actions/tool-cache's downloads still go through ("tunneling socket
+ * could not be established, statusCode=407" or "…, cause=connect ECONNREFUSED …").
+ */
+export function proxyRefusal(
+  error: unknown,
+  url: string,
+): { message: string; permanent: boolean } | undefined {
+  for (let current = error; current instanceof Error; current = current.cause) {
+    const refused =
+      /^tunneling socket could not be established, statusCode=(\d+)/.exec(current.message) ??
+      /^Proxy response \((\d+)\) !== 200 when HTTP Tunneling/.exec(current.message);
+    if (refused) return refusal(Number(refused[1]), url);
+    const unreachable = /^tunneling socket could not be established, cause=(.*)$/s.exec(current.message);
+    if (unreachable) return { message: proxyUnreachable(url, unreachable[1]), permanent: false };
+  }
+  return undefined;
+}
+
+/** A refusal (407, 403…) stays one; the proxy's own trouble (5xx) may pass. */
+function refusal(status: number, url: string) {
+  const { hostname, port, protocol } = new URL(url);
+  const target = `${hostname}:${port || (protocol === 'https:' ? 443 : 80)}`;
+  const answer = `HTTP ${status} ${STATUS_CODES[status] ?? ''}`.trim();
+  const credentials =
+    status === 407
+      ? ': give its user name and password in the proxy URL, as https_proxy=http://USER:PASSWORD@HOST:PORT (percent-encoded)'
+      : '';
+  const message = `the proxy ${proxyFor(url)} refused the tunnel to ${target} with ${answer}${credentials}`;
+  return { message, permanent: status < 500 };
 }
 
 /** OpenSSL's certificate errors, and Node's own TLS errors: raised before the request is sent. */
@@ -101,30 +141,27 @@ export function describeNetworkError(
 ): TransportError {
   const tunnel = proxyRefusal(error, url);
   if (tunnel) return new TransportError(tunnel.message, 'proxy', false, tunnel.permanent);
-  const { code, message } = networkCause(error);
+  const { code = '', message } = networkCause(error);
+  const notSent = NOT_SENT_CODES.has(code);
   // Through a proxy, the only connection the step opens is to the proxy.
-  if (proxied && code !== undefined && NOT_SENT_CODES.has(code)) {
-    return new TransportError(`could not connect to the proxy ${proxyFor(url)} (${message})`, 'proxy', false);
-  }
-  const text = code ?? (error instanceof Error ? error.message : String(error));
-  if (code !== undefined && TLS_CODE.test(code)) {
+  if (proxied && notSent) return new TransportError(proxyUnreachable(url, message), 'proxy', false);
+  if (TLS_CODE.test(code)) {
     return new TransportError(`TLS error ${code}: ${peer} certificate was not accepted`, 'tls', false, true);
   }
-  return new TransportError(text, 'network', !(code !== undefined && NOT_SENT_CODES.has(code)));
+  const text = code || (error instanceof Error ? error.message : String(error));
+  return new TransportError(text, 'network', !notSent);
 }
 
 /** Only its proxy settings are used: a new dispatcher for each request (keepAlive off). */
 const proxyClient = new HttpClient(USER_AGENT, [], { keepAlive: false });
 
-function tooLarge(): TransportError {
-  const megabytes = MAX_ANSWER_BYTES / (1024 * 1024);
-  return new TransportError(
-    `the answer was larger than ${megabytes} MiB, so reading stopped there`,
+const tooLarge = () =>
+  new TransportError(
+    `the answer was larger than ${MAX_ANSWER_BYTES / 2 ** 20} MiB, so reading stopped there`,
     'too-large',
     true,
     true,
   );
-}
 
 /**
  * Where a redirect of a request to `from` may be followed: only a read, only within the request's
@@ -135,17 +172,14 @@ function redirectTarget(
   method: string,
   location: string | undefined,
   hops: number,
-): { follow: string } | { refuse: RefusedRedirect } {
+): string | RefusedRedirect {
   const { origin } = new URL(from);
   const target = location === undefined ? undefined : parseUrl(location, from);
-  if (target === undefined) return { refuse: { location, origin, reason: 'no-location' } };
-  const refused = (reason: RefusedRedirect['reason']) => ({
-    refuse: { location: target.href, origin, reason },
-  });
-  if (method !== 'GET') return refused('not-a-read');
-  if (target.origin !== origin) return refused('other-origin');
-  if (hops >= MAX_REDIRECTS) return refused('too-many');
-  return { follow: target.href };
+  if (target === undefined) return { location, origin, reason: 'no-location' };
+  const refuse = (reason: RefusedRedirect['reason']) => ({ location: target.href, origin, reason });
+  if (method !== 'GET') return refuse('not-a-read');
+  if (target.origin !== origin) return refuse('other-origin');
+  return hops >= MAX_REDIRECTS ? refuse('too-many') : target.href;
 }
 
 /**
@@ -206,9 +240,9 @@ export async function send(
       }
       await response.body?.cancel();
       const next = redirectTarget(target, method, response.headers.get('location') ?? undefined, hops);
-      if ('refuse' in next)
-        return { status, headers: answerHeaders as Headers, body: '', redirect: next.refuse };
-      target = next.follow;
+      if (typeof next !== 'string')
+        return { status, headers: answerHeaders as Headers, body: '', redirect: next };
+      target = next;
     }
   } catch (error) {
     if (error instanceof TransportError) throw error;

@@ -81,6 +81,8 @@ function short(schema: Json | boolean | undefined, depth: number): string {
 const bound = (value: number | undefined) =>
   value !== undefined && Math.abs(value) < Number.MAX_SAFE_INTEGER ? value : undefined;
 
+const WORDS: Readonly<Record<string, string>> = { string: 'a string', boolean: 'true or false' };
+
 function numberInWords(branch: Json): string {
   const noun = branch.type === 'integer' ? 'an integer' : 'a number';
   const [min, max] = [bound(branch.minimum), bound(branch.maximum)];
@@ -91,25 +93,13 @@ function numberInWords(branch: Json): string {
 
 function kindInWords(branch: Json): string {
   if (branch.enum) return `one of ${branch.enum.join(', ')}`;
-  switch (branch.type) {
-    case 'string':
-      return 'a string';
-    case 'boolean':
-      return 'true or false';
-    case 'integer':
-    case 'number':
-      return numberInWords(branch);
-    case 'array':
-      return `a list of ${short(branch.items as Json, 0)}`;
-    case 'object': {
-      if (branch.properties) return `an object ${short(branch, 0)}`;
-      const values = branch.additionalProperties;
-      const any = typeof values !== 'object' || Object.keys(values).length === 0;
-      return any ? 'an object' : `an object that maps names to ${expectation(values)}`;
-    }
-    default:
-      return 'anything';
-  }
+  if (branch.type === 'integer' || branch.type === 'number') return numberInWords(branch);
+  if (branch.type === 'array') return `a list of ${short(branch.items as Json, 0)}`;
+  if (branch.type !== 'object') return WORDS[String(branch.type)] ?? 'anything';
+  if (branch.properties) return `an object ${short(branch, 0)}`;
+  const values = branch.additionalProperties;
+  const any = typeof values !== 'object' || Object.keys(values).length === 0;
+  return any ? 'an object' : `an object that maps names to ${expectation(values)}`;
 }
 
 /**
