@@ -1,3 +1,4 @@
+import type { Settings } from '../inputs/settings.js';
 import { formatDuration } from '../report/format.js';
 import { info } from '../runner/log.js';
 import { line } from '../runner/text.js';
@@ -5,19 +6,17 @@ import type { Clock } from '../service/clock.js';
 import { Aborted, DeadlineExceeded } from '../service/errors.js';
 import type { FinishedRun, RunDriver } from '../service/run-driver.js';
 
-export type WaitResult =
-  | { kind: 'finished'; run: FinishedRun }
-  | { kind: 'timedout'; lastStatus?: string; serviceFailure?: string; gaveUpEarly?: boolean }
-  | { kind: 'cancelled'; lastStatus?: string };
+/** Why a run did not finish, as its outcome says it. */
+export interface Unfinished {
+  status: 'TIMEDOUT' | 'CANCELLED' | 'ERROR';
+  message: string;
+}
 
-interface WaitOptions {
+interface Waiting {
   clock: Clock;
   signal: AbortSignal;
   /** When the start request was sent: elapsed times and the deadline count from here. */
   startedAt: number;
-  deadline: number;
-  pollIntervalMs: number;
-  requestTimeoutMs: number;
 }
 
 const HEARTBEAT_MS = 60_000;
@@ -38,43 +37,55 @@ export function jitteredInterval(pollIntervalMs: number, random: () => number): 
 export async function waitForFinish(
   driver: RunDriver,
   runId: string,
-  options: WaitOptions,
-): Promise<WaitResult> {
-  const { clock, signal, deadline } = options;
-  const elapsed = () => formatDuration(clock.now() - options.startedAt);
+  settings: Pick<Settings, 'timeoutMs' | 'pollIntervalMs' | 'requestTimeoutMs'>,
+  { clock, signal, startedAt }: Waiting,
+): Promise<FinishedRun | Unfinished> {
+  const deadline = startedAt + settings.timeoutMs;
+  const run = `${driver.kind} ${runId}`;
+  const elapsed = () => formatDuration(clock.now() - startedAt);
   let lastStatus: string | undefined;
   let lastLineAt = clock.now();
   let atDeadline = false;
   try {
     for (;;) {
-      if (signal.aborted) return { kind: 'cancelled', lastStatus };
+      if (signal.aborted) break;
       const context = {
-        deadline: atDeadline ? clock.now() + Math.min(LAST_LOOK_MS, options.requestTimeoutMs) : deadline,
+        deadline: atDeadline ? clock.now() + Math.min(LAST_LOOK_MS, settings.requestTimeoutMs) : deadline,
         signal,
       };
       const poll = await driver.poll(runId, context);
       if (poll.status !== lastStatus) {
         const change = lastStatus ? `${lastStatus} -> ${poll.status}` : poll.status;
-        info(line`[${elapsed()}] ${driver.kind} ${runId}: ${change}`);
+        info(line`[${elapsed()}] ${run}: ${change}`);
         lastStatus = poll.status;
         lastLineAt = clock.now();
       } else if (clock.now() - lastLineAt >= HEARTBEAT_MS) {
-        info(line`[${elapsed()}] ${driver.kind} ${runId}: still ${poll.status}`);
+        info(line`[${elapsed()}] ${run}: still ${poll.status}`);
         lastLineAt = clock.now();
       }
-      if (poll.finished) return { kind: 'finished', run: poll.finished };
-      if (atDeadline) return { kind: 'timedout', lastStatus };
-      const delay = Math.min(jitteredInterval(options.pollIntervalMs, clock.random), deadline - clock.now());
+      if (poll.finished) return poll.finished;
+      if (atDeadline) return timedOut(run, settings.timeoutMs, lastStatus);
+      const delay = Math.min(jitteredInterval(settings.pollIntervalMs, clock.random), deadline - clock.now());
       await clock.sleep(Math.max(0, delay), signal);
       atDeadline = clock.now() >= deadline;
     }
   } catch (error) {
     // A request cut by the deadline was the last look: the run did not finish in time.
-    if (error instanceof DeadlineExceeded) {
-      const { serviceFailure, gaveUpEarly } = error;
-      return { kind: 'timedout', lastStatus, serviceFailure, gaveUpEarly };
-    }
-    if (error instanceof Aborted) return { kind: 'cancelled', lastStatus };
-    throw error;
+    if (error instanceof DeadlineExceeded) return timedOut(run, settings.timeoutMs, lastStatus, error);
+    if (!(error instanceof Aborted)) throw error;
   }
+  return { status: 'CANCELLED', message: `The job was cancelled while waiting for ${run}.` };
+}
+
+/** A run still going at the deadline; an ERROR when the service was failing then, not a slow run. */
+function timedOut(run: string, timeoutMs: number, lastStatus?: string, error?: DeadlineExceeded): Unfinished {
+  const timeout = `the time-out of ${formatDuration(timeoutMs)} ('timeout' input)`;
+  if (error?.serviceFailure) {
+    const message = error.gaveUpEarly
+      ? error.serviceFailure
+      : `${error.serviceFailure} Still failing when ${timeout} expired.`;
+    return { status: 'ERROR', message };
+  }
+  const last = lastStatus ? `; its last status was ${lastStatus}` : '';
+  return { status: 'TIMEDOUT', message: `${run} did not finish within ${timeout}${last}.` };
 }
