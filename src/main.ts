@@ -42,11 +42,7 @@ export async function run(dependencies: RunDependencies = {}): Promise<void> {
     const ran = await runToOutcome(settings, clock, job);
     const thread = await openPullRequestThread(ran, settings, found, clock, job.signal);
     const outcome = judgeAgainstPrevious(ran, thread, settings.failOn);
-    const reports = await writeReports(outcome, {
-      summary: settings.summary,
-      junitPath: settings.junitPath,
-      resultsDir: settings.resultsDir,
-    });
+    const reports = await writeReports(outcome, settings);
     failures.push(...reports.failures);
     setOutput('comment-url', (await thread.write(outcome, failures.length > 0)) ?? '');
     reported = { outcome, settings };

@@ -1,3 +1,4 @@
+import type { Settings } from '../inputs/settings.js';
 import { info, warning } from '../runner/log.js';
 import { setOutput } from '../runner/step.js';
 import { line, safe } from '../runner/text.js';
@@ -6,15 +7,6 @@ import { countsLine } from './format.js';
 import type { RunOutcome } from './outcome.js';
 import { writeResultsFile } from './results-file.js';
 import { writeSummary } from './summary.js';
-
-interface ReportSettings {
-  /** Write the job summary. */
-  summary: boolean;
-  /** Absolute path for the JUnit XML report, when requested. */
-  junitPath?: string;
-  /** Directory for the results file (RUNNER_TEMP); the system's temporary folder when absent. */
-  resultsDir?: string;
-}
 
 interface ReportFiles {
   resultsFile?: string;
@@ -65,7 +57,10 @@ function reason(error: unknown): string {
  * A results file or summary that cannot be written only warns; a JUnit report that was asked for
  * and cannot be written fails the step.
  */
-export async function writeReports(outcome: RunOutcome, settings: ReportSettings): Promise<ReportFiles> {
+export async function writeReports(
+  outcome: RunOutcome,
+  settings: Pick<Settings, 'summary' | 'junitPath' | 'resultsDir'>,
+): Promise<ReportFiles> {
   setOutcomeOutputs(outcome);
   const files: ReportFiles = { failures: [] };
   if (!outcome.success) files.failures.push(outcome.message ?? `The ${outcome.mode} run failed.`);

@@ -121,14 +121,11 @@ function renderStartedSummary(outcome: RunOutcome): string {
   return `<p>Started ${kind}${id}${suite} (not waiting for it).</p>\n`;
 }
 
-async function fileSize(file: string | undefined): Promise<number> {
-  // A missing file counts as empty: core.summary.write() reports it.
-  return file ? ((await stat(file).catch(() => undefined))?.size ?? 0) : 0;
-}
-
 /** Appends the summary to $GITHUB_STEP_SUMMARY, counting what the file already holds against the budget. */
 export async function writeSummary(outcome: RunOutcome, junitWritten: boolean): Promise<void> {
-  const existing = await fileSize(process.env.GITHUB_STEP_SUMMARY);
+  const file = process.env.GITHUB_STEP_SUMMARY;
+  // A missing file counts as empty: core.summary.write() reports it.
+  const existing = file ? ((await stat(file).catch(() => undefined))?.size ?? 0) : 0;
   const html =
     outcome.status === 'STARTED'
       ? renderStartedSummary(outcome)
