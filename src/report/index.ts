@@ -49,11 +49,8 @@ function reason(error: unknown): string {
 }
 
 /**
- * Sets the outputs (except run-id, which the caller sets as soon as the run starts, and
- * success), logs the counts and each failed test case, writes the results file, the JUnit report
- * (if junitPath) and the summary (if enabled). The caller annotates the test cases last, once every
- * other warning and failure of the step is known (annotations.ts).
- *
+ * Sets the outputs, logs the counts and each failed test case, writes the results file, the JUnit
+ * report (if junitPath) and the summary (if enabled); the caller annotates last (annotations.ts).
  * A results file or summary that cannot be written only warns; a JUnit report that was asked for
  * and cannot be written fails the step.
  */
@@ -64,22 +61,14 @@ export async function writeReports(
   setOutcomeOutputs(outcome);
   const files: ReportFiles = { failures: [] };
   if (!outcome.success) files.failures.push(outcome.message ?? `The ${outcome.mode} run failed.`);
-  const summary = async () => {
-    if (settings.summary) {
-      await orWarn('the job summary', () => writeSummary(outcome, files.junitFile !== undefined));
-    }
-  };
-  if (outcome.status === 'STARTED') {
-    await summary();
-    return files;
+  if (outcome.status !== 'STARTED') {
+    logOutcome(outcome);
+    await orWarn('the results file', async () => {
+      files.resultsFile = await writeResultsFile(outcome, settings.resultsDir);
+      setOutput('results-file', files.resultsFile);
+    });
   }
-
-  logOutcome(outcome);
-  await orWarn('the results file', async () => {
-    files.resultsFile = await writeResultsFile(outcome, settings.resultsDir);
-    setOutput('results-file', files.resultsFile);
-  });
-  if (settings.junitPath !== undefined) {
+  if (outcome.status !== 'STARTED' && settings.junitPath !== undefined) {
     try {
       // Loaded only when asked for, to keep the action's start-up small.
       const { writeJunit } = await import('./junit.js');
@@ -89,7 +78,9 @@ export async function writeReports(
       files.failures.push(`Could not write the JUnit report to ${settings.junitPath}: ${reason(error)}`);
     }
   }
-  await summary();
+  if (settings.summary) {
+    await orWarn('the job summary', () => writeSummary(outcome, files.junitFile !== undefined));
+  }
   return files;
 }
 

@@ -72,9 +72,11 @@ function appliedOptionsDetails(options: Record<string, unknown> | undefined): st
 
 /**
  * The job summary as HTML: heading, run line, message and notes, counts, the table of test cases
- * (failures first) within the byte budget, applied options. Every text is redacted and escaped.
+ * (failures first) within the byte budget, applied options; one line for a run not waited for.
+ * Every text is redacted and escaped.
  */
 export function renderSummary(outcome: RunOutcome, context: SummaryContext): string {
+  if (outcome.status === 'STARTED') return startedSummary(outcome);
   const budget = context.budgetBytes ?? SUMMARY_BUDGET_BYTES;
   const head: string[] = [`<h2>${headingOf(outcome)}</h2>`];
   const line = runLine(outcome, cellText);
@@ -111,7 +113,7 @@ export function renderSummary(outcome: RunOutcome, context: SummaryContext): str
 }
 
 /** The summary of a run started with `wait: false`: one line. */
-function renderStartedSummary(outcome: RunOutcome): string {
+function startedSummary(outcome: RunOutcome): string {
   const kind = outcome.mode === 'suite' ? 'test suite run' : 'project run';
   const suite =
     outcome.mode === 'suite' && outcome.testSuiteName
@@ -126,10 +128,7 @@ export async function writeSummary(outcome: RunOutcome, junitWritten: boolean): 
   const file = process.env.GITHUB_STEP_SUMMARY;
   // A missing file counts as empty: core.summary.write() reports it.
   const existing = file ? ((await stat(file).catch(() => undefined))?.size ?? 0) : 0;
-  const html =
-    outcome.status === 'STARTED'
-      ? renderStartedSummary(outcome)
-      : renderSummary(outcome, { junitWritten, budgetBytes: SUMMARY_BUDGET_BYTES - existing });
+  const html = renderSummary(outcome, { junitWritten, budgetBytes: SUMMARY_BUDGET_BYTES - existing });
   // A blank line first, so that whatever the file holds cannot run into this summary's HTML.
   const separator = existing > 0 ? '\n\n' : '';
   await appendSummary(separator + html);
