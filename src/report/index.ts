@@ -84,7 +84,6 @@ export async function writeReports(
   return files;
 }
 
-/** Runs `write`; a failure only warns. */
 async function orWarn(what: string, write: () => Promise<void>): Promise<void> {
   await write().catch((error: unknown) => warning(line`Could not write ${what}: ${reason(error)}`));
 }

@@ -35,12 +35,10 @@ function tableRows(ordered: readonly TestCase[], budgetBytes: number): string[] 
   return rows;
 }
 
-/** A test case's title, linked to its page on the service when there is one. */
 const titleCell = (testCase: TestCase) => linked(testCase.dashboardUrl, cellText(testCase.title));
 
 const MAX_COMPARED = 30;
 
-/** A list of test cases for the comparison, at most MAX_COMPARED, then how many more. */
 function comparedList(label: string, marker: string, testCases: readonly TestCase[]): string {
   if (testCases.length === 0) return '';
   const items = listItems(
