@@ -183,13 +183,11 @@ async function waitForFinish(
         signal,
       };
       const poll = await driver.poll(runId, context);
-      if (poll.status !== lastStatus) {
+      // A line when the status changes, and one a minute while it does not.
+      if (poll.status !== lastStatus || clock.now() - lastLineAt >= HEARTBEAT_MS) {
         const change = lastStatus ? `${lastStatus} -> ${poll.status}` : poll.status;
-        info(line`[${elapsed()}] ${run}: ${change}`);
+        info(line`[${elapsed()}] ${run}: ${poll.status === lastStatus ? `still ${poll.status}` : change}`);
         lastStatus = poll.status;
-        lastLineAt = clock.now();
-      } else if (clock.now() - lastLineAt >= HEARTBEAT_MS) {
-        info(line`[${elapsed()}] ${run}: still ${poll.status}`);
         lastLineAt = clock.now();
       }
       if (poll.finished) return poll.finished;
