@@ -35,9 +35,8 @@ function setOutcomeOutputs(outcome: RunOutcome): void {
   setOutput('status', outcome.status);
   setOutput('dashboard-url', outcome.dashboardUrl ?? '');
   if (outcome.status === 'STARTED') return;
-  for (const name of ['total', 'passed', 'failed', 'flaky', 'skipped'] as const) {
-    setOutput(name, String(outcome.counts[name]));
-  }
+  // The outputs are named as the counts are: total, passed, failed, flaky, skipped.
+  for (const [name, count] of Object.entries(outcome.counts)) setOutput(name, String(count));
   if (outcome.durationMs !== undefined) setOutput('duration-ms', String(Math.round(outcome.durationMs)));
   // Empty when there was nothing to compare with, so that a workflow can tell that from zero.
   setOutput('new-failures', outcome.comparison ? String(outcome.comparison.newFailures.length) : '');
