@@ -7,7 +7,7 @@ import { judgeAgainstPrevious } from './run/compare.js';
 import { runToOutcome } from './run/index.js';
 import { openPullRequestThread } from './run/pr-comment.js';
 import { findPullRequests, withPullRequestNote } from './run/pull-requests.js';
-import { JobCancellation, onTermination } from './run/signals.js';
+import { JobCancellation } from './run/signals.js';
 import { STATE } from './run/state.js';
 import { beginStep, debug, fail } from './runner/log.js';
 import { saveState, setOutput } from './runner/step.js';
@@ -28,9 +28,7 @@ export async function run(dependencies: RunDependencies = {}): Promise<void> {
   beginStep();
   saveState(STATE.isPost, 'true');
   const job = new JobCancellation(clock);
-  const stopListening = cancelSignal
-    ? linkSignal(cancelSignal, () => job.cancel())
-    : onTermination(() => job.cancel());
+  job.listen(cancelSignal);
   // Why the step fails; empty when it passes. `success` is written from this alone.
   const failures: string[] = [];
   let reported: { outcome: RunOutcome; settings: Settings } | undefined;
@@ -55,17 +53,10 @@ export async function run(dependencies: RunDependencies = {}): Promise<void> {
       failures.push(`Unexpected error: ${error.message}`);
     } else failures.push(`Unexpected error: ${String(error)}`);
   } finally {
-    stopListening();
     job.dispose();
   }
   setOutput('success', String(failures.length === 0));
   for (const failure of failures) fail(line`${failure}`);
   // Last, so that the step's own warnings and failures come out of GitHub's ten of each first.
   if (reported) annotate(reported.outcome, reported.settings.summary);
-}
-
-function linkSignal(source: AbortSignal, abort: () => void): () => void {
-  if (source.aborted) abort();
-  source.addEventListener('abort', abort, { once: true });
-  return () => source.removeEventListener('abort', abort);
 }

@@ -1,4 +1,4 @@
-import { jitteredInterval } from '../../src/run/poll.js';
+import { jitteredInterval } from '../../src/run/index.js';
 import {
   BACKOFF_CAP_MS,
   backoffDelay,

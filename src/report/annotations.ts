@@ -1,8 +1,8 @@
 import { annotationsLeft, error, notice, warning } from '../runner/log.js';
-import { line, type SafeText, safe } from '../runner/text.js';
+import { line, safe } from '../runner/text.js';
 import { UNTITLED } from './escape.js';
 import { plural } from './format.js';
-import type { RunOutcome, TestCase } from './outcome.js';
+import type { RunOutcome } from './outcome.js';
 import { isFlakyOnly } from './test-case-status.js';
 
 /** An annotation's title: the test case's, cut, never empty. */
@@ -13,7 +13,7 @@ function annotationTitle(title: string) {
 /**
  * One error per failing test case and one warning per flaky one (when flaky ones don't fail the
  * step), in report order, each kind within what the step's other annotations leave of GitHub's
- * ten, and one notice for the rest. `summary` says whether the job summary (which lists them all)
+ * ten, and one notice for the rest of each. `summary` says whether the job summary (which lists them all)
  * is written. Called last, once every other warning and failure of the step is out.
  */
 export function annotate(outcome: RunOutcome, summary: boolean): void {
@@ -26,28 +26,25 @@ export function annotate(outcome: RunOutcome, summary: boolean): void {
   }
 
   const failing = outcome.reportOrder.filter((testCase) => testCase.verdict.fails);
-  const failed = (more: number) => line`${plural(more, 'more test case')} failed; ${where}.`;
-  annotateUpTo('error', failing, failed, line`${failing.length} test cases failed`, (testCase) =>
-    error(line`Test case ${safe(testCase.verdict.label, 60)}${runId}`, annotationTitle(testCase.title)),
-  );
+  const errors = annotationsLeft('error');
+  for (const testCase of failing.slice(0, errors)) {
+    error(line`Test case ${safe(testCase.verdict.label, 60)}${runId}`, annotationTitle(testCase.title));
+  }
+  if (failing.length > errors) {
+    const more = plural(failing.length - errors, 'more test case');
+    notice(line`${more} failed; ${where}.`, line`${failing.length} test cases failed`);
+  }
   // With fail-on-flaky, flaky test cases are errors above.
   const flaky = outcome.testCases.filter(isFlakyOnly);
-  const areFlaky = (more: number) =>
-    line`${plural(more, 'more test case')} ${more === 1 ? 'is' : 'are'} flaky; ${where}.`;
-  annotateUpTo('warning', flaky, areFlaky, line`${flaky.length} test cases flaky`, (testCase) =>
-    warning(line`Test case is flaky${runId}`, annotationTitle(testCase.title)),
-  );
-}
-
-/** One annotation per test case, within what is left of GitHub's ten of `kind`, then one notice for the rest. */
-function annotateUpTo(
-  kind: 'error' | 'warning',
-  testCases: readonly TestCase[],
-  rest: (more: number) => SafeText,
-  restTitle: SafeText,
-  annotateOne: (testCase: TestCase) => void,
-): void {
-  const max = annotationsLeft(kind);
-  for (const testCase of testCases.slice(0, max)) annotateOne(testCase);
-  if (testCases.length > max) notice(rest(testCases.length - max), restTitle);
+  const warnings = annotationsLeft('warning');
+  for (const testCase of flaky.slice(0, warnings)) {
+    warning(line`Test case is flaky${runId}`, annotationTitle(testCase.title));
+  }
+  if (flaky.length > warnings) {
+    const more = flaky.length - warnings;
+    notice(
+      line`${plural(more, 'more test case')} ${more === 1 ? 'is' : 'are'} flaky; ${where}.`,
+      line`${flaky.length} test cases flaky`,
+    );
+  }
 }

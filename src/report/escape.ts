@@ -19,17 +19,16 @@ export function cellText(title: string, maxChars = 200): string {
   return escapeHtml(clean(title, maxChars, 'fold')) || UNTITLED;
 }
 
-/** A URL for an `href` attribute, in the summary or a comment: cleaned and escaped, never cut. */
-export function hrefText(url: string): string {
-  return escapeHtml(clean(url, Number.POSITIVE_INFINITY, 'fold'));
-}
-
 /** Multi-line text for a `<pre>` block of the summary: cleaned and escaped, line breaks kept. */
 export function preText(text: string, maxChars: number): string {
   return escapeHtml(clean(text, maxChars, 'keep'));
 }
 
-/** `html`, linked to `url` when there is one (a run's or a test case's page on the service). */
+/**
+ * `html`, linked to `url` when there is one (a run's or a test case's page on the service); the
+ * URL cleaned and escaped for the `href` attribute, never cut.
+ */
 export function linked(url: string | undefined, html: string): string {
-  return url ? `<a href="${hrefText(url)}">${html}</a>` : html;
+  if (!url) return html;
+  return `<a href="${escapeHtml(clean(url, Number.POSITIVE_INFINITY, 'fold'))}">${html}</a>`;
 }

@@ -2,8 +2,8 @@ import { linked } from './escape.js';
 import type { Counts, OutputStatus, RunOutcome, TestCase } from './outcome.js';
 
 /** "1 test case", "2 test cases". */
-export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
-  return `${count} ${count === 1 ? singular : pluralForm}`;
+export function plural(count: number, singular: string): string {
+  return `${count} ${count === 1 ? singular : `${singular}s`}`;
 }
 
 /** "12 test cases: 9 passed, 2 failed, 1 flaky, 0 skipped" */
@@ -65,7 +65,7 @@ export function runLine(outcome: RunOutcome, text: (value: string) => string): s
 }
 
 /**
- * The items of a list of test cases, in the summary's or the comment's markup (`wrap`): at most
+ * The items of a list of test cases, in the log's, the summary's or the comment's markup (`wrap`): at most
  * `max`, while they fit in what `budget` has left (spent as they are taken), then "… and N more".
  */
 export function listItems(
@@ -83,6 +83,6 @@ export function listItems(
     budget.left -= text.length + 1;
   }
   const more = testCases.length - items.length;
-  if (more > 0) items.push(wrap(`… and ${plural(more, 'more')}`));
+  if (more > 0) items.push(wrap(`… and ${more} more`));
   return items;
 }

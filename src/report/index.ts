@@ -1,3 +1,4 @@
+import type { Settings } from '../inputs/settings.js';
 import { info, warning } from '../runner/log.js';
 import { setOutput } from '../runner/step.js';
 import { line, safe } from '../runner/text.js';
@@ -6,15 +7,6 @@ import { countsLine } from './format.js';
 import type { RunOutcome } from './outcome.js';
 import { writeResultsFile } from './results-file.js';
 import { writeSummary } from './summary.js';
-
-interface ReportSettings {
-  /** Write the job summary. */
-  summary: boolean;
-  /** Absolute path for the JUnit XML report, when requested. */
-  junitPath?: string;
-  /** Directory for the results file (RUNNER_TEMP); the system's temporary folder when absent. */
-  resultsDir?: string;
-}
 
 interface ReportFiles {
   resultsFile?: string;
@@ -43,9 +35,8 @@ function setOutcomeOutputs(outcome: RunOutcome): void {
   setOutput('status', outcome.status);
   setOutput('dashboard-url', outcome.dashboardUrl ?? '');
   if (outcome.status === 'STARTED') return;
-  for (const name of ['total', 'passed', 'failed', 'flaky', 'skipped'] as const) {
-    setOutput(name, String(outcome.counts[name]));
-  }
+  // The outputs are named as the counts are: total, passed, failed, flaky, skipped.
+  for (const [name, count] of Object.entries(outcome.counts)) setOutput(name, String(count));
   if (outcome.durationMs !== undefined) setOutput('duration-ms', String(Math.round(outcome.durationMs)));
   // Empty when there was nothing to compare with, so that a workflow can tell that from zero.
   setOutput('new-failures', outcome.comparison ? String(outcome.comparison.newFailures.length) : '');
@@ -57,34 +48,26 @@ function reason(error: unknown): string {
 }
 
 /**
- * Sets the outputs (except run-id, which the caller sets as soon as the run starts, and
- * success), logs the counts and each failed test case, writes the results file, the JUnit report
- * (if junitPath) and the summary (if enabled). The caller annotates the test cases last, once every
- * other warning and failure of the step is known (annotations.ts).
- *
+ * Sets the outputs, logs the counts and each failed test case, writes the results file, the JUnit
+ * report (if junitPath) and the summary (if enabled); the caller annotates last (annotations.ts).
  * A results file or summary that cannot be written only warns; a JUnit report that was asked for
  * and cannot be written fails the step.
  */
-export async function writeReports(outcome: RunOutcome, settings: ReportSettings): Promise<ReportFiles> {
+export async function writeReports(
+  outcome: RunOutcome,
+  settings: Pick<Settings, 'summary' | 'resultsDir'> & Partial<Pick<Settings, 'junitPath'>>,
+): Promise<ReportFiles> {
   setOutcomeOutputs(outcome);
   const files: ReportFiles = { failures: [] };
   if (!outcome.success) files.failures.push(outcome.message ?? `The ${outcome.mode} run failed.`);
-  const summary = async () => {
-    if (settings.summary) {
-      await orWarn('the job summary', () => writeSummary(outcome, files.junitFile !== undefined));
-    }
-  };
-  if (outcome.status === 'STARTED') {
-    await summary();
-    return files;
+  if (outcome.status !== 'STARTED') {
+    logOutcome(outcome);
+    await orWarn('the results file', async () => {
+      files.resultsFile = await writeResultsFile(outcome, settings.resultsDir);
+      setOutput('results-file', files.resultsFile);
+    });
   }
-
-  logOutcome(outcome);
-  await orWarn('the results file', async () => {
-    files.resultsFile = await writeResultsFile(outcome, settings.resultsDir);
-    setOutput('results-file', files.resultsFile);
-  });
-  if (settings.junitPath !== undefined) {
+  if (outcome.status !== 'STARTED' && settings.junitPath !== undefined) {
     try {
       // Loaded only when asked for, to keep the action's start-up small.
       const { writeJunit } = await import('./junit.js');
@@ -94,11 +77,12 @@ export async function writeReports(outcome: RunOutcome, settings: ReportSettings
       files.failures.push(`Could not write the JUnit report to ${settings.junitPath}: ${reason(error)}`);
     }
   }
-  await summary();
+  if (settings.summary) {
+    await orWarn('the job summary', () => writeSummary(outcome, files.junitFile !== undefined));
+  }
   return files;
 }
 
-/** Runs `write`; a failure only warns. */
 async function orWarn(what: string, write: () => Promise<void>): Promise<void> {
   await write().catch((error: unknown) => warning(line`Could not write ${what}: ${reason(error)}`));
 }

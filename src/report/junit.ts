@@ -51,20 +51,18 @@ function closing(verdict: Verdict, status: string | undefined): string {
   return `><${verdict.verdict} message="${escaped}" type="${escaped}"/></testcase>`;
 }
 
-/** A JUnit XML report with one testsuite; the declared counts always match the elements. */
+/** A JUnit XML report with one testsuite; its counts are the outcome's, from the same verdicts. */
 export function junitXml(outcome: RunOutcome): string {
   const suiteName = xmlAttr(suiteNameOf(outcome));
-  const tally = { failures: 0, errors: 0, skipped: 0 };
   const testCases = outcome.testCases.map(({ title, status, durationMs, verdict }) => {
-    if (verdict.verdict === 'failure' || verdict.verdict === 'unfinished') tally.failures++;
-    else if (verdict.verdict === 'error') tally.errors++;
-    else if (verdict.verdict === 'skipped') tally.skipped++;
     const name = xmlAttr(title).trim() || UNTITLED;
     return `    <testcase name="${name}" classname="${suiteName}" time="${seconds(durationMs)}"${closing(verdict, status)}`;
   });
+  const { total, failed, skipped } = outcome.counts;
+  const errors = outcome.testCases.filter(({ verdict }) => verdict.verdict === 'error').length;
   const durationMs =
     outcome.durationMs ?? outcome.testCases.reduce((sum, testCase) => sum + (testCase.durationMs ?? 0), 0);
-  const counts = `tests="${outcome.testCases.length}" failures="${tally.failures}" errors="${tally.errors}" skipped="${tally.skipped}" time="${seconds(durationMs)}"`;
+  const counts = `tests="${total}" failures="${failed - errors}" errors="${errors}" skipped="${skipped}" time="${seconds(durationMs)}"`;
 
   const { runId, status, branch, environment, message } = outcome;
   const propertyLines = Object.entries({ runId, status, branch, environment, message })

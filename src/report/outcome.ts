@@ -4,6 +4,7 @@
  */
 
 import type { Mode } from '../inputs/settings.js';
+import type { RunStatus } from '../service/schemas.js';
 import type { Digest } from './comment-digest.js';
 import type { Verdict } from './test-case-status.js';
 
@@ -22,22 +23,10 @@ export interface TestCase {
 }
 
 /** The value of the `status` output. */
-export type OutputStatus =
-  | 'PASSED'
-  | 'FAILED'
-  | 'TIMEDOUT'
-  | 'CANCELLED'
-  | 'INTERRUPTED'
-  | 'ERROR'
-  | 'STARTED';
+export type OutputStatus = Exclude<RunStatus, 'QUEUED' | 'RUNNING'> | 'ERROR' | 'STARTED';
 
-export interface Counts {
-  total: number;
-  passed: number;
-  failed: number;
-  flaky: number;
-  skipped: number;
-}
+/** How many test cases the run had, and how many count as each of the four. */
+export type Counts = Record<'total' | Verdict['count'], number>;
 
 /** What changed since the previous run of the same target: the comment's and the summary's news. */
 export interface Comparison {

@@ -19,13 +19,12 @@ export function resultsFileName(runId: string | undefined): string {
   return `test-run-${name}-${hash}.json`;
 }
 
-const whole = (text: string) => clean(text, Number.POSITIVE_INFINITY, 'keep');
-
 /** The results file's content: the normalised run and every test case, titles whole. */
 export function resultsJson(outcome: RunOutcome): string {
   // Every string that can come from the service or the inputs is cleaned here, whole, rather than
   // in a JSON.stringify replacer, which would take stringify off its fast path. Undefined fields are left out.
-  const text = (value: string | undefined) => (value === undefined ? undefined : whole(value));
+  const text = (value?: string) =>
+    value === undefined ? undefined : clean(value, Number.POSITIVE_INFINITY, 'keep');
   const document = {
     schemaVersion: RESULTS_SCHEMA_VERSION,
     mode: outcome.mode,
@@ -42,9 +41,9 @@ export function resultsJson(outcome: RunOutcome): string {
     durationMs: outcome.durationMs,
     counts: outcome.counts,
     message: text(outcome.message),
-    notes: outcome.notes.map(whole),
+    notes: outcome.notes.map((note) => text(note)),
     testCases: outcome.testCases.map((testCase) => ({
-      title: whole(testCase.title),
+      title: text(testCase.title),
       status: text(testCase.status) ?? null,
       verdict: testCase.verdict.verdict,
       durationMs: testCase.durationMs,

@@ -35,12 +35,10 @@ function tableRows(ordered: readonly TestCase[], budgetBytes: number): string[] 
   return rows;
 }
 
-/** A test case's title, linked to its page on the service when there is one. */
 const titleCell = (testCase: TestCase) => linked(testCase.dashboardUrl, cellText(testCase.title));
 
 const MAX_COMPARED = 30;
 
-/** A list of test cases for the comparison, at most MAX_COMPARED, then how many more. */
 function comparedList(label: string, marker: string, testCases: readonly TestCase[]): string {
   if (testCases.length === 0) return '';
   const items = listItems(
@@ -72,9 +70,11 @@ function appliedOptionsDetails(options: Record<string, unknown> | undefined): st
 
 /**
  * The job summary as HTML: heading, run line, message and notes, counts, the table of test cases
- * (failures first) within the byte budget, applied options. Every text is redacted and escaped.
+ * (failures first) within the byte budget, applied options; one line for a run not waited for.
+ * Every text is redacted and escaped.
  */
 export function renderSummary(outcome: RunOutcome, context: SummaryContext): string {
+  if (outcome.status === 'STARTED') return startedSummary(outcome);
   const budget = context.budgetBytes ?? SUMMARY_BUDGET_BYTES;
   const head: string[] = [`<h2>${headingOf(outcome)}</h2>`];
   const line = runLine(outcome, cellText);
@@ -111,7 +111,7 @@ export function renderSummary(outcome: RunOutcome, context: SummaryContext): str
 }
 
 /** The summary of a run started with `wait: false`: one line. */
-function renderStartedSummary(outcome: RunOutcome): string {
+function startedSummary(outcome: RunOutcome): string {
   const kind = outcome.mode === 'suite' ? 'test suite run' : 'project run';
   const suite =
     outcome.mode === 'suite' && outcome.testSuiteName
@@ -121,18 +121,12 @@ function renderStartedSummary(outcome: RunOutcome): string {
   return `<p>Started ${kind}${id}${suite} (not waiting for it).</p>\n`;
 }
 
-async function fileSize(file: string | undefined): Promise<number> {
-  // A missing file counts as empty: core.summary.write() reports it.
-  return file ? ((await stat(file).catch(() => undefined))?.size ?? 0) : 0;
-}
-
 /** Appends the summary to $GITHUB_STEP_SUMMARY, counting what the file already holds against the budget. */
 export async function writeSummary(outcome: RunOutcome, junitWritten: boolean): Promise<void> {
-  const existing = await fileSize(process.env.GITHUB_STEP_SUMMARY);
-  const html =
-    outcome.status === 'STARTED'
-      ? renderStartedSummary(outcome)
-      : renderSummary(outcome, { junitWritten, budgetBytes: SUMMARY_BUDGET_BYTES - existing });
+  const file = process.env.GITHUB_STEP_SUMMARY;
+  // A missing file counts as empty: core.summary.write() reports it.
+  const existing = file ? ((await stat(file).catch(() => undefined))?.size ?? 0) : 0;
+  const html = renderSummary(outcome, { junitWritten, budgetBytes: SUMMARY_BUDGET_BYTES - existing });
   // A blank line first, so that whatever the file holds cannot run into this summary's HTML.
   const separator = existing > 0 ? '\n\n' : '';
   await appendSummary(separator + html);

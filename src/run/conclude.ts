@@ -5,38 +5,27 @@ import type { FinishedRun } from '../service/run-driver.js';
 import { isPlausibleDuration } from '../service/schemas.js';
 
 /** What is known of a run before its outcome: who it is and where it runs. */
-export type RunIdentity = Pick<
+export type RunIdentity = Omit<
   RunOutcome,
-  | 'mode'
-  | 'projectId'
-  | 'testSuiteId'
-  | 'testSuiteName'
-  | 'playwrightProjectName'
-  | 'runId'
-  | 'branch'
-  | 'environment'
-  | 'failOnFlaky'
-  | 'appliedOptions'
+  'status' | 'success' | 'testCases' | 'reportOrder' | 'counts' | 'notes'
 >;
-
-/** The run's duration, when its timestamps agree: a finish before the start, or months after it, is unknown. */
-function durationOf(startedAt?: string, finishedAt?: string): number | undefined {
-  if (!startedAt || !finishedAt) return undefined;
-  const ms = Date.parse(finishedAt) - Date.parse(startedAt);
-  return isPlausibleDuration(ms) ? ms : undefined;
-}
 
 const NO_TEST_CASES: Counts = { total: 0, passed: 0, failed: 0, flaky: 0, skipped: 0 };
 
-/** The run's test cases, each with its verdict decided here, once; the counts follow from them. */
-function judgeTestCases(
-  run: FinishedRun,
-  failOnFlaky: boolean,
-): { testCases: TestCase[]; counts: Counts; failing: number } {
+/** How a failing step's message names the run. */
+export function runName(outcome: Pick<RunOutcome, 'mode' | 'runId'>): string {
+  return `${outcome.mode === 'project' ? 'Project run' : 'Test suite run'} ${outcome.runId}`;
+}
+
+/**
+ * The outcome of a run that reached a final status, with the contract's step result: each test
+ * case's verdict is decided here, once, and the counts follow from them.
+ */
+export function finishedOutcome(identity: RunIdentity, run: FinishedRun): RunOutcome {
   const counts = { ...NO_TEST_CASES, total: run.testCases.length };
   let failing = 0;
   const testCases = run.testCases.map(({ title, status, durationMs, testRunId, testId }): TestCase => {
-    const verdict = judge(status ?? undefined, failOnFlaky);
+    const verdict = judge(status ?? undefined, identity.failOnFlaky);
     counts[verdict.count]++;
     if (verdict.fails) failing++;
     return {
@@ -48,17 +37,6 @@ function judgeTestCases(
       verdict,
     };
   });
-  return { testCases, counts, failing };
-}
-
-/** How a failing step's message names the run. */
-export function runName(outcome: Pick<RunOutcome, 'mode' | 'runId'>): string {
-  return `${outcome.mode === 'project' ? 'Project run' : 'Test suite run'} ${outcome.runId}`;
-}
-
-/** The outcome of a run that reached a final status, with the contract's step result. */
-export function finishedOutcome(identity: RunIdentity, run: FinishedRun): RunOutcome {
-  const { testCases, counts, failing } = judgeTestCases(run, identity.failOnFlaky);
   const project = identity.mode === 'project';
   const status: OutputStatus = project
     ? (run.serviceStatus as OutputStatus)
@@ -76,6 +54,8 @@ export function finishedOutcome(identity: RunIdentity, run: FinishedRun): RunOut
     : ended && counts.total === 0
       ? `${runName(identity)}${ended}, with no test case reported.`
       : `${runName(identity)}${ended}: ${failing} of ${plural(counts.total, 'test case')} failed${flakyNote}.`;
+  // A finish before the start, or months after it, is an unknown duration.
+  const durationMs = Date.parse(run.finishedAt ?? '') - Date.parse(run.startedAt ?? '');
   return {
     ...identity,
     projectId: identity.projectId ?? run.projectId,
@@ -85,7 +65,7 @@ export function finishedOutcome(identity: RunIdentity, run: FinishedRun): RunOut
     success,
     startedAt: run.startedAt,
     finishedAt: run.finishedAt,
-    durationMs: durationOf(run.startedAt, run.finishedAt),
+    durationMs: isPlausibleDuration(durationMs) ? durationMs : undefined,
     testCases,
     reportOrder: inReportOrder(testCases),
     counts,
@@ -104,11 +84,10 @@ export function emptyOutcome(
   message?: string,
   notes: string[] = [],
 ): RunOutcome {
-  const success = status === 'STARTED';
   return {
     ...identity,
     status,
-    success,
+    success: status === 'STARTED',
     testCases: [],
     reportOrder: [],
     counts: NO_TEST_CASES,

@@ -5,14 +5,13 @@ import { info } from '../runner/log.js';
 import { setOutput } from '../runner/step.js';
 import { line } from '../runner/text.js';
 import type { Clock } from '../service/clock.js';
-import { ServiceError } from '../service/errors.js';
+import { Aborted, DeadlineExceeded, ServiceError } from '../service/errors.js';
+import type { FinishedRun, RunDriver } from '../service/run-driver.js';
 import { cancelRun, whyLeftRunning } from './cancel.js';
 import { emptyOutcome, finishedOutcome, type RunIdentity } from './conclude.js';
-import { planRun } from './driver.js';
+import { planRun, type RunPlan } from './driver.js';
 import { withLinks } from './links.js';
-import { type WaitResult, waitForFinish } from './poll.js';
-import type { JobCancellation } from './signals.js';
-import { startOrAttach } from './start.js';
+import { type JobCancellation, START_GRACE_MS } from './signals.js';
 import { saveRunState } from './state.js';
 import { openRunTunnels } from './tunnel.js';
 
@@ -59,11 +58,8 @@ async function startAndWait(
   const plan = planRun(settings, clock);
   const { driver } = plan;
   const startedAt = clock.now();
-  const deadline = startedAt + settings.timeoutMs;
-
-  const started = await startOrAttach(plan, identity, deadline, job);
-  if ('outcome' in started) return started.outcome;
-  const { runId } = started;
+  const runId = await startOrAttach(plan, identity, startedAt + settings.timeoutMs, job);
+  if (typeof runId !== 'string') return runId;
   identity.runId = runId;
   setOutput('run-id', runId);
 
@@ -75,18 +71,16 @@ async function startAndWait(
   let outcome: RunOutcome;
   let settled = true;
   try {
-    const { pollIntervalMs, requestTimeoutMs } = settings;
-    const waited = { clock, signal: job.signal, startedAt, deadline, pollIntervalMs, requestTimeoutMs };
-    const result = await waitForFinish(driver, runId, waited);
-    if (result.kind === 'finished') {
-      outcome = finishedOutcome(identity, result.run);
-    } else {
+    const result = await waitForFinish(driver, runId, settings, clock, job.signal, startedAt);
+    if ('message' in result) {
       if (leftRunning) info(line`${leftRunning}`);
       const ended = leftRunning
         ? { note: leftRunning, settled: true }
         : await cancelRun(driver, runId, clock, settings.requestTimeoutMs, job.deadline);
       settled = ended.settled;
-      outcome = unfinishedOf(result, identity, `${driver.kind} ${runId}`, settings.timeoutMs, [ended.note]);
+      outcome = emptyOutcome(identity, result.status, result.message, [ended.note]);
+    } else {
+      outcome = finishedOutcome(identity, result);
     }
   } catch (error) {
     if (!(error instanceof ServiceError)) throw error;
@@ -96,25 +90,129 @@ async function startAndWait(
   return outcome;
 }
 
-/** The outcome of a run that did not finish: the job was cancelled, the service failed, or time ran out. */
-function unfinishedOf(
-  result: Exclude<WaitResult, { kind: 'finished' }>,
+/**
+ * Starts the run, or attaches to the one `run-id` names. Returns its id, or the outcome when no
+ * run could be started (the service failed, or the job was cancelled first). Adds what the start
+ * tells of the run to `identity`.
+ */
+async function startOrAttach(
+  plan: RunPlan,
   identity: RunIdentity,
-  run: string,
-  timeoutMs: number,
-  notes: string[],
-): RunOutcome {
+  deadline: number,
+  job: JobCancellation,
+): Promise<string | RunOutcome> {
+  const { driver } = plan;
+  if ('attachTo' in plan) {
+    const named = identity.mode === 'project' || identity.testSuiteId !== undefined;
+    info(line`Attaching to ${driver.kind} ${plan.attachTo}${named ? ` of ${driver.target}` : ''}.`);
+    return plan.attachTo;
+  }
+  if (job.signal.aborted) {
+    return emptyOutcome(identity, 'CANCELLED', 'The job was cancelled before the run was started.');
+  }
+  const { branch, environment, playwrightProjectName } = identity;
+  const details = [
+    branch ? `branch '${branch}'` : 'no branch',
+    environment ? `environment '${environment}'` : undefined,
+    playwrightProjectName ? `Playwright project '${playwrightProjectName}'` : undefined,
+  ].filter(Boolean);
+  info(line`Starting a ${driver.kind} for ${driver.target} (${details.join(', ')}).`);
+  try {
+    // A signal stops the start's retries, but a start in flight is awaited for a while: its run id
+    // is needed to cancel the run.
+    const started = await plan.start({ deadline, stopRetriesOn: job.signal, signal: job.startAbandoned });
+    identity.testSuiteName = started.testSuiteName;
+    identity.projectId ??= started.projectId;
+    identity.appliedOptions = started.appliedOptions;
+    const suite = started.testSuiteName ? ` (${started.testSuiteName})` : '';
+    info(line`Started ${driver.kind} ${started.runId}${suite}.`);
+    return started.runId;
+  } catch (error) {
+    if (error instanceof ServiceError) return emptyOutcome(identity, 'ERROR', error.message);
+    if (!(error instanceof Aborted)) throw error;
+    const message = !error.mayHaveActed
+      ? 'The job was cancelled before the service accepted the start request: no run was started.'
+      : error.abandoned
+        ? `The job was cancelled and the start request went unanswered for ${START_GRACE_MS / 1000} s more: the service may have started a run, which this step cannot cancel without its id. Check the runs on the service.`
+        : `The job was cancelled while the run was being started. ${error.message}`;
+    return emptyOutcome(identity, 'CANCELLED', message);
+  }
+}
+
+/** Why a run did not finish, as its outcome says it. */
+interface Unfinished {
+  status: 'TIMEDOUT' | 'CANCELLED' | 'ERROR';
+  message: string;
+}
+
+const HEARTBEAT_MS = 60_000;
+/** The poll at the deadline may run this far past it (and no further than one request-timeout). */
+const LAST_LOOK_MS = 5000;
+
+/** The poll delay with about ±10 % jitter, so that jobs started together do not poll in lockstep. */
+export function jitteredInterval(pollIntervalMs: number, random: () => number): number {
+  return Math.round(pollIntervalMs * (0.9 + 0.2 * random()));
+}
+
+/**
+ * Polls a run until its status is final, the deadline passes or the job is cancelled. When the
+ * deadline comes between two polls, the run is polled once more before it counts as timed out,
+ * so that a run that finished meanwhile is reported as finished (and never cancelled). Service
+ * errors propagate as ServiceError. Elapsed times and the deadline count from `startedAt`, when
+ * the start request was sent.
+ */
+async function waitForFinish(
+  driver: RunDriver,
+  runId: string,
+  settings: Settings,
+  clock: Clock,
+  signal: AbortSignal,
+  startedAt: number,
+): Promise<FinishedRun | Unfinished> {
+  const deadline = startedAt + settings.timeoutMs;
+  const run = `${driver.kind} ${runId}`;
+  const elapsed = () => formatDuration(clock.now() - startedAt);
+  let lastStatus: string | undefined;
+  let lastLineAt = clock.now();
+  let atDeadline = false;
+  try {
+    for (;;) {
+      if (signal.aborted) break;
+      const context = {
+        deadline: atDeadline ? clock.now() + Math.min(LAST_LOOK_MS, settings.requestTimeoutMs) : deadline,
+        signal,
+      };
+      const poll = await driver.poll(runId, context);
+      // A line when the status changes, and one a minute while it does not.
+      if (poll.status !== lastStatus || clock.now() - lastLineAt >= HEARTBEAT_MS) {
+        const change = lastStatus ? `${lastStatus} -> ${poll.status}` : poll.status;
+        info(line`[${elapsed()}] ${run}: ${poll.status === lastStatus ? `still ${poll.status}` : change}`);
+        lastStatus = poll.status;
+        lastLineAt = clock.now();
+      }
+      if (poll.finished) return poll.finished;
+      if (atDeadline) return timedOut(run, settings.timeoutMs, lastStatus);
+      const delay = Math.min(jitteredInterval(settings.pollIntervalMs, clock.random), deadline - clock.now());
+      await clock.sleep(Math.max(0, delay), signal);
+      atDeadline = clock.now() >= deadline;
+    }
+  } catch (error) {
+    // A request cut by the deadline was the last look: the run did not finish in time.
+    if (error instanceof DeadlineExceeded) return timedOut(run, settings.timeoutMs, lastStatus, error);
+    if (!(error instanceof Aborted)) throw error;
+  }
+  return { status: 'CANCELLED', message: `The job was cancelled while waiting for ${run}.` };
+}
+
+/** A run still going at the deadline; an ERROR when the service was failing then, not a slow run. */
+function timedOut(run: string, timeoutMs: number, lastStatus?: string, error?: DeadlineExceeded): Unfinished {
   const timeout = `the time-out of ${formatDuration(timeoutMs)} ('timeout' input)`;
-  if (result.kind === 'cancelled') {
-    return emptyOutcome(identity, 'CANCELLED', `The job was cancelled while waiting for ${run}.`, notes);
+  if (error?.serviceFailure) {
+    const message = error.gaveUpEarly
+      ? error.serviceFailure
+      : `${error.serviceFailure} Still failing when ${timeout} expired.`;
+    return { status: 'ERROR', message };
   }
-  if (result.serviceFailure) {
-    // The service was failing when time ran out: an infrastructure failure, not a slow run.
-    const message = result.gaveUpEarly
-      ? result.serviceFailure
-      : `${result.serviceFailure} Still failing when ${timeout} expired.`;
-    return emptyOutcome(identity, 'ERROR', message, notes);
-  }
-  const last = result.lastStatus ? `; its last status was ${result.lastStatus}` : '';
-  return emptyOutcome(identity, 'TIMEDOUT', `${run} did not finish within ${timeout}${last}.`, notes);
+  const last = lastStatus ? `; its last status was ${lastStatus}` : '';
+  return { status: 'TIMEDOUT', message: `${run} did not finish within ${timeout}${last}.` };
 }

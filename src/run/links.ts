@@ -1,7 +1,6 @@
 import type { Settings } from '../inputs/settings.js';
 import { expandUrl } from '../inputs/url-template.js';
 import type { RunOutcome } from '../report/outcome.js';
-import { inReportOrder } from '../report/test-case-status.js';
 import { warning } from '../runner/log.js';
 import { line } from '../runner/text.js';
 
@@ -23,23 +22,15 @@ export function withLinks(outcome: RunOutcome, settings: Settings): RunOutcome {
   };
   const run = { projectId: outcome.projectId, runId: outcome.runId, testSuiteId: outcome.testSuiteId };
   const dashboardUrl = expand(runTemplate, run);
-  const testCases =
-    testTemplate === undefined
-      ? outcome.testCases
-      : outcome.testCases.map((testCase) => ({
-          ...testCase,
-          dashboardUrl: expand(testTemplate, {
-            ...run,
-            testRunId: testCase.testRunId,
-            testId: testCase.testId,
-          }),
-        }));
-  // New test cases, so the report order is made again (the same order: each keeps its verdict).
-  const reportOrder = testCases === outcome.testCases ? outcome.reportOrder : inReportOrder(testCases);
+  // In place: the test cases are this run's own, and so each keeps its place in the report order.
+  for (const testCase of testTemplate === undefined ? [] : outcome.testCases) {
+    const { testRunId, testId } = testCase;
+    testCase.dashboardUrl = expand(testTemplate, { ...run, testRunId, testId });
+  }
   const message =
     !outcome.success && outcome.message ? failureMessage(outcome.message, dashboardUrl) : outcome.message;
   for (const refusal of refusals) warning(line`${refusal}`);
-  return { ...outcome, dashboardUrl, testCases, reportOrder, message };
+  return { ...outcome, dashboardUrl, message };
 }
 
 /** A failing step's message, with the service's page for the run when there is one. */

@@ -14,6 +14,8 @@ const CANCEL_RESERVE_MS = 2000;
 /** How long after the signal an unanswered start is given up. */
 export const START_GRACE_MS = CANCELLED_JOB_BUDGET_MS - CANCEL_RESERVE_MS;
 
+const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
+
 /** The cancellation of the job: what the signal handlers trigger and every request obeys. */
 export class JobCancellation {
   private readonly cancelled = new AbortController();
@@ -39,26 +41,29 @@ export class JobCancellation {
     });
   }
 
-  /** Drops the pending timer, so that nothing keeps Node alive after the step. */
+  /**
+   * Cancels the job when the runner does (SIGINT, then SIGTERM 7.5 s later), or when `source`
+   * aborts instead (tests that cancel in-process). The signal listeners keep Node from exiting at
+   * once, so the run can be cancelled and reported.
+   */
+  listen(source?: AbortSignal): void {
+    if (!source) {
+      for (const signal of SIGNALS) process.on(signal, this.onSignal);
+    } else if (source.aborted) {
+      this.cancel();
+    } else {
+      source.addEventListener('abort', () => this.cancel(), { signal: this.disposed.signal });
+    }
+  }
+
+  private readonly onSignal = (signal: NodeJS.Signals) => {
+    info(line`Received ${signal}: the job is being cancelled.`);
+    this.cancel();
+  };
+
+  /** Stops listening and drops the pending timer, so that nothing keeps Node alive after the step. */
   dispose(): void {
     this.disposed.abort();
+    for (const signal of SIGNALS) process.off(signal, this.onSignal);
   }
-}
-
-const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
-
-/**
- * Calls `onSignal` when the runner cancels the job (SIGINT, then SIGTERM 7.5 s later). Installing
- * the listeners keeps Node from exiting at once, so the run can be cancelled and reported.
- * Returns a function that removes them.
- */
-export function onTermination(onSignal: () => void): () => void {
-  const listener = (signal: NodeJS.Signals) => {
-    info(line`Received ${signal}: the job is being cancelled.`);
-    onSignal();
-  };
-  for (const signal of SIGNALS) process.on(signal, listener);
-  return () => {
-    for (const signal of SIGNALS) process.off(signal, listener);
-  };
 }

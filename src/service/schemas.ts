@@ -28,6 +28,7 @@ const RUN_STATUSES = [
   'CANCELLED',
   'INTERRUPTED',
 ] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
 
 /** The interface's test case statuses, and ERROR and CANCELLED, which suite run results also carry. */
 export const TEST_CASE_STATUSES = [
