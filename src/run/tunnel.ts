@@ -90,7 +90,7 @@ export async function openRunTunnels(
 export async function stopLeftoverTunnels(state: (name: string) => string = getState): Promise<void> {
   const pids = state(STATE.tunnelPids).split(' ').filter(Boolean).map(Number);
   if (pids.length === 0) return;
-  const { stopLeftover } = await import('../tunnel/process-group.js');
+  const { stopLeftover } = await import('../tunnel/cloudflared-process.js');
   for (const { pid, outcome } of await stopLeftover(pids)) {
     if (outcome === 'still running')
       warning(line`Could not stop cloudflared (process ${pid}): it is still running.`);

@@ -1,12 +1,12 @@
 import os from 'node:os';
 import { type Clock, systemClock } from '../service/clock.js';
+import { send, TransportError } from '../service/transport.js';
 import { type InstallOptions, locateCloudflared } from './cloudflared-binary.js';
-import { CloudflaredProcess, type Exit } from './cloudflared-process.js';
-import { pollUntil, probe, reachedApp } from './probe.js';
-import { KILL_AFTER_MS } from './process-group.js';
+import type { QuickTunnelLog } from './cloudflared-log.js';
+import { CloudflaredProcess, type Exit, KILL_AFTER_MS } from './cloudflared-process.js';
 
 /** Attempts per origin, each with a fresh cloudflared: quick tunnels sometimes fail to register or never route. */
-export const TUNNEL_ATTEMPTS = 3;
+const ATTEMPTS = 3;
 
 /** Worst case per origin: 60 s, then 3 × (30 + 60 s) and two pauses of 2 s. */
 export const TUNNEL_BOUNDS = {
@@ -23,6 +23,9 @@ export const TUNNEL_BOUNDS = {
 };
 export type TunnelBounds = typeof TUNNEL_BOUNDS;
 
+/** cloudflared's log is read into memory: looked at this often, a line counts the moment it is printed. */
+const LOG_CHECK_MS = 50;
+
 export interface OpenTunnelsOptions {
   /** Progress, one line at a time (core.info). */
   log: (line: string) => void;
@@ -32,8 +35,6 @@ export interface OpenTunnelsOptions {
   debug?: (line: string) => void;
   /** Called once, at once, when the cloudflared of a tunnel that was up exits without stop(). */
   onUnexpectedExit?: (tunnel: Tunnel, message: string) => void;
-  /** What cloudflared may inherit (see cloudflaredEnv); process.env by default. PATH is searched in process.env. */
-  env?: NodeJS.ProcessEnv;
   /** Where cloudflared's empty config goes: RUNNER_TEMP on a runner; the system's temporary folder by default. */
   workDir?: string;
   signal?: AbortSignal;
@@ -76,18 +77,69 @@ const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 /** A line of cloudflared's log in a message: quoted, and cut when long. */
 const quoted = (line: string) => `"${line.length > 300 ? `${line.slice(0, 297)}...` : line}"`;
 
-function exited(exit: Exit, lastLine: string | undefined): string {
+/** How cloudflared ended, with its last error line (or last line) to say why. */
+function exited(exit: Exit, { lastError, lastLine }: QuickTunnelLog): string {
   const how =
     exit.error !== undefined
       ? `it could not be started: ${exit.error}`
       : exit.code !== null
         ? `exit code ${exit.code}`
         : `signal ${exit.signal}`;
-  return `(${how})${lastLine ? `: ${quoted(lastLine)}` : ''}`;
+  const last = lastError ?? lastLine;
+  return `(${how})${last ? `: ${quoted(last)}` : ''}`;
 }
 
 function cancelled(origin: string): TunnelError {
   return new TunnelError(`Stopped opening the tunnel to ${origin}: the job is being cancelled.`, true);
+}
+
+type ProbeResult = { status: number } | { failure: string; tls: boolean };
+
+/**
+ * GET `url` once: the status of the answer, or why none came. Through the service's transport, so
+ * that the public URL is probed through `https_proxy` when one is set (loopback never is).
+ */
+async function probe(url: string, timeoutMs: number, signal: AbortSignal): Promise<ProbeResult> {
+  try {
+    return { status: (await send(url, 'GET', {}, undefined, timeoutMs, signal)).status };
+  } catch (error) {
+    if (!(error instanceof TransportError)) throw error;
+    return { failure: error.describe(`no answer within ${timeoutMs} ms`), tls: error.kind === 'tls' };
+  }
+}
+
+/**
+ * Whether the public URL's answer came from the app. Cloudflare's edge and cloudflared answer 5xx
+ * for a name that does not route yet (530, 502…), so a 5xx counts only when the app itself
+ * answered its local origin with the same status.
+ */
+export function reachedApp(status: number, localStatus: number | undefined): boolean {
+  return status < 500 || status === localStatus;
+}
+
+/**
+ * The one way the tunnel waits: calls `attempt` until it gives a value, at most every
+ * `intervalMs`; undefined once `waitMs` (from the first try; the last try is made at the deadline)
+ * have passed or `signal` aborted.
+ */
+export async function pollUntil<T>(
+  attempt: () => Promise<T | undefined>,
+  {
+    clock,
+    waitMs,
+    intervalMs,
+    signal,
+  }: { clock: Clock; waitMs: number; intervalMs: number; signal?: AbortSignal },
+): Promise<T | undefined> {
+  const deadline = clock.now() + waitMs;
+  for (;;) {
+    if (signal?.aborted) return undefined;
+    const value = await attempt();
+    if (value !== undefined) return value;
+    const remaining = deadline - clock.now();
+    if (remaining <= 0 || signal?.aborted) return undefined;
+    await clock.sleep(Math.min(intervalMs, remaining), signal);
+  }
 }
 
 interface Context {
@@ -99,9 +151,6 @@ interface Context {
   binary: Promise<string | { missing: string }>;
   poll<T>(attempt: () => Promise<T | undefined>, waitMs: number, intervalMs?: number): Promise<T | undefined>;
 }
-
-/** cloudflared's log is read into memory: looked at this often, a line counts the moment it is printed. */
-const LOG_CHECK_MS = 50;
 
 /**
  * Opens a quick tunnel to each of `origins` (checked local origins, e.g. `http://localhost:3000`),
@@ -145,7 +194,7 @@ export async function openTunnels(
   throw failures.find((error) => !(error instanceof TunnelError && error.cancelled)) ?? failures[0];
 }
 
-/** Waits for the origin, then starts a fresh cloudflared until one reaches the app, TUNNEL_ATTEMPTS times at most. */
+/** Waits for the origin, then starts a fresh cloudflared until one reaches the app, ATTEMPTS times at most. */
 async function openTunnel(origin: string, context: Context): Promise<Tunnel> {
   const { options, bounds, clock, signal } = context;
   const localStatus = await waitForOrigin(origin, context);
@@ -154,34 +203,27 @@ async function openTunnel(origin: string, context: Context): Promise<Tunnel> {
     const message = `Could not open a tunnel to ${origin}: cloudflared is not on PATH, and ${binary.missing}. Install cloudflared in an earlier step; ${README}.`;
     throw new TunnelError(message);
   }
-  if (signal.aborted) throw cancelled(origin);
   let http2 = false;
   for (let number = 1; ; number++) {
+    if (signal.aborted) throw cancelled(origin);
     const cloudflared = await startCloudflared({ binary, origin, http2 }, context);
     const outcome = await reach(cloudflared, { localStatus, http2 }, context);
-    if (typeof outcome === 'string') {
-      const tunnel = tunnelOf(cloudflared, origin, outcome, number, context);
-      options.log(
-        `Tunnel to ${origin} is up at ${tunnel.publicOrigin} (${seconds(tunnel.elapsedMs)}, attempt ${number}).`,
-      );
-      return tunnel;
-    }
+    if (typeof outcome === 'string') return tunnelOf(cloudflared, origin, outcome, number, context);
     await cloudflared.stop(bounds.killAfterMs);
     if (signal.aborted) throw cancelled(origin);
-    if (number === TUNNEL_ATTEMPTS) {
+    if (number === ATTEMPTS) {
       const hint = outcome.rateLimited
         ? `Re-run the job later; ${README}.`
         : `Quick tunnels need outbound UDP 7844 (or TCP 7844), HTTPS to api.trycloudflare.com and DNS, and cloudflared does not use https_proxy: ${README}.`;
-      const message = `Could not open a tunnel to ${origin} (${TUNNEL_ATTEMPTS} attempts, each with a fresh cloudflared); the last one: ${outcome.clause}. ${hint}`;
+      const message = `Could not open a tunnel to ${origin} (${ATTEMPTS} attempts, each with a fresh cloudflared); the last one: ${outcome.clause}. ${hint}`;
       throw new TunnelError(message);
     }
     // QUIC has no fallback of its own: after a connection that never registered, try TCP.
     http2 ||= outcome.notRegistered === true;
     options.log(
-      `Tunnel to ${origin}, attempt ${number} of ${TUNNEL_ATTEMPTS}: ${outcome.clause}. Trying again with a fresh cloudflared${http2 ? ' over HTTP/2 (TCP 7844)' : ''}.`,
+      `Tunnel to ${origin}, attempt ${number} of ${ATTEMPTS}: ${outcome.clause}. Trying again with a fresh cloudflared${http2 ? ' over HTTP/2 (TCP 7844)' : ''}.`,
     );
     await clock.sleep(bounds.retryPauseMs, signal);
-    if (signal.aborted) throw cancelled(origin);
   }
 }
 
@@ -205,39 +247,14 @@ async function waitForOrigin(
   throw new TunnelError(message);
 }
 
-/** The tunnel of a cloudflared that reached the app; an exit without stop() is reported. */
-function tunnelOf(
-  cloudflared: CloudflaredProcess,
-  origin: string,
-  publicOrigin: string,
-  attempts: number,
-  context: Context,
-): Tunnel {
-  const tunnel: Tunnel = {
-    localOrigin: origin,
-    publicOrigin,
-    pid: cloudflared.pid as number,
-    elapsedMs: context.clock.now() - context.startedAt,
-    attempts,
-    stop: () => cloudflared.stop(context.bounds.killAfterMs),
-  };
-  void cloudflared.exited.then((exit) => {
-    if (cloudflared.stopping) return;
-    const { lastError, lastLine } = cloudflared.log;
-    const message = `The tunnel to ${origin} is down: cloudflared exited ${exited(exit, lastError ?? lastLine)}. The service's tests can no longer reach the app.`;
-    context.options.onUnexpectedExit?.(tunnel, message);
-  });
-  return tunnel;
-}
-
 /** A cloudflared whose public URL is masked as soon as a line names it, before that line is passed on. */
 function startCloudflared(
   command: { binary: string; origin: string; http2: boolean },
   { options, clock }: Context,
 ): Promise<CloudflaredProcess> {
   let masked = false;
-  const { workDir = os.tmpdir(), env = process.env } = options;
-  return CloudflaredProcess.start({ ...command, workDir, env }, clock, (line, log) => {
+  const workDir = options.workDir ?? os.tmpdir();
+  return CloudflaredProcess.start({ ...command, workDir }, clock, (line, log) => {
     if (log.publicOrigin && !masked) {
       masked = true;
       options.mask(log.publicOrigin);
@@ -247,6 +264,33 @@ function startCloudflared(
   });
 }
 
+/** The tunnel of a cloudflared that reached the app; an exit without stop() is reported. */
+function tunnelOf(
+  cloudflared: CloudflaredProcess,
+  origin: string,
+  publicOrigin: string,
+  attempts: number,
+  { clock, startedAt, bounds, options }: Context,
+): Tunnel {
+  const elapsedMs = clock.now() - startedAt;
+  const stop = () => cloudflared.stop(bounds.killAfterMs);
+  const tunnel: Tunnel = {
+    localOrigin: origin,
+    publicOrigin,
+    pid: cloudflared.pid as number,
+    elapsedMs,
+    attempts,
+    stop,
+  };
+  options.log(`Tunnel to ${origin} is up at ${publicOrigin} (${seconds(elapsedMs)}, attempt ${attempts}).`);
+  void cloudflared.exited.then((exit) => {
+    if (cloudflared.stopping) return;
+    const message = `The tunnel to ${origin} is down: cloudflared exited ${exited(exit, cloudflared.log)}. The service's tests can no longer reach the app.`;
+    options.onUnexpectedExit?.(tunnel, message);
+  });
+  return tunnel;
+}
+
 /** Why cloudflared can give no tunnel any more, if so: Cloudflare refused one, or it exited. */
 function endedEarly({ log, exit }: CloudflaredProcess): AttemptFailure | undefined {
   if (log.rateLimited) {
@@ -254,11 +298,7 @@ function endedEarly({ log, exit }: CloudflaredProcess): AttemptFailure | undefin
       'Cloudflare refused to create a quick tunnel with HTTP 429 Too Many Requests (it limits them per address, and runners share addresses)';
     return { clause, rateLimited: true };
   }
-  if (exit)
-    return {
-      clause: `cloudflared exited before the tunnel was up ${exited(exit, log.lastError ?? log.lastLine)}`,
-    };
-  return undefined;
+  return exit && { clause: `cloudflared exited before the tunnel was up ${exited(exit, log)}` };
 }
 
 /**
@@ -270,11 +310,9 @@ async function reach(
   { localStatus, http2 }: { localStatus: number | undefined; http2: boolean },
   { bounds, signal, poll, clock, options }: Context,
 ): Promise<string | AttemptFailure> {
-  const publicOrigin = await poll(
-    async () => endedEarly(cloudflared) ?? cloudflared.log.publicOrigin,
-    bounds.urlWaitMs,
-    LOG_CHECK_MS,
-  );
+  const fromLog = <T>(read: (log: QuickTunnelLog) => T | undefined, waitMs: number) =>
+    poll(async () => endedEarly(cloudflared) ?? read(cloudflared.log), waitMs, LOG_CHECK_MS);
+  const publicOrigin = await fromLog((log) => log.publicOrigin, bounds.urlWaitMs);
   if (typeof publicOrigin !== 'string') {
     const { lastLine } = cloudflared.log;
     const last = lastLine ? ` (its last line: ${quoted(lastLine)})` : '';
@@ -284,32 +322,33 @@ async function reach(
       }
     );
   }
-  let lastProbe = 'none';
   const reachBy = clock.now() + bounds.reachWaitMs;
-  // Not asked for before its connection registers: a name that does not resolve yet can be cached as such.
-  const registering = await poll(
-    async () => endedEarly(cloudflared) ?? (cloudflared.log.registered || undefined),
-    bounds.reachWaitMs,
-    LOG_CHECK_MS,
-  );
-  const reachedOnce = async () => {
-    const early = endedEarly(cloudflared);
-    if (early) return early;
-    const result = await probe(`${publicOrigin}/`, bounds.requestTimeoutMs, signal);
-    if ('status' in result && reachedApp(result.status, localStatus)) return publicOrigin;
-    lastProbe = 'status' in result ? `HTTP ${result.status}` : result.failure;
-    options.debug?.(`The public URL did not reach the app yet: ${lastProbe}`);
-    return undefined;
-  };
-  const outcome =
-    registering === true ? await poll(reachedOnce, Math.max(0, reachBy - clock.now())) : registering;
-  const { registered, lastError } = cloudflared.log;
   const within = seconds(bounds.reachWaitMs);
-  const early = outcome ?? endedEarly(cloudflared);
-  if (early) return early;
-  if (registered)
-    return { clause: `its public URL did not reach the app within ${within} (last try: ${lastProbe})` };
-  const over = http2 ? 'HTTP/2 (TCP 7844)' : 'QUIC (UDP 7844)';
-  const clause = `cloudflared did not connect to Cloudflare within ${within} over ${over}${lastError ? ` (${quoted(lastError)})` : ''}`;
-  return { clause, notRegistered: true };
+  // Not asked for before its connection registers: a name that does not resolve yet can be cached as such.
+  const registered = await fromLog((log) => log.registered || undefined, bounds.reachWaitMs);
+  if (registered !== true) {
+    const { lastError } = cloudflared.log;
+    const over = http2 ? 'HTTP/2 (TCP 7844)' : 'QUIC (UDP 7844)';
+    const clause = `cloudflared did not connect to Cloudflare within ${within} over ${over}${lastError ? ` (${quoted(lastError)})` : ''}`;
+    return registered ?? endedEarly(cloudflared) ?? { clause, notRegistered: true };
+  }
+  let lastProbe = 'none';
+  const reached = await poll(
+    async () => {
+      const early = endedEarly(cloudflared);
+      if (early) return early;
+      const result = await probe(`${publicOrigin}/`, bounds.requestTimeoutMs, signal);
+      if ('status' in result && reachedApp(result.status, localStatus)) return publicOrigin;
+      lastProbe = 'status' in result ? `HTTP ${result.status}` : result.failure;
+      options.debug?.(`The public URL did not reach the app yet: ${lastProbe}`);
+      return undefined;
+    },
+    Math.max(0, reachBy - clock.now()),
+  );
+  return (
+    reached ??
+    endedEarly(cloudflared) ?? {
+      clause: `its public URL did not reach the app within ${within} (last try: ${lastProbe})`,
+    }
+  );
 }
