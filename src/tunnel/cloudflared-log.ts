@@ -36,19 +36,15 @@ const TUNNEL_URL = /https:\/\/((?!api\.)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)\.tryclo
 export function readLogLine(log: QuickTunnelLog, line: string): QuickTunnelLog {
   const text = line.replace(ANSI, '').trim();
   if (text === '') return log;
-  const leveled = LEVELED.exec(text);
-  const level = leveled?.[1];
-  const message = leveled?.[2] ?? text;
-  let next: QuickTunnelLog = { ...log, lastLine: message };
-  if (level === undefined || level === 'ERR' || level === 'FTL') next = { ...next, lastError: message };
-  const url = TUNNEL_URL.exec(message);
-  if (url && next.publicOrigin === undefined) {
-    next = { ...next, publicOrigin: `https://${(url[1] as string).toLowerCase()}.trycloudflare.com` };
-  }
-  if (/^Registered tunnel connection\b/.test(message)) next = { ...next, registered: true };
-  // Cloudflare's error 1015 is its rate limit; the line carries the status too, when fields are kept.
-  if (/\b429 Too Many Requests\b|status_code="?429\b|\berror code: 1015\b/.test(message)) {
-    next = { ...next, rateLimited: true };
-  }
-  return next;
+  const [, level, message = text] = LEVELED.exec(text) ?? [];
+  const name = TUNNEL_URL.exec(message)?.[1]?.toLowerCase();
+  return {
+    publicOrigin: log.publicOrigin ?? (name && `https://${name}.trycloudflare.com`),
+    registered: log.registered || /^Registered tunnel connection\b/.test(message),
+    // Cloudflare's error 1015 is its rate limit; the line carries the status too, when fields are kept.
+    rateLimited:
+      log.rateLimited || /\b429 Too Many Requests\b|status_code="?429\b|\berror code: 1015\b/.test(message),
+    lastError: level === undefined || level === 'ERR' || level === 'FTL' ? message : log.lastError,
+    lastLine: message,
+  };
 }
