@@ -44,7 +44,6 @@ export async function openRunTunnels(
       mask: registerSecret,
       debug: (text) => debug(line`${text}`),
       onUnexpectedExit: (_, message) => warning(line`${message}`),
-      workDir: process.env.RUNNER_TEMP || undefined,
       signal: job.signal,
       clock,
       // The waits never outlast the step's own time-out.

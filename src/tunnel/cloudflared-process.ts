@@ -1,5 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
@@ -35,12 +36,17 @@ export interface Exit {
   error?: string;
 }
 
-type OnLine = (line: string, log: QuickTunnelLog) => void;
+export interface LogSink {
+  /** Called with the public URL, and its host name, before the line that names it is passed on. */
+  mask: (secret: string) => void;
+  /** cloudflared's own lines (core.debug). */
+  debug?: (line: string) => void;
+}
 
 /**
  * One cloudflared process, leading a process group of its own (POSIX). Its stderr (and stdout) are
- * read for its whole life, since a closed pipe would kill it; each line updates `log` before
- * `onLine` sees it.
+ * read for its whole life, since a closed pipe would kill it; each line updates `log` before it is
+ * passed on.
  */
 export class CloudflaredProcess {
   log: QuickTunnelLog = EMPTY_LOG;
@@ -56,13 +62,19 @@ export class CloudflaredProcess {
     child: ChildProcess,
     private readonly configDir: string,
     private readonly clock: Clock,
-    onLine: OnLine,
+    sink: LogSink,
   ) {
     this.pid = child.pid;
     for (const input of [child.stderr, child.stdout]) {
       createInterface({ input: input as NodeJS.ReadableStream }).on('line', (line) => {
+        const known = this.log.publicOrigin;
         this.log = readLogLine(this.log, line);
-        onLine(line, this.log);
+        const { publicOrigin } = this.log;
+        if (publicOrigin && !known) {
+          sink.mask(publicOrigin);
+          sink.mask(new URL(publicOrigin).host);
+        }
+        sink.debug?.(line);
       });
     }
     this.exited = new Promise((resolve) => {
@@ -87,14 +99,14 @@ export class CloudflaredProcess {
 
   /**
    * Starts `binary` without a shell, for a quick tunnel to `origin` (over TCP with `http2`, for
-   * networks that drop UDP 7844), with an empty config of its own in a new folder of `workDir`.
+   * networks that drop UDP 7844), with an empty config of its own in RUNNER_TEMP (on a runner).
    */
   static async start(
-    { binary, origin, http2, workDir }: { binary: string; origin: string; http2: boolean; workDir: string },
+    { binary, origin, http2 }: { binary: string; origin: string; http2: boolean },
     clock: Clock,
-    onLine: OnLine,
+    sink: LogSink,
   ): Promise<CloudflaredProcess> {
-    const configDir = await mkdtemp(path.join(workDir, 'cloudflared-'));
+    const configDir = await mkdtemp(path.join(process.env.RUNNER_TEMP || os.tmpdir(), 'cloudflared-'));
     const configPath = path.join(configDir, 'config.yml');
     await writeFile(configPath, '');
     // Long-standing flags only: an unknown one makes cloudflared print its usage and exit 0.
@@ -117,7 +129,7 @@ export class CloudflaredProcess {
       windowsHide: true,
       detached: process.platform !== 'win32',
     });
-    return new CloudflaredProcess(child, configDir, clock, onLine);
+    return new CloudflaredProcess(child, configDir, clock, sink);
   }
 
   /**

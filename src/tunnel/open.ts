@@ -1,9 +1,8 @@
-import os from 'node:os';
 import { type Clock, systemClock } from '../service/clock.js';
 import { send, TransportError } from '../service/transport.js';
 import { type InstallOptions, locateCloudflared } from './cloudflared-binary.js';
 import type { QuickTunnelLog } from './cloudflared-log.js';
-import { CloudflaredProcess, type Exit, KILL_AFTER_MS } from './cloudflared-process.js';
+import { CloudflaredProcess, type Exit, KILL_AFTER_MS, type LogSink } from './cloudflared-process.js';
 
 /** Attempts per origin, each with a fresh cloudflared: quick tunnels sometimes fail to register or never route. */
 const ATTEMPTS = 3;
@@ -26,16 +25,10 @@ export type TunnelBounds = typeof TUNNEL_BOUNDS;
 /** cloudflared's log is read into memory: looked at this often, a line counts the moment it is printed. */
 const LOG_CHECK_MS = 50;
 
-export interface OpenTunnelsOptions {
+export interface OpenTunnelsOptions extends LogSink {
   log: (line: string) => void;
-  /** Called with each public URL, and its host name, as soon as it is known and before anything could print it. */
-  mask: (secret: string) => void;
-  /** cloudflared's own lines (core.debug); a line holding a URL comes after the URL's mask. */
-  debug?: (line: string) => void;
   /** Called at once when the cloudflared of a tunnel that was up exits without stop(). */
   onUnexpectedExit?: (tunnel: Tunnel, message: string) => void;
-  /** Where cloudflared's empty config goes: RUNNER_TEMP on a runner; the system's temporary folder by default. */
-  workDir?: string;
   signal?: AbortSignal;
   clock?: Clock;
   bounds?: Partial<TunnelBounds>;
@@ -201,7 +194,7 @@ class Opening {
     let http2 = false;
     for (let number = 1; ; number++) {
       if (signal.aborted) throw cancelled(origin);
-      const cloudflared = await this.start({ binary, origin, http2 });
+      const cloudflared = await CloudflaredProcess.start({ binary, origin, http2 }, this.clock, options);
       const outcome = await this.reach(cloudflared, localStatus, http2);
       if (typeof outcome === 'string') return this.tunnelOf(cloudflared, origin, outcome, number);
       await cloudflared.stop(bounds.killAfterMs);
@@ -238,21 +231,6 @@ class Opening {
     if (answer) return answer.status;
     const message = `Could not open a tunnel to ${origin}: nothing answered there within ${seconds(bounds.originWaitMs)} (last try: ${lastTry}). Start the app before this step, and check its port; ${README}.`;
     throw new TunnelError(message);
-  }
-
-  /** A cloudflared whose public URL is masked as soon as a line names it, before that line is passed on. */
-  private start(command: { binary: string; origin: string; http2: boolean }): Promise<CloudflaredProcess> {
-    const { options } = this;
-    let masked = false;
-    const workDir = options.workDir ?? os.tmpdir();
-    return CloudflaredProcess.start({ ...command, workDir }, this.clock, (line, log) => {
-      if (log.publicOrigin && !masked) {
-        masked = true;
-        options.mask(log.publicOrigin);
-        options.mask(new URL(log.publicOrigin).host);
-      }
-      options.debug?.(line);
-    });
   }
 
   /** The tunnel of a cloudflared that reached the app; an exit without stop() is reported. */
