@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { chmod, readdir, rm } from 'node:fs/promises';
+import { chmod, rm } from 'node:fs/promises';
 import * as path from 'node:path';
 import { which } from '@actions/io';
 import * as toolCache from '@actions/tool-cache';
@@ -113,12 +113,10 @@ export async function installCloudflared(
     await checkSum(downloaded, asset.sha256, url);
     let binary = downloaded;
     if (asset.file.endsWith('.tgz')) {
+      // The archive's sum is pinned, so its layout is known: the binary alone, at its top.
       const dir = await toolCache.extractTar(downloaded);
       cleanUp.push(dir);
-      const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-      const found = entries.find((entry) => entry.isFile() && entry.name === name);
-      if (!found) throw new InstallFailure(`${url} holds no file named ${name}`);
-      binary = path.join(found.parentPath, found.name);
+      binary = path.join(dir, name);
       if (asset.binarySha256) await checkSum(binary, asset.binarySha256, `the cloudflared in ${url}`);
     }
     if (platform !== 'win32') await chmod(binary, 0o755);

@@ -1,14 +1,9 @@
 /**
  * What cloudflared's stderr says about a quick tunnel. It is a log, not an API: lines of
- * `<UTC time> <LEVEL> <message> [key=value ...]`, the public URL inside a box of `INF` lines:
- *
- *   2026-08-14T09:12:03Z INF +--------------------------------------------------------------------------------------------+
- *   2026-08-14T09:12:03Z INF |  Your quick Tunnel has been created! Visit it at (it may take some time to be reachable):  |
- *   2026-08-14T09:12:03Z INF |  https://seasonal-deck-organisms-sf.trycloudflare.com                                      |
- *
- * Each line is read on its own, so a change of layout (box or not) does not hide the URL; a URL of
- * Cloudflare's API (`https://api.trycloudflare.com/tunnel` in an error) or one followed by a path is
- * not the tunnel's.
+ * `<UTC time> <LEVEL> <message> [key=value ...]`, the public URL on a line of its own inside a box
+ * (`2026-08-14T09:12:03Z INF |  https://<name>.trycloudflare.com  |`). Each line is read on its own,
+ * so a change of layout (box or not) does not hide the URL; a URL of Cloudflare's API
+ * (`https://api.trycloudflare.com/tunnel` in an error) or one followed by a path is not the tunnel's.
  */
 
 export interface QuickTunnelLog {

@@ -199,10 +199,8 @@ async function goneWithin(pgid: number, ms: number, clock: Clock): Promise<boole
 export async function stopProcessGroup(pgid: number, killAfterMs: number, clock: Clock): Promise<GroupStop> {
   if (!(await groupAlive(pgid))) return 'gone';
   if (process.platform === 'win32') {
-    const taskkill = promisify(execFile)('taskkill', ['/pid', String(pgid), '/T', '/F'], {
-      windowsHide: true,
-    });
-    await taskkill.catch(() => undefined);
+    const taskkill = ['/pid', String(pgid), '/T', '/F'];
+    await promisify(execFile)('taskkill', taskkill, { windowsHide: true }).catch(() => undefined);
     return (await goneWithin(pgid, killAfterMs, clock)) ? 'stopped' : 'still running';
   }
   if (!signalGroup(pgid, 'SIGTERM')) return (await groupAlive(pgid)) ? 'still running' : 'gone';

@@ -148,12 +148,10 @@ export async function openTunnels(
       }),
     ),
   );
-  const failures = settled.flatMap((result) =>
-    result.status === 'rejected' ? [result.reason as unknown] : [],
-  );
   const opened = settled.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
-  if (failures.length === 0) return opened;
+  if (opened.length === origins.length) return opened;
   await Promise.all(opened.map((tunnel) => tunnel.stop()));
+  const failures = settled.flatMap((result) => (result.status === 'rejected' ? [result.reason] : []));
   // The first failure that is not the others being called off.
   throw failures.find((error) => !(error instanceof TunnelError && error.cancelled)) ?? failures[0];
 }
