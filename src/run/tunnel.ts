@@ -9,27 +9,18 @@ import { rewriteTunnelUrls } from '../tunnel/rewrite.js';
 import type { JobCancellation } from './signals.js';
 import { STATE } from './state.js';
 
-/** The tunnels of a run, once they reach the app: the settings to start with, and how to close them. */
-export interface OpenTunnels {
-  /** The settings with the options' local URLs rewritten to the tunnels' public ones. */
-  settings: Settings;
-  /** For the summary: the run tested the job's own app. */
-  note: string;
-  /** Stops every cloudflared; resolves once they are gone. Safe to call more than once. */
-  close(): Promise<void>;
-}
-
 /**
- * Opens the `tunnel` input's tunnels before the run is started, when there are any, or says why it
- * could not (a TunnelError). A tunnel that goes down during the run is one warning, at once; the
- * cloudflared processes are stopped by `close()`, and at once when the job is cancelled; their pids
- * are left for the post step, in case the main step is killed first.
+ * Opens the `tunnel` input's tunnels before the run is started, when there are any: the settings
+ * with the options' local URLs sent to the tunnels' public ones, a note for the summary, and
+ * `close()`, which stops every cloudflared (at once when the job is cancelled; safe to call more than
+ * once). Their pids are left for the post step, in case the main step is killed first; a tunnel that
+ * goes down during the run is one warning, at once. A TunnelError when they could not be opened.
  */
 export async function openRunTunnels(
   settings: Settings,
   clock: Clock,
   job: JobCancellation,
-): Promise<OpenTunnels | TunnelError> {
+): Promise<{ settings: Settings; note: string; close(): Promise<void> } | TunnelError> {
   const { target } = settings;
   if (target.kind !== 'suite-start' || target.tunnelOrigins.length === 0) {
     return { settings, note: '', close: async () => {} };

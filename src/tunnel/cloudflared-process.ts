@@ -29,13 +29,6 @@ export function cloudflaredEnv(env: NodeJS.ProcessEnv, platform = process.platfo
   return Object.fromEntries(Object.entries(env).filter(([name]) => allowed.test(name)));
 }
 
-export interface Exit {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  /** Set when it could not be started at all (ENOENT, EACCES…). */
-  error?: string;
-}
-
 export interface LogSink {
   /** Called with the public URL, and its host name, before the line that names it is passed on. */
   mask: (secret: string) => void;
@@ -50,12 +43,12 @@ export interface LogSink {
  */
 export class CloudflaredProcess {
   log: QuickTunnelLog = EMPTY_LOG;
-  /** How it ended, once it has. */
-  exit: Exit | undefined;
+  /** How it ended, once it has: `exit code 1`, `signal SIGKILL`, `it could not be started: ENOENT`. */
+  exit: string | undefined;
   /** Whether stop() was called: an exit after that is no surprise. */
   stopping = false;
   /** Resolves when the process has exited and its output is read (or its pipes let go); never rejects. */
-  readonly exited: Promise<Exit>;
+  readonly exited: Promise<string>;
   readonly pid: number | undefined;
 
   private constructor(
@@ -78,7 +71,7 @@ export class CloudflaredProcess {
       });
     }
     this.exited = new Promise((resolve) => {
-      const end = (exit: Exit) => {
+      const end = (exit: string) => {
         if (this.exit) return;
         this.exit = exit;
         // So that no pipe a grandchild still holds keeps Node alive.
@@ -87,12 +80,13 @@ export class CloudflaredProcess {
         resolve(exit);
       };
       child.once('error', (error: NodeJS.ErrnoException) =>
-        end({ code: null, signal: null, error: error.code ?? error.message }),
+        end(`it could not be started: ${error.code ?? error.message}`),
       );
       child.once('exit', (code, signal) => {
         const closed = new AbortController();
         child.once('close', () => closed.abort());
-        void clock.sleep(PIPE_DRAIN_MS, closed.signal).then(() => end({ code, signal }));
+        const how = code !== null ? `exit code ${code}` : `signal ${signal}`;
+        void clock.sleep(PIPE_DRAIN_MS, closed.signal).then(() => end(how));
       });
     });
   }

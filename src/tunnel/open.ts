@@ -2,7 +2,7 @@ import { type Clock, systemClock } from '../service/clock.js';
 import { send, TransportError } from '../service/transport.js';
 import { type InstallOptions, locateCloudflared } from './cloudflared-binary.js';
 import type { QuickTunnelLog } from './cloudflared-log.js';
-import { CloudflaredProcess, type Exit, KILL_AFTER_MS, type LogSink } from './cloudflared-process.js';
+import { CloudflaredProcess, KILL_AFTER_MS, type LogSink } from './cloudflared-process.js';
 
 /** Attempts per origin, each with a fresh cloudflared: quick tunnels sometimes fail to register or never route. */
 const ATTEMPTS = 3;
@@ -70,13 +70,7 @@ const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 const quoted = (line: string) => `"${line.length > 300 ? `${line.slice(0, 297)}...` : line}"`;
 
 /** How cloudflared ended, with its last error line (or last line) to say why. */
-function exited(exit: Exit, { lastError, lastLine }: QuickTunnelLog): string {
-  const how =
-    exit.error !== undefined
-      ? `it could not be started: ${exit.error}`
-      : exit.code !== null
-        ? `exit code ${exit.code}`
-        : `signal ${exit.signal}`;
+function exited(how: string, { lastError, lastLine }: QuickTunnelLog): string {
   const last = lastError ?? lastLine;
   return `(${how})${last ? `: ${quoted(last)}` : ''}`;
 }
@@ -308,5 +302,6 @@ function endedEarly({ log, exit }: CloudflaredProcess): AttemptFailure | undefin
       'Cloudflare refused to create a quick tunnel with HTTP 429 Too Many Requests (it limits them per address, and runners share addresses)';
     return { clause, rateLimited: true };
   }
-  return exit && { clause: `cloudflared exited before the tunnel was up ${exited(exit, log)}` };
+  if (exit) return { clause: `cloudflared exited before the tunnel was up ${exited(exit, log)}` };
+  return undefined;
 }
