@@ -20,9 +20,8 @@ const INHERITED =
   'ProgramFiles\\(x86\\)|ProgramW6432|CommonProgramFiles|CommonProgramFiles\\(x86\\)|HOMEDRIVE|HOMEPATH';
 
 /**
- * cloudflared's environment: an allow-list, so that no credential of the step (INPUT_*, GITHUB_*,
- * ACTIONS_*), no TUNNEL_* variable (each sets one of its flags) and no proxy reaches it. Names
- * match case-insensitively on Windows, as Windows reads them.
+ * An allow-list: no credential of the step (INPUT_*, GITHUB_*, ACTIONS_*), no TUNNEL_* variable (each
+ * sets one of its flags) and no proxy reaches cloudflared. Case-insensitive on Windows, as Windows reads names.
  */
 export function cloudflaredEnv(env: NodeJS.ProcessEnv, platform = process.platform): NodeJS.ProcessEnv {
   const allowed = new RegExp(`^(?:${INHERITED})$`, platform === 'win32' ? 'i' : '');
@@ -38,8 +37,7 @@ export interface LogSink {
 
 /**
  * One cloudflared process, leading a process group of its own (POSIX). Its stderr (and stdout) are
- * read for its whole life, since a closed pipe would kill it; each line updates `log` before it is
- * passed on.
+ * read for its whole life, since a closed pipe would kill it; each line updates `log` first.
  */
 export class CloudflaredProcess {
   log: QuickTunnelLog = EMPTY_LOG;
@@ -91,10 +89,7 @@ export class CloudflaredProcess {
     });
   }
 
-  /**
-   * Starts `binary` without a shell, for a quick tunnel to `origin` (over TCP with `http2`, for
-   * networks that drop UDP 7844), with an empty config of its own in RUNNER_TEMP (on a runner).
-   */
+  /** Starts `binary` without a shell; `http2` (over TCP) for networks that drop UDP 7844. */
   static async start(
     { binary, origin, http2 }: { binary: string; origin: string; http2: boolean },
     clock: Clock,
@@ -126,10 +121,7 @@ export class CloudflaredProcess {
     return new CloudflaredProcess(child, configDir, clock, sink);
   }
 
-  /**
-   * Stops it and whatever it started (see stopProcessGroup), then removes its config. Resolves once
-   * none of them is left, or once even the kill did not end them within `killAfterMs`.
-   */
+  /** Stops it and whatever it started (see stopProcessGroup), then removes its config. */
   async stop(killAfterMs: number): Promise<void> {
     this.stopping = true;
     const { pid } = this;

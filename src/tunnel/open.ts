@@ -81,10 +81,7 @@ function cancelled(origin: string): TunnelError {
 
 type ProbeResult = { status: number } | { failure: string; tls: boolean };
 
-/**
- * GET `url` once: the status of the answer, or why none came. Through the service's transport, so
- * that the public URL is probed through `https_proxy` when one is set (loopback never is).
- */
+/** GET `url` once, through `https_proxy` when one is set (never for loopback): the status, or why none came. */
 async function probe(url: string, timeoutMs: number, signal: AbortSignal): Promise<ProbeResult> {
   try {
     return { status: (await send(url, 'GET', {}, undefined, timeoutMs, signal)).status };
@@ -155,9 +152,8 @@ class Opening {
   readonly clock: Clock;
   readonly bounds: TunnelBounds;
   readonly startedAt: number;
-  /** Aborted once an origin has failed: the others are called off. */
+  /** Aborted once an origin has failed, so that the others are called off; `signal` aborts on that or the job's cancellation. */
   readonly callOff = new AbortController();
-  /** The job's cancellation, or the others called off. */
   readonly signal: AbortSignal;
   /** Looked for while the apps boot. */
   readonly binary: Promise<string | { missing: string }>;
@@ -245,10 +241,7 @@ class Opening {
     return tunnel;
   }
 
-  /**
-   * The public origin once it reaches the app, or why not. The log is the one source of the URL: the
-   * line that names it is the line to mask.
-   */
+  /** The public origin, read from cloudflared's log, once it reaches the app; or why not. */
   private async reach(
     cloudflared: CloudflaredProcess,
     localStatus: number | undefined,

@@ -46,10 +46,7 @@ export function rewriteTunnelUrls<T extends Record<string, unknown>>(
   }) as T;
 }
 
-/**
- * The loopback URLs of `options` (http(s) and ws(s), as service/loopback.ts classifies them) whose origin has no
- * tunnel among `tunnelOrigins`: the service could not reach them.
- */
+/** The loopback http(s) and ws(s) URLs of `options` with no tunnel among `tunnelOrigins`: the service could not reach them. */
 export function untunnelledLoopbackUrls(
   options: Record<string, unknown>,
   tunnelOrigins: readonly string[],
