@@ -195,15 +195,15 @@ export async function stopProcessGroup(pgid: number, killAfterMs: number, clock:
   return (await goneWithin(pgid, killAfterMs, clock)) ? 'killed' : 'still running';
 }
 
-/** How the post step left a pid: 'not cloudflared' when it belongs to another program (Linux, where /proc tells) or is no process's id. */
-export type LeftoverOutcome = GroupStop | 'not cloudflared';
-
-/** The post step: stops the process groups of the cloudflared processes `pids` that a killed main step saved. */
+/**
+ * The post step: stops the process groups of the cloudflared processes `pids` that a killed main step
+ * saved; 'not cloudflared' for a pid of another program (Linux, where /proc tells) or no process's id.
+ */
 export async function stopLeftover(
   pids: readonly number[],
   { killAfterMs = KILL_AFTER_MS, clock = systemClock }: { killAfterMs?: number; clock?: Clock } = {},
-): Promise<{ pid: number; outcome: LeftoverOutcome }[]> {
-  const stopOne = async (pid: number): Promise<LeftoverOutcome> => {
+): Promise<{ pid: number; outcome: GroupStop | 'not cloudflared' }[]> {
+  const stopOne = async (pid: number): Promise<GroupStop | 'not cloudflared'> => {
     // 0 and negative numbers name process groups (-1: every process): never signalled, nor this process.
     if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return 'not cloudflared';
     if (!(await groupAlive(pid))) return 'gone';
