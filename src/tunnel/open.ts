@@ -254,11 +254,8 @@ class Opening {
     if (typeof publicOrigin !== 'string') {
       const { lastLine } = cloudflared.log;
       const last = lastLine ? ` (its last line: ${quoted(lastLine)})` : '';
-      return (
-        publicOrigin ?? {
-          clause: `cloudflared printed no tunnel URL within ${seconds(bounds.urlWaitMs)}${last}`,
-        }
-      );
+      const clause = `cloudflared printed no tunnel URL within ${seconds(bounds.urlWaitMs)}${last}`;
+      return publicOrigin ?? { clause };
     }
     const reachBy = clock.now() + bounds.reachWaitMs;
     const within = seconds(bounds.reachWaitMs);
