@@ -6,8 +6,8 @@ import { createServer } from 'node:http';
 import os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { cloudflaredEnv } from '../../src/tunnel/cloudflared-process.js';
-import { stopLeftover } from '../../src/tunnel/process-group.js';
+import { cloudflaredEnv, stopLeftover } from '../../src/tunnel/cloudflared-process.js';
+
 import { type DriverRun, isGone, SHORT_BOUNDS, TunnelWorld } from '../helpers/tunnels.js';
 import type { StandInMode } from '../simulator/cloudflared-stand-in.js';
 import { listen } from '../simulator/loopback.js';

@@ -1,8 +1,7 @@
 import { createServer } from 'node:http';
 import { describe, expect, it } from '@jest/globals';
 import type { Clock } from '../../src/service/clock.js';
-import { openTunnels, TUNNEL_BOUNDS } from '../../src/tunnel/open.js';
-import { pollUntil, reachedApp } from '../../src/tunnel/probe.js';
+import { openTunnels, pollUntil, reachedApp, TUNNEL_BOUNDS } from '../../src/tunnel/open.js';
 import { StandInCloudflared } from '../simulator/cloudflared-stand-in.js';
 import { listen } from '../simulator/loopback.js';
 

@@ -4,65 +4,49 @@ import { registerSecret } from '../runner/secrets.js';
 import { getState, saveState } from '../runner/step.js';
 import { line, safe } from '../runner/text.js';
 import type { Clock } from '../service/clock.js';
+import type { Tunnel, TunnelError } from '../tunnel/open.js';
 import { rewriteTunnelUrls } from '../tunnel/rewrite.js';
 import type { JobCancellation } from './signals.js';
 import { STATE } from './state.js';
 
-/** The tunnels of a run, once they reach the app: the settings to start with, and how to close them. */
-export interface OpenTunnels {
-  /** The settings with the options' local URLs rewritten to the tunnels' public ones. */
-  settings: Settings;
-  /** For the summary: the run tested the job's own app. */
-  note: string;
-  /** Stops every cloudflared; resolves once they are gone. Safe to call more than once. */
-  close(): Promise<void>;
-}
-
-/** Why the tunnels could not be opened (the origin named), and whether the job's cancellation stopped it. */
-export interface TunnelsNotOpened {
-  message: string;
-  cancelled: boolean;
-}
-
 /**
- * Opens the `tunnel` input's tunnels before the run is started, when there are any. A tunnel that
- * goes down during the run is one warning, at once; the cloudflared processes are stopped by
- * `close()`, and at once when the job is cancelled; their pids are left for the post step, in
- * case the main step is killed first.
+ * Opens the `tunnel` input's tunnels before the run is started, when there are any: the settings
+ * with the options' local URLs sent to the tunnels' public ones, a note for the summary, and
+ * `close()`, which stops every cloudflared (at once when the job is cancelled; safe to call more than
+ * once). Their pids are left for the post step, in case the main step is killed first; a tunnel that
+ * goes down during the run is one warning, at once. A TunnelError when they could not be opened.
  */
 export async function openRunTunnels(
   settings: Settings,
   clock: Clock,
   job: JobCancellation,
-): Promise<OpenTunnels | TunnelsNotOpened> {
+): Promise<{ settings: Settings; note: string; close(): Promise<void> } | TunnelError> {
   const { target } = settings;
   if (target.kind !== 'suite-start' || target.tunnelOrigins.length === 0) {
     return { settings, note: '', close: async () => {} };
   }
   // Loaded only for a tunnel: @actions/tool-cache and the process handling cost every other run nothing.
-  const { openTunnels, TunnelError, TUNNEL_BOUNDS } = await import('../tunnel/open.js');
-  // The waits never outlast the step's own time-out.
-  const { originWaitMs, urlWaitMs, reachWaitMs } = TUNNEL_BOUNDS;
-  const within = (ms: number) => Math.min(ms, settings.timeoutMs);
-  let tunnels: Awaited<ReturnType<typeof openTunnels>>;
+  const open = await import('../tunnel/open.js');
+  const { originWaitMs, urlWaitMs, reachWaitMs } = open.TUNNEL_BOUNDS;
+  let tunnels: Tunnel[];
   try {
-    tunnels = await openTunnels(target.tunnelOrigins, {
+    tunnels = await open.openTunnels(target.tunnelOrigins, {
       log: (text) => info(line`${text}`),
       mask: registerSecret,
       debug: (text) => debug(line`${text}`),
       onUnexpectedExit: (_, message) => warning(line`${message}`),
-      workDir: process.env.RUNNER_TEMP || undefined,
       signal: job.signal,
       clock,
+      // The waits never outlast the step's own time-out.
       bounds: {
-        originWaitMs: within(originWaitMs),
-        urlWaitMs: within(urlWaitMs),
-        reachWaitMs: within(reachWaitMs),
+        originWaitMs: Math.min(originWaitMs, settings.timeoutMs),
+        urlWaitMs: Math.min(urlWaitMs, settings.timeoutMs),
+        reachWaitMs: Math.min(reachWaitMs, settings.timeoutMs),
       },
     });
   } catch (error) {
-    if (!(error instanceof TunnelError)) throw error;
-    return { message: error.message, cancelled: error.cancelled };
+    if (error instanceof open.TunnelError) return error;
+    throw error;
   }
   saveState(STATE.tunnelPids, tunnels.map((tunnel) => tunnel.pid).join(' '));
   let closing: Promise<void> | undefined;
@@ -75,12 +59,10 @@ export async function openRunTunnels(
   // A cancelled job has seconds left: the tunnels go at once, beside the run's cancel.
   job.signal.addEventListener('abort', () => void close(), { once: true });
   const publicOrigins = new Map(tunnels.map((tunnel) => [tunnel.localOrigin, tunnel.publicOrigin]));
+  const options = rewriteTunnelUrls(target.options, publicOrigins);
   const origins = tunnels.map((tunnel) => safe(tunnel.localOrigin)).join(', ');
   return {
-    settings: {
-      ...settings,
-      target: { ...target, options: rewriteTunnelUrls(target.options, publicOrigins) },
-    },
+    settings: { ...settings, target: { ...target, options } },
     note: `The run tested this job's own app through a Cloudflare quick tunnel to ${origins}.`,
     close,
   };
@@ -90,7 +72,7 @@ export async function openRunTunnels(
 export async function stopLeftoverTunnels(state: (name: string) => string = getState): Promise<void> {
   const pids = state(STATE.tunnelPids).split(' ').filter(Boolean).map(Number);
   if (pids.length === 0) return;
-  const { stopLeftover } = await import('../tunnel/process-group.js');
+  const { stopLeftover } = await import('../tunnel/cloudflared-process.js');
   for (const { pid, outcome } of await stopLeftover(pids)) {
     if (outcome === 'still running')
       warning(line`Could not stop cloudflared (process ${pid}): it is still running.`);

@@ -1,38 +1,20 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { chmod, readdir, rm } from 'node:fs/promises';
+import { chmod, rm } from 'node:fs/promises';
 import * as path from 'node:path';
 import { which } from '@actions/io';
 import * as toolCache from '@actions/tool-cache';
 import { describeNetworkError } from '../service/transport.js';
 
-/**
- * The `cloudflared` binary: the one on PATH, else a pinned release downloaded through
- * @actions/tool-cache and kept in the runner's tool cache for the next job. The download is checked
- * against the SHA-256 sums below before it is unpacked or cached, and the cached binary again each
- * time it is taken from the cache: on a self-hosted runner the cache outlives jobs, and anything
- * may have been put there.
- */
-
-export interface ReleaseAsset {
-  /** The asset's file name on the release page. */
-  file: string;
-  /** Lower-case hex SHA-256 of the file as downloaded. */
-  sha256: string;
-  /** Of the `cloudflared` inside, for a .tgz; otherwise the binary is the download, and `sha256` is its sum. */
-  binarySha256?: string;
-}
-
+/** A release and the SHA-256 sums (lower-case hex) of its assets, by `${process.platform}-${process.arch}`. */
 export interface CloudflaredRelease {
   version: string;
-  /** By `${process.platform}-${process.arch}`. */
-  assets: Readonly<Record<string, ReleaseAsset>>;
+  /** `binarySha256`, for a .tgz: of the cloudflared inside; otherwise the binary is the download. */
+  assets: Readonly<Record<string, { file: string; sha256: string; binarySha256?: string }>>;
 }
 
-export const RELEASE_BASE_URL = 'https://github.com/cloudflare/cloudflared/releases/download';
-
 /** Release 2026.8.2; for macOS, `binarySha256` is the sum Cloudflare's release notes list under the .tgz's name. */
-export const CLOUDFLARED_RELEASE: CloudflaredRelease = {
+const CLOUDFLARED_RELEASE: CloudflaredRelease = {
   version: '2026.8.2',
   assets: {
     'linux-x64': {
@@ -60,11 +42,7 @@ export const CLOUDFLARED_RELEASE: CloudflaredRelease = {
   },
 };
 
-const TOOL_NAME = 'cloudflared';
-
-function binaryName(platform: NodeJS.Platform): string {
-  return platform === 'win32' ? 'cloudflared.exe' : 'cloudflared';
-}
+const binaryName = (platform: NodeJS.Platform) => (platform === 'win32' ? 'cloudflared.exe' : 'cloudflared');
 
 /** The first `cloudflared` on PATH (of process.env) that this process may run. */
 export async function findOnPath(): Promise<string | undefined> {
@@ -92,16 +70,18 @@ export class InstallFailure extends Error {
 }
 
 /**
- * The path of the pinned `cloudflared` in the tool cache, its sum checked now; downloaded and
- * checked first when it is not there, or not the pinned binary (that one is deleted, never run and
- * said in `log`). A download whose sum differs from the pinned one is deleted, never run.
+ * The path of the pinned `cloudflared` in the runner's tool cache, its sum checked now: on a
+ * self-hosted runner the cache outlives jobs, and anything may have been put there. Downloaded
+ * through @actions/tool-cache when it is not there, or not the pinned binary (that one is deleted,
+ * never run, and said in `log`); a download is checked before it is unpacked or cached, and one
+ * whose sum differs from the pinned one is deleted, never run.
  */
 export async function installCloudflared(
   options: InstallOptions = {},
   log: (line: string) => void = () => undefined,
 ): Promise<string> {
-  const { releaseBaseUrl = RELEASE_BASE_URL, release = CLOUDFLARED_RELEASE } = options;
-  const { platform = process.platform, arch = process.arch } = options;
+  const { releaseBaseUrl = 'https://github.com/cloudflare/cloudflared/releases/download' } = options;
+  const { release = CLOUDFLARED_RELEASE, platform = process.platform, arch = process.arch } = options;
   const { version } = release;
   const asset = release.assets[`${platform}-${arch}`];
   if (!asset) {
@@ -110,7 +90,7 @@ export async function installCloudflared(
     );
   }
   const name = binaryName(platform);
-  const cached = toolCache.find(TOOL_NAME, version, arch);
+  const cached = toolCache.find('cloudflared', version, arch);
   if (cached) {
     const actual = await sha256Of(path.join(cached, name)).catch(() => 'unreadable');
     if (actual === (asset.binarySha256 ?? asset.sha256)) return path.join(cached, name);
@@ -133,16 +113,14 @@ export async function installCloudflared(
     await checkSum(downloaded, asset.sha256, url);
     let binary = downloaded;
     if (asset.file.endsWith('.tgz')) {
+      // The archive's sum is pinned, so its layout is known: the binary alone, at its top.
       const dir = await toolCache.extractTar(downloaded);
       cleanUp.push(dir);
-      const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-      const found = entries.find((entry) => entry.isFile() && entry.name === name);
-      if (!found) throw new InstallFailure(`${url} holds no file named ${name}`);
-      binary = path.join(found.parentPath, found.name);
+      binary = path.join(dir, name);
       if (asset.binarySha256) await checkSum(binary, asset.binarySha256, `the cloudflared in ${url}`);
     }
     if (platform !== 'win32') await chmod(binary, 0o755);
-    return path.join(await toolCache.cacheFile(binary, name, TOOL_NAME, version, arch), name);
+    return path.join(await toolCache.cacheFile(binary, name, 'cloudflared', version, arch), name);
   } finally {
     for (const leftover of cleanUp) await rm(leftover, { recursive: true, force: true });
   }

@@ -1,14 +1,9 @@
 /**
  * What cloudflared's stderr says about a quick tunnel. It is a log, not an API: lines of
- * `<UTC time> <LEVEL> <message> [key=value ...]`, the public URL inside a box of `INF` lines:
- *
- *   2026-08-14T09:12:03Z INF +--------------------------------------------------------------------------------------------+
- *   2026-08-14T09:12:03Z INF |  Your quick Tunnel has been created! Visit it at (it may take some time to be reachable):  |
- *   2026-08-14T09:12:03Z INF |  https://seasonal-deck-organisms-sf.trycloudflare.com                                      |
- *
- * Each line is read on its own, so a change of layout (box or not) does not hide the URL; a URL of
- * Cloudflare's API (`https://api.trycloudflare.com/tunnel` in an error) or one followed by a path is
- * not the tunnel's.
+ * `<UTC time> <LEVEL> <message> [key=value ...]`, the public URL on a line of its own inside a box
+ * (`2026-08-14T09:12:03Z INF |  https://<name>.trycloudflare.com  |`). Each line is read on its own,
+ * so a change of layout (box or not) does not hide the URL; a URL of Cloudflare's API
+ * (`https://api.trycloudflare.com/tunnel` in an error) or one followed by a path is not the tunnel's.
  */
 
 export interface QuickTunnelLog {
@@ -36,19 +31,15 @@ const TUNNEL_URL = /https:\/\/((?!api\.)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)\.tryclo
 export function readLogLine(log: QuickTunnelLog, line: string): QuickTunnelLog {
   const text = line.replace(ANSI, '').trim();
   if (text === '') return log;
-  const leveled = LEVELED.exec(text);
-  const level = leveled?.[1];
-  const message = leveled?.[2] ?? text;
-  let next: QuickTunnelLog = { ...log, lastLine: message };
-  if (level === undefined || level === 'ERR' || level === 'FTL') next = { ...next, lastError: message };
-  const url = TUNNEL_URL.exec(message);
-  if (url && next.publicOrigin === undefined) {
-    next = { ...next, publicOrigin: `https://${(url[1] as string).toLowerCase()}.trycloudflare.com` };
-  }
-  if (/^Registered tunnel connection\b/.test(message)) next = { ...next, registered: true };
-  // Cloudflare's error 1015 is its rate limit; the line carries the status too, when fields are kept.
-  if (/\b429 Too Many Requests\b|status_code="?429\b|\berror code: 1015\b/.test(message)) {
-    next = { ...next, rateLimited: true };
-  }
-  return next;
+  const [, level, message = text] = LEVELED.exec(text) ?? [];
+  const name = TUNNEL_URL.exec(message)?.[1]?.toLowerCase();
+  return {
+    publicOrigin: log.publicOrigin ?? (name && `https://${name}.trycloudflare.com`),
+    registered: log.registered || /^Registered tunnel connection\b/.test(message),
+    // Cloudflare's error 1015 is its rate limit; the line carries the status too, when fields are kept.
+    rateLimited:
+      log.rateLimited || /\b429 Too Many Requests\b|status_code="?429\b|\berror code: 1015\b/.test(message),
+    lastError: level === undefined || level === 'ERR' || level === 'FTL' ? message : log.lastError,
+    lastLine: message,
+  };
 }

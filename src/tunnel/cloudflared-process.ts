@@ -1,41 +1,17 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
-import type { Clock } from '../service/clock.js';
+import { promisify } from 'node:util';
+import { type Clock, systemClock } from '../service/clock.js';
 import { EMPTY_LOG, type QuickTunnelLog, readLogLine } from './cloudflared-log.js';
-import { stopProcessGroup } from './process-group.js';
+
+/** From SIGTERM to a kill, and from the kill to giving up: cloudflared's --grace-period (1 s) and some slack. */
+export const KILL_AFTER_MS = 3_000;
 
 /** Once it has exited, how long its last lines may take to be read: a process it started may hold the pipes for good. */
 const PIPE_DRAIN_MS = 200;
-
-export interface CloudflaredCommand {
-  binary: string;
-  origin: string;
-  /** TCP (HTTP/2) rather than QUIC, for networks that drop UDP 7844. */
-  http2: boolean;
-  /** Where its empty config folder goes (removed by stop()). */
-  workDir: string;
-  /** The step's environment, of which cloudflared gets only what cloudflaredEnv lets through. */
-  env: NodeJS.ProcessEnv;
-}
-
-/** Long-standing flags only: an unknown one makes cloudflared print its usage and exit 0. */
-function cloudflaredArgs({ origin, http2 }: CloudflaredCommand, configPath: string): string[] {
-  return [
-    'tunnel',
-    '--no-autoupdate',
-    // Its own empty config, so that no config.yml on the runner (whose ingress: rules override --url) steers it.
-    ...['--config', configPath],
-    // Loopback, any free port: by default it may listen on every interface (in a container), where /quicktunnel names the tunnel.
-    ...['--metrics', '127.0.0.1:0'],
-    // Its default, 30 s, is past the runner's cancellation budget.
-    ...['--grace-period', '1s'],
-    ...(origin.startsWith('https:') ? ['--no-tls-verify'] : []),
-    ...(http2 ? ['--protocol', 'http2'] : []),
-    ...['--url', origin],
-  ];
-}
 
 /** What a Go program needs: PATH, home and temp folders, Windows' system variables, locale, certificates. */
 const INHERITED =
@@ -44,54 +20,56 @@ const INHERITED =
   'ProgramFiles\\(x86\\)|ProgramW6432|CommonProgramFiles|CommonProgramFiles\\(x86\\)|HOMEDRIVE|HOMEPATH';
 
 /**
- * cloudflared's environment: an allow-list, so that no credential of the step (INPUT_*, GITHUB_*,
- * ACTIONS_*), no TUNNEL_* variable (each sets one of its flags) and no proxy reaches it. Names
- * match case-insensitively on Windows, as Windows reads them.
+ * An allow-list: no credential of the step (INPUT_*, GITHUB_*, ACTIONS_*), no TUNNEL_* variable (each
+ * sets one of its flags) and no proxy reaches cloudflared. Case-insensitive on Windows, as Windows reads names.
  */
 export function cloudflaredEnv(env: NodeJS.ProcessEnv, platform = process.platform): NodeJS.ProcessEnv {
   const allowed = new RegExp(`^(?:${INHERITED})$`, platform === 'win32' ? 'i' : '');
   return Object.fromEntries(Object.entries(env).filter(([name]) => allowed.test(name)));
 }
 
-export interface Exit {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  /** Set when it could not be started at all (ENOENT, EACCES…). */
-  error?: string;
+export interface LogSink {
+  /** Called with the public URL, and its host name, before the line that names it is passed on. */
+  mask: (secret: string) => void;
+  /** cloudflared's own lines (core.debug). */
+  debug?: (line: string) => void;
 }
-
-type OnLine = (line: string, log: QuickTunnelLog) => void;
 
 /**
  * One cloudflared process, leading a process group of its own (POSIX). Its stderr (and stdout) are
- * read for its whole life, since a closed pipe would kill it; each line updates `log` before
- * `onLine` sees it.
+ * read for its whole life, since a closed pipe would kill it; each line updates `log` first.
  */
 export class CloudflaredProcess {
   log: QuickTunnelLog = EMPTY_LOG;
-  /** How it ended, once it has. */
-  exit: Exit | undefined;
+  /** How it ended, once it has: `exit code 1`, `signal SIGKILL`, `it could not be started: ENOENT`. */
+  exit: string | undefined;
   /** Whether stop() was called: an exit after that is no surprise. */
   stopping = false;
   /** Resolves when the process has exited and its output is read (or its pipes let go); never rejects. */
-  readonly exited: Promise<Exit>;
+  readonly exited: Promise<string>;
   readonly pid: number | undefined;
 
   private constructor(
     child: ChildProcess,
     private readonly configDir: string,
     private readonly clock: Clock,
-    onLine: OnLine,
+    sink: LogSink,
   ) {
     this.pid = child.pid;
     for (const input of [child.stderr, child.stdout]) {
       createInterface({ input: input as NodeJS.ReadableStream }).on('line', (line) => {
+        const known = this.log.publicOrigin;
         this.log = readLogLine(this.log, line);
-        onLine(line, this.log);
+        const { publicOrigin } = this.log;
+        if (publicOrigin && !known) {
+          sink.mask(publicOrigin);
+          sink.mask(new URL(publicOrigin).host);
+        }
+        sink.debug?.(line);
       });
     }
     this.exited = new Promise((resolve) => {
-      const end = (exit: Exit) => {
+      const end = (exit: string) => {
         if (this.exit) return;
         this.exit = exit;
         // So that no pipe a grandchild still holds keeps Node alive.
@@ -100,34 +78,50 @@ export class CloudflaredProcess {
         resolve(exit);
       };
       child.once('error', (error: NodeJS.ErrnoException) =>
-        end({ code: null, signal: null, error: error.code ?? error.message }),
+        end(`it could not be started: ${error.code ?? error.message}`),
       );
       child.once('exit', (code, signal) => {
         const closed = new AbortController();
         child.once('close', () => closed.abort());
-        void clock.sleep(PIPE_DRAIN_MS, closed.signal).then(() => end({ code, signal }));
+        const how = code !== null ? `exit code ${code}` : `signal ${signal}`;
+        void clock.sleep(PIPE_DRAIN_MS, closed.signal).then(() => end(how));
       });
     });
   }
 
-  /** Starts cloudflared with an empty config of its own, without a shell, as the leader of a new process group (POSIX). */
-  static async start(command: CloudflaredCommand, clock: Clock, onLine: OnLine): Promise<CloudflaredProcess> {
-    const configDir = await mkdtemp(path.join(command.workDir, 'cloudflared-'));
+  /** Starts `binary` without a shell; `http2` (over TCP) for networks that drop UDP 7844. */
+  static async start(
+    { binary, origin, http2 }: { binary: string; origin: string; http2: boolean },
+    clock: Clock,
+    sink: LogSink,
+  ): Promise<CloudflaredProcess> {
+    const configDir = await mkdtemp(path.join(process.env.RUNNER_TEMP || os.tmpdir(), 'cloudflared-'));
     const configPath = path.join(configDir, 'config.yml');
     await writeFile(configPath, '');
-    const child = spawn(command.binary, cloudflaredArgs(command, configPath), {
-      env: cloudflaredEnv(command.env),
+    // Long-standing flags only: an unknown one makes cloudflared print its usage and exit 0.
+    const args = [
+      'tunnel',
+      '--no-autoupdate',
+      // Its own empty config, so that no config.yml on the runner (whose ingress: rules override --url) steers it.
+      ...['--config', configPath],
+      // Loopback, any free port: by default it may listen on every interface (in a container), where /quicktunnel names the tunnel.
+      ...['--metrics', '127.0.0.1:0'],
+      // Its default, 30 s, is past the runner's cancellation budget.
+      ...['--grace-period', '1s'],
+      ...(origin.startsWith('https:') ? ['--no-tls-verify'] : []),
+      ...(http2 ? ['--protocol', 'http2'] : []),
+      ...['--url', origin],
+    ];
+    const child = spawn(binary, args, {
+      env: cloudflaredEnv(process.env),
       stdio: ['ignore', 'pipe', 'pipe'],
       windowsHide: true,
       detached: process.platform !== 'win32',
     });
-    return new CloudflaredProcess(child, configDir, clock, onLine);
+    return new CloudflaredProcess(child, configDir, clock, sink);
   }
 
-  /**
-   * Stops it and whatever it started (see stopProcessGroup), then removes its config. Resolves once
-   * none of them is left, or once even the kill did not end them within `killAfterMs`.
-   */
+  /** Stops it and whatever it started (see stopProcessGroup), then removes its config. */
   async stop(killAfterMs: number): Promise<void> {
     this.stopping = true;
     const { pid } = this;
@@ -136,4 +130,87 @@ export class CloudflaredProcess {
     }
     await rm(this.configDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * 'gone': its whole group had already exited; 'stopped': it exited on SIGTERM (on Windows, its tree
+ * on the kill); 'killed': a process lingered past the bound, and the group was killed; 'still
+ * running': still there after the kill, or not ours to signal (EPERM).
+ */
+export type GroupStop = 'gone' | 'stopped' | 'killed' | 'still running';
+
+/** Whether a process of group `pgid` is alive (on Windows, process `pgid`): zombies nobody reaps do not count. */
+async function groupAlive(pgid: number): Promise<boolean> {
+  try {
+    process.kill(process.platform === 'win32' ? pgid : -pgid, 0);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  // Where /proc tells (Linux), a group whose every process has exited and waits to be reaped is gone.
+  const pids = await readdir('/proc').catch(() => []);
+  if (pids.length === 0) return true;
+  for (const pid of pids.filter((name) => /^\d+$/.test(name))) {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+    // After the command name in parentheses: state, parent, group.
+    const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(group) === pgid && state !== 'Z') return true;
+  }
+  return false;
+}
+
+function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
+  try {
+    process.kill(-pgid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function goneWithin(pgid: number, ms: number, clock: Clock): Promise<boolean> {
+  const deadline = clock.now() + ms;
+  while (await groupAlive(pgid)) {
+    if (clock.now() >= deadline) return false;
+    await clock.sleep(Math.min(50, deadline - clock.now()));
+  }
+  return true;
+}
+
+/**
+ * Stops cloudflared with whatever it started (a wrapper script may run it as a child), for the main
+ * step and the post step alike. On POSIX it leads process group `pgid`: SIGTERM to the group, then
+ * SIGKILL if any process of it is left after `killAfterMs`. On Windows its process tree is ended at
+ * once. Resolves once none is left, or `killAfterMs` after the kill.
+ */
+export async function stopProcessGroup(pgid: number, killAfterMs: number, clock: Clock): Promise<GroupStop> {
+  if (!(await groupAlive(pgid))) return 'gone';
+  if (process.platform === 'win32') {
+    const taskkill = ['/pid', String(pgid), '/T', '/F'];
+    await promisify(execFile)('taskkill', taskkill, { windowsHide: true }).catch(() => undefined);
+    return (await goneWithin(pgid, killAfterMs, clock)) ? 'stopped' : 'still running';
+  }
+  if (!signalGroup(pgid, 'SIGTERM')) return (await groupAlive(pgid)) ? 'still running' : 'gone';
+  if (await goneWithin(pgid, killAfterMs, clock)) return 'stopped';
+  signalGroup(pgid, 'SIGKILL');
+  return (await goneWithin(pgid, killAfterMs, clock)) ? 'killed' : 'still running';
+}
+
+/**
+ * The post step: stops the process groups of the cloudflared processes `pids` that a killed main step
+ * saved; 'not cloudflared' for a pid of another program (Linux, where /proc tells) or no process's id.
+ */
+export async function stopLeftover(
+  pids: readonly number[],
+  { killAfterMs = KILL_AFTER_MS, clock = systemClock }: { killAfterMs?: number; clock?: Clock } = {},
+): Promise<{ pid: number; outcome: GroupStop | 'not cloudflared' }[]> {
+  const stopOne = async (pid: number): Promise<GroupStop | 'not cloudflared'> => {
+    // 0 and negative numbers name process groups (-1: every process): never signalled, nor this process.
+    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return 'not cloudflared';
+    if (!(await groupAlive(pid))) return 'gone';
+    // Where /proc exists, its command line must name cloudflared; without /proc (macOS, Windows), or once it has exited, it may be.
+    const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => 'cloudflared');
+    if (!cmdline.includes('cloudflared')) return 'not cloudflared';
+    return stopProcessGroup(pid, killAfterMs, clock);
+  };
+  return Promise.all(pids.map(async (pid) => ({ pid, outcome: await stopOne(pid) })));
 }

@@ -1,12 +1,11 @@
-import os from 'node:os';
 import { type Clock, systemClock } from '../service/clock.js';
+import { send, TransportError } from '../service/transport.js';
 import { type InstallOptions, locateCloudflared } from './cloudflared-binary.js';
-import { CloudflaredProcess, type Exit } from './cloudflared-process.js';
-import { pollUntil, probe, reachedApp } from './probe.js';
-import { KILL_AFTER_MS } from './process-group.js';
+import type { QuickTunnelLog } from './cloudflared-log.js';
+import { CloudflaredProcess, KILL_AFTER_MS, type LogSink } from './cloudflared-process.js';
 
 /** Attempts per origin, each with a fresh cloudflared: quick tunnels sometimes fail to register or never route. */
-export const TUNNEL_ATTEMPTS = 3;
+const ATTEMPTS = 3;
 
 /** Worst case per origin: 60 s, then 3 × (30 + 60 s) and two pauses of 2 s. */
 export const TUNNEL_BOUNDS = {
@@ -23,19 +22,13 @@ export const TUNNEL_BOUNDS = {
 };
 export type TunnelBounds = typeof TUNNEL_BOUNDS;
 
-export interface OpenTunnelsOptions {
-  /** Progress, one line at a time (core.info). */
+/** cloudflared's log is read into memory: looked at this often, a line counts the moment it is printed. */
+const LOG_CHECK_MS = 50;
+
+export interface OpenTunnelsOptions extends LogSink {
   log: (line: string) => void;
-  /** Called with each public URL, and its host name, as soon as it is known and before anything could print it. */
-  mask: (secret: string) => void;
-  /** cloudflared's own lines (core.debug); a line holding a URL comes after the URL's mask. */
-  debug?: (line: string) => void;
-  /** Called once, at once, when the cloudflared of a tunnel that was up exits without stop(). */
+  /** Called at once when the cloudflared of a tunnel that was up exits without stop(). */
   onUnexpectedExit?: (tunnel: Tunnel, message: string) => void;
-  /** What cloudflared may inherit (see cloudflaredEnv); process.env by default. PATH is searched in process.env. */
-  env?: NodeJS.ProcessEnv;
-  /** Where cloudflared's empty config goes: RUNNER_TEMP on a runner; the system's temporary folder by default. */
-  workDir?: string;
   signal?: AbortSignal;
   clock?: Clock;
   bounds?: Partial<TunnelBounds>;
@@ -76,32 +69,57 @@ const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 /** A line of cloudflared's log in a message: quoted, and cut when long. */
 const quoted = (line: string) => `"${line.length > 300 ? `${line.slice(0, 297)}...` : line}"`;
 
-function exited(exit: Exit, lastLine: string | undefined): string {
-  const how =
-    exit.error !== undefined
-      ? `it could not be started: ${exit.error}`
-      : exit.code !== null
-        ? `exit code ${exit.code}`
-        : `signal ${exit.signal}`;
-  return `(${how})${lastLine ? `: ${quoted(lastLine)}` : ''}`;
+/** How cloudflared ended, with its last error line (or last line) to say why. */
+function exited(how: string, { lastError, lastLine }: QuickTunnelLog): string {
+  const last = lastError ?? lastLine;
+  return `(${how})${last ? `: ${quoted(last)}` : ''}`;
 }
 
 function cancelled(origin: string): TunnelError {
   return new TunnelError(`Stopped opening the tunnel to ${origin}: the job is being cancelled.`, true);
 }
 
-interface Context {
-  options: OpenTunnelsOptions;
-  bounds: TunnelBounds;
-  clock: Clock;
-  signal: AbortSignal;
-  startedAt: number;
-  binary: Promise<string | { missing: string }>;
-  poll<T>(attempt: () => Promise<T | undefined>, waitMs: number, intervalMs?: number): Promise<T | undefined>;
+type ProbeResult = { status: number } | { failure: string; tls: boolean };
+
+/** GET `url` once, through `https_proxy` when one is set (never for loopback): the status, or why none came. */
+async function probe(url: string, timeoutMs: number, signal: AbortSignal): Promise<ProbeResult> {
+  try {
+    return { status: (await send(url, 'GET', {}, undefined, timeoutMs, signal)).status };
+  } catch (error) {
+    if (!(error instanceof TransportError)) throw error;
+    return { failure: error.describe(`no answer within ${timeoutMs} ms`), tls: error.kind === 'tls' };
+  }
 }
 
-/** cloudflared's log is read into memory: looked at this often, a line counts the moment it is printed. */
-const LOG_CHECK_MS = 50;
+/**
+ * Whether the public URL's answer came from the app. Cloudflare's edge and cloudflared answer 5xx
+ * for a name that does not route yet (530, 502…), so a 5xx counts only when the app itself
+ * answered its local origin with the same status.
+ */
+export function reachedApp(status: number, localStatus: number | undefined): boolean {
+  return status < 500 || status === localStatus;
+}
+
+/**
+ * The one way the tunnel waits: calls `attempt` until it gives a value, at most every
+ * `intervalMs`; undefined once `waitMs` (from the first try; the last try is made at the deadline)
+ * have passed or `signal` aborted.
+ */
+export async function pollUntil<T>(
+  attempt: () => Promise<T | undefined>,
+  wait: { clock: Clock; waitMs: number; intervalMs: number; signal?: AbortSignal },
+): Promise<T | undefined> {
+  const { clock, intervalMs, signal } = wait;
+  const deadline = clock.now() + wait.waitMs;
+  for (;;) {
+    if (signal?.aborted) return undefined;
+    const value = await attempt();
+    if (value !== undefined) return value;
+    const remaining = deadline - clock.now();
+    if (remaining <= 0 || signal?.aborted) return undefined;
+    await clock.sleep(Math.min(intervalMs, remaining), signal);
+  }
+}
 
 /**
  * Opens a quick tunnel to each of `origins` (checked local origins, e.g. `http://localhost:3000`),
@@ -112,139 +130,159 @@ export async function openTunnels(
   origins: readonly string[],
   options: OpenTunnelsOptions,
 ): Promise<Tunnel[]> {
-  const clock = options.clock ?? systemClock;
-  const bounds = { ...TUNNEL_BOUNDS, ...options.bounds };
-  const firstFailure = new AbortController();
-  const signal = AbortSignal.any([firstFailure.signal, ...(options.signal ? [options.signal] : [])]);
-  const context: Context = {
-    options,
-    bounds,
-    clock,
-    signal,
-    startedAt: clock.now(),
-    // While the apps boot.
-    binary: locateCloudflared(options.install, options.log),
-    poll: (attempt, waitMs, intervalMs = bounds.pollIntervalMs) =>
-      pollUntil(attempt, { clock, waitMs, intervalMs, signal }),
-  };
+  const opening = new Opening(options);
   const settled = await Promise.allSettled(
     origins.map((origin) =>
-      openTunnel(origin, context).catch((error: unknown) => {
-        firstFailure.abort();
+      opening.open(origin).catch((error: unknown) => {
+        opening.callOff.abort();
         throw error;
       }),
     ),
   );
-  const failures = settled.flatMap((result) =>
-    result.status === 'rejected' ? [result.reason as unknown] : [],
-  );
   const opened = settled.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
-  if (failures.length === 0) return opened;
+  if (opened.length === origins.length) return opened;
   await Promise.all(opened.map((tunnel) => tunnel.stop()));
+  const failures = settled.flatMap((result) => (result.status === 'rejected' ? [result.reason] : []));
   // The first failure that is not the others being called off.
   throw failures.find((error) => !(error instanceof TunnelError && error.cancelled)) ?? failures[0];
 }
 
-/** Waits for the origin, then starts a fresh cloudflared until one reaches the app, TUNNEL_ATTEMPTS times at most. */
-async function openTunnel(origin: string, context: Context): Promise<Tunnel> {
-  const { options, bounds, clock, signal } = context;
-  const localStatus = await waitForOrigin(origin, context);
-  const binary = await context.binary;
-  if (typeof binary !== 'string') {
-    const message = `Could not open a tunnel to ${origin}: cloudflared is not on PATH, and ${binary.missing}. Install cloudflared in an earlier step; ${README}.`;
-    throw new TunnelError(message);
+/** One call of openTunnels: what the attempts for each origin share. */
+class Opening {
+  readonly clock: Clock;
+  readonly bounds: TunnelBounds;
+  readonly startedAt: number;
+  /** Aborted once an origin has failed, so that the others are called off; `signal` aborts on that or the job's cancellation. */
+  readonly callOff = new AbortController();
+  readonly signal: AbortSignal;
+  /** Looked for while the apps boot. */
+  readonly binary: Promise<string | { missing: string }>;
+
+  constructor(readonly options: OpenTunnelsOptions) {
+    this.clock = options.clock ?? systemClock;
+    this.bounds = { ...TUNNEL_BOUNDS, ...options.bounds };
+    this.startedAt = this.clock.now();
+    this.signal = AbortSignal.any([this.callOff.signal, ...(options.signal ? [options.signal] : [])]);
+    this.binary = locateCloudflared(options.install, options.log);
   }
-  if (signal.aborted) throw cancelled(origin);
-  let http2 = false;
-  for (let number = 1; ; number++) {
-    const cloudflared = await startCloudflared({ binary, origin, http2 }, context);
-    const outcome = await reach(cloudflared, { localStatus, http2 }, context);
-    if (typeof outcome === 'string') {
-      const tunnel = tunnelOf(cloudflared, origin, outcome, number, context);
-      options.log(
-        `Tunnel to ${origin} is up at ${tunnel.publicOrigin} (${seconds(tunnel.elapsedMs)}, attempt ${number}).`,
-      );
-      return tunnel;
-    }
-    await cloudflared.stop(bounds.killAfterMs);
-    if (signal.aborted) throw cancelled(origin);
-    if (number === TUNNEL_ATTEMPTS) {
-      const hint = outcome.rateLimited
-        ? `Re-run the job later; ${README}.`
-        : `Quick tunnels need outbound UDP 7844 (or TCP 7844), HTTPS to api.trycloudflare.com and DNS, and cloudflared does not use https_proxy: ${README}.`;
-      const message = `Could not open a tunnel to ${origin} (${TUNNEL_ATTEMPTS} attempts, each with a fresh cloudflared); the last one: ${outcome.clause}. ${hint}`;
+
+  poll<T>(attempt: () => Promise<T | undefined>, waitMs: number, intervalMs = this.bounds.pollIntervalMs) {
+    return pollUntil(attempt, { clock: this.clock, waitMs, intervalMs, signal: this.signal });
+  }
+
+  /** Waits for the origin, then starts a fresh cloudflared until one reaches the app, ATTEMPTS times at most. */
+  async open(origin: string): Promise<Tunnel> {
+    const { options, bounds, signal } = this;
+    const localStatus = await this.waitForOrigin(origin);
+    const binary = await this.binary;
+    if (typeof binary !== 'string') {
+      const message = `Could not open a tunnel to ${origin}: cloudflared is not on PATH, and ${binary.missing}. Install cloudflared in an earlier step; ${README}.`;
       throw new TunnelError(message);
     }
-    // QUIC has no fallback of its own: after a connection that never registered, try TCP.
-    http2 ||= outcome.notRegistered === true;
-    options.log(
-      `Tunnel to ${origin}, attempt ${number} of ${TUNNEL_ATTEMPTS}: ${outcome.clause}. Trying again with a fresh cloudflared${http2 ? ' over HTTP/2 (TCP 7844)' : ''}.`,
-    );
-    await clock.sleep(bounds.retryPauseMs, signal);
-    if (signal.aborted) throw cancelled(origin);
-  }
-}
-
-/** Waits for `origin` to answer any HTTP request (a refused certificate counts); the status it answered. */
-async function waitForOrigin(
-  origin: string,
-  { bounds, signal, options, poll }: Context,
-): Promise<number | undefined> {
-  let lastTry = '';
-  const answer = await poll(async () => {
-    const result = await probe(`${origin}/`, bounds.requestTimeoutMs, signal);
-    if ('status' in result || result.tls) return { status: 'status' in result ? result.status : undefined };
-    if (lastTry === '')
-      options.log(`Waiting for ${origin} to answer (up to ${seconds(bounds.originWaitMs)})…`);
-    lastTry = result.failure;
-    return undefined;
-  }, bounds.originWaitMs);
-  if (signal.aborted) throw cancelled(origin);
-  if (answer) return answer.status;
-  const message = `Could not open a tunnel to ${origin}: nothing answered there within ${seconds(bounds.originWaitMs)} (last try: ${lastTry}). Start the app before this step, and check its port; ${README}.`;
-  throw new TunnelError(message);
-}
-
-/** The tunnel of a cloudflared that reached the app; an exit without stop() is reported. */
-function tunnelOf(
-  cloudflared: CloudflaredProcess,
-  origin: string,
-  publicOrigin: string,
-  attempts: number,
-  context: Context,
-): Tunnel {
-  const tunnel: Tunnel = {
-    localOrigin: origin,
-    publicOrigin,
-    pid: cloudflared.pid as number,
-    elapsedMs: context.clock.now() - context.startedAt,
-    attempts,
-    stop: () => cloudflared.stop(context.bounds.killAfterMs),
-  };
-  void cloudflared.exited.then((exit) => {
-    if (cloudflared.stopping) return;
-    const { lastError, lastLine } = cloudflared.log;
-    const message = `The tunnel to ${origin} is down: cloudflared exited ${exited(exit, lastError ?? lastLine)}. The service's tests can no longer reach the app.`;
-    context.options.onUnexpectedExit?.(tunnel, message);
-  });
-  return tunnel;
-}
-
-/** A cloudflared whose public URL is masked as soon as a line names it, before that line is passed on. */
-function startCloudflared(
-  command: { binary: string; origin: string; http2: boolean },
-  { options, clock }: Context,
-): Promise<CloudflaredProcess> {
-  let masked = false;
-  const { workDir = os.tmpdir(), env = process.env } = options;
-  return CloudflaredProcess.start({ ...command, workDir, env }, clock, (line, log) => {
-    if (log.publicOrigin && !masked) {
-      masked = true;
-      options.mask(log.publicOrigin);
-      options.mask(new URL(log.publicOrigin).host);
+    let http2 = false;
+    for (let number = 1; ; number++) {
+      if (signal.aborted) throw cancelled(origin);
+      const cloudflared = await CloudflaredProcess.start({ binary, origin, http2 }, this.clock, options);
+      const outcome = await this.reach(cloudflared, localStatus, http2);
+      if (typeof outcome === 'string') return this.tunnelOf(cloudflared, origin, outcome, number);
+      await cloudflared.stop(bounds.killAfterMs);
+      if (signal.aborted) throw cancelled(origin);
+      if (number === ATTEMPTS) {
+        const hint = outcome.rateLimited
+          ? `Re-run the job later; ${README}.`
+          : `Quick tunnels need outbound UDP 7844 (or TCP 7844), HTTPS to api.trycloudflare.com and DNS, and cloudflared does not use https_proxy: ${README}.`;
+        const message = `Could not open a tunnel to ${origin} (${ATTEMPTS} attempts, each with a fresh cloudflared); the last one: ${outcome.clause}. ${hint}`;
+        throw new TunnelError(message);
+      }
+      // QUIC has no fallback of its own: after a connection that never registered, try TCP.
+      http2 ||= outcome.notRegistered === true;
+      options.log(
+        `Tunnel to ${origin}, attempt ${number} of ${ATTEMPTS}: ${outcome.clause}. Trying again with a fresh cloudflared${http2 ? ' over HTTP/2 (TCP 7844)' : ''}.`,
+      );
+      await this.clock.sleep(bounds.retryPauseMs, signal);
     }
-    options.debug?.(line);
-  });
+  }
+
+  /** Waits for `origin` to answer any HTTP request (a refused certificate counts); the status it answered. */
+  private async waitForOrigin(origin: string): Promise<number | undefined> {
+    const { bounds, signal, options } = this;
+    let lastTry = '';
+    const answer = await this.poll(async () => {
+      const result = await probe(`${origin}/`, bounds.requestTimeoutMs, signal);
+      if ('status' in result || result.tls) return { status: 'status' in result ? result.status : undefined };
+      if (lastTry === '')
+        options.log(`Waiting for ${origin} to answer (up to ${seconds(bounds.originWaitMs)})…`);
+      lastTry = result.failure;
+      return undefined;
+    }, bounds.originWaitMs);
+    if (signal.aborted) throw cancelled(origin);
+    if (answer) return answer.status;
+    const message = `Could not open a tunnel to ${origin}: nothing answered there within ${seconds(bounds.originWaitMs)} (last try: ${lastTry}). Start the app before this step, and check its port; ${README}.`;
+    throw new TunnelError(message);
+  }
+
+  /** The tunnel of a cloudflared that reached the app; an exit without stop() is reported. */
+  private tunnelOf(cloudflared: CloudflaredProcess, origin: string, publicOrigin: string, attempts: number) {
+    const tunnel: Tunnel = {
+      localOrigin: origin,
+      publicOrigin,
+      pid: cloudflared.pid as number,
+      elapsedMs: this.clock.now() - this.startedAt,
+      attempts,
+      stop: () => cloudflared.stop(this.bounds.killAfterMs),
+    };
+    const took = seconds(tunnel.elapsedMs);
+    this.options.log(`Tunnel to ${origin} is up at ${publicOrigin} (${took}, attempt ${attempts}).`);
+    void cloudflared.exited.then((exit) => {
+      if (cloudflared.stopping) return;
+      const message = `The tunnel to ${origin} is down: cloudflared exited ${exited(exit, cloudflared.log)}. The service's tests can no longer reach the app.`;
+      this.options.onUnexpectedExit?.(tunnel, message);
+    });
+    return tunnel;
+  }
+
+  /** The public origin, read from cloudflared's log, once it reaches the app; or why not. */
+  private async reach(
+    cloudflared: CloudflaredProcess,
+    localStatus: number | undefined,
+    http2: boolean,
+  ): Promise<string | AttemptFailure> {
+    const { bounds, signal, clock, options } = this;
+    const fromLog = <T>(read: (log: QuickTunnelLog) => T | undefined, waitMs: number) =>
+      this.poll(async () => endedEarly(cloudflared) ?? read(cloudflared.log), waitMs, LOG_CHECK_MS);
+    const publicOrigin = await fromLog((log) => log.publicOrigin, bounds.urlWaitMs);
+    if (typeof publicOrigin !== 'string') {
+      const { lastLine } = cloudflared.log;
+      const last = lastLine ? ` (its last line: ${quoted(lastLine)})` : '';
+      const clause = `cloudflared printed no tunnel URL within ${seconds(bounds.urlWaitMs)}${last}`;
+      return publicOrigin ?? { clause };
+    }
+    const reachBy = clock.now() + bounds.reachWaitMs;
+    const within = seconds(bounds.reachWaitMs);
+    // Not asked for before its connection registers: a name that does not resolve yet can be cached as such.
+    const registered = await fromLog((log) => log.registered || undefined, bounds.reachWaitMs);
+    if (registered !== true) {
+      const { lastError } = cloudflared.log;
+      const over = http2 ? 'HTTP/2 (TCP 7844)' : 'QUIC (UDP 7844)';
+      const clause = `cloudflared did not connect to Cloudflare within ${within} over ${over}${lastError ? ` (${quoted(lastError)})` : ''}`;
+      return registered ?? endedEarly(cloudflared) ?? { clause, notRegistered: true };
+    }
+    let lastProbe = 'none';
+    const reached = await this.poll(
+      async () => {
+        const early = endedEarly(cloudflared);
+        if (early) return early;
+        const result = await probe(`${publicOrigin}/`, bounds.requestTimeoutMs, signal);
+        if ('status' in result && reachedApp(result.status, localStatus)) return publicOrigin;
+        lastProbe = 'status' in result ? `HTTP ${result.status}` : result.failure;
+        options.debug?.(`The public URL did not reach the app yet: ${lastProbe}`);
+        return undefined;
+      },
+      Math.max(0, reachBy - clock.now()),
+    );
+    const clause = `its public URL did not reach the app within ${within} (last try: ${lastProbe})`;
+    return reached ?? endedEarly(cloudflared) ?? { clause };
+  }
 }
 
 /** Why cloudflared can give no tunnel any more, if so: Cloudflare refused one, or it exited. */
@@ -254,62 +292,6 @@ function endedEarly({ log, exit }: CloudflaredProcess): AttemptFailure | undefin
       'Cloudflare refused to create a quick tunnel with HTTP 429 Too Many Requests (it limits them per address, and runners share addresses)';
     return { clause, rateLimited: true };
   }
-  if (exit)
-    return {
-      clause: `cloudflared exited before the tunnel was up ${exited(exit, log.lastError ?? log.lastLine)}`,
-    };
+  if (exit) return { clause: `cloudflared exited before the tunnel was up ${exited(exit, log)}` };
   return undefined;
-}
-
-/**
- * The public origin once it reaches the app, or why not. The log is the one source of the URL: the
- * line that names it is the line to mask.
- */
-async function reach(
-  cloudflared: CloudflaredProcess,
-  { localStatus, http2 }: { localStatus: number | undefined; http2: boolean },
-  { bounds, signal, poll, clock, options }: Context,
-): Promise<string | AttemptFailure> {
-  const publicOrigin = await poll(
-    async () => endedEarly(cloudflared) ?? cloudflared.log.publicOrigin,
-    bounds.urlWaitMs,
-    LOG_CHECK_MS,
-  );
-  if (typeof publicOrigin !== 'string') {
-    const { lastLine } = cloudflared.log;
-    const last = lastLine ? ` (its last line: ${quoted(lastLine)})` : '';
-    return (
-      publicOrigin ?? {
-        clause: `cloudflared printed no tunnel URL within ${seconds(bounds.urlWaitMs)}${last}`,
-      }
-    );
-  }
-  let lastProbe = 'none';
-  const reachBy = clock.now() + bounds.reachWaitMs;
-  // Not asked for before its connection registers: a name that does not resolve yet can be cached as such.
-  const registering = await poll(
-    async () => endedEarly(cloudflared) ?? (cloudflared.log.registered || undefined),
-    bounds.reachWaitMs,
-    LOG_CHECK_MS,
-  );
-  const reachedOnce = async () => {
-    const early = endedEarly(cloudflared);
-    if (early) return early;
-    const result = await probe(`${publicOrigin}/`, bounds.requestTimeoutMs, signal);
-    if ('status' in result && reachedApp(result.status, localStatus)) return publicOrigin;
-    lastProbe = 'status' in result ? `HTTP ${result.status}` : result.failure;
-    options.debug?.(`The public URL did not reach the app yet: ${lastProbe}`);
-    return undefined;
-  };
-  const outcome =
-    registering === true ? await poll(reachedOnce, Math.max(0, reachBy - clock.now())) : registering;
-  const { registered, lastError } = cloudflared.log;
-  const within = seconds(bounds.reachWaitMs);
-  const early = outcome ?? endedEarly(cloudflared);
-  if (early) return early;
-  if (registered)
-    return { clause: `its public URL did not reach the app within ${within} (last try: ${lastProbe})` };
-  const over = http2 ? 'HTTP/2 (TCP 7844)' : 'QUIC (UDP 7844)';
-  const clause = `cloudflared did not connect to Cloudflare within ${within} over ${over}${lastError ? ` (${quoted(lastError)})` : ''}`;
-  return { clause, notRegistered: true };
 }

@@ -1,7 +1,7 @@
 import { isLocalWebUrl, originKey, withOrigin } from '../service/loopback.js';
 
 /** Where a string sits in the options: `['variableOverrides', 'API', 'value', 'urls', 0]`. */
-export type OptionPath = readonly (string | number)[];
+type OptionPath = readonly (string | number)[];
 
 /**
  * Whether the string at `path` can point at the job's app: `urlReplacements[i].replacement`, a plain
@@ -32,10 +32,8 @@ function mapOptionUrls(
 }
 
 /**
- * `options` with every URL whose origin is a tunnel's local origin sent to that tunnel's public
- * origin instead. `publicOrigins` maps local origins (`http://localhost:3000`) to public ones
- * (`https://<name>.trycloudflare.com`); `localhost`, `127.0.0.1` and `[::1]` with the same port count
- * as one origin.
+ * `options` with every URL whose origin is a tunnel's local origin sent to that tunnel's public origin
+ * instead (`localhost`, `127.0.0.1` and `[::1]` with the same port count as one origin).
  */
 export function rewriteTunnelUrls<T extends Record<string, unknown>>(
   options: T,
@@ -48,10 +46,7 @@ export function rewriteTunnelUrls<T extends Record<string, unknown>>(
   }) as T;
 }
 
-/**
- * The loopback URLs of `options` (http(s) and ws(s), as service/loopback.ts classifies them) whose origin has no
- * tunnel among `tunnelOrigins`: the service could not reach them.
- */
+/** The loopback http(s) and ws(s) URLs of `options` with no tunnel among `tunnelOrigins`: the service could not reach them. */
 export function untunnelledLoopbackUrls(
   options: Record<string, unknown>,
   tunnelOrigins: readonly string[],
