@@ -9,13 +9,7 @@ import { rewriteTunnelUrls } from '../tunnel/rewrite.js';
 import type { JobCancellation } from './signals.js';
 import { STATE } from './state.js';
 
-/**
- * Opens the `tunnel` input's tunnels before the run is started, when there are any: the settings
- * with the options' local URLs sent to the tunnels' public ones, a note for the summary, and
- * `close()`, which stops every cloudflared (at once when the job is cancelled; safe to call more than
- * once). Their pids are left for the post step, in case the main step is killed first; a tunnel that
- * goes down during the run is one warning, at once. A TunnelError when they could not be opened.
- */
+/** Their pids are left for the post step, in case the main step is killed before `close()`. */
 export async function openRunTunnels(
   settings: Settings,
   clock: Clock,
@@ -68,7 +62,7 @@ export async function openRunTunnels(
   };
 }
 
-/** The post step: stops the cloudflared processes a killed main step left running. Only warns. */
+/** Only warns: the job's outcome is the main step's. */
 export async function stopLeftoverTunnels(state: (name: string) => string = getState): Promise<void> {
   const pids = state(STATE.tunnelPids).split(' ').filter(Boolean).map(Number);
   if (pids.length === 0) return;
