@@ -46,12 +46,7 @@ export interface Tunnel {
 /** `cancelled`: the job's cancellation or another origin's failure stopped it. */
 export class TunnelError extends Error {
   override name = 'TunnelError';
-  constructor(
-    message: string,
-    readonly cancelled = false,
-  ) {
-    super(message);
-  }
+  cancelled = false;
 }
 
 const README = 'see "Test the app your job starts" in the README';
@@ -69,7 +64,8 @@ function exited(how: string, { lastError, lastLine }: QuickTunnelLog): string {
 }
 
 function cancelled(origin: string): TunnelError {
-  return new TunnelError(`Stopped opening the tunnel to ${origin}: the job is being cancelled.`, true);
+  const message = `Stopped opening the tunnel to ${origin}: the job is being cancelled.`;
+  return Object.assign(new TunnelError(message), { cancelled: true });
 }
 
 type ProbeResult = { status: number } | { failure: string; tls: boolean };
@@ -261,7 +257,6 @@ class Opening {
   }
 }
 
-/** Why cloudflared can give no tunnel any more, if so. */
 function endedEarly({ log, exit }: CloudflaredProcess): AttemptFailure | undefined {
   if (log.rateLimited) {
     const clause =
