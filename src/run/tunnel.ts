@@ -4,7 +4,7 @@ import { registerSecret } from '../runner/secrets.js';
 import { getState, saveState } from '../runner/step.js';
 import { line, safe } from '../runner/text.js';
 import type { Clock } from '../service/clock.js';
-import type { Tunnel, TunnelError } from '../tunnel/open.js';
+import type { TunnelError } from '../tunnel/open.js';
 import { rewriteTunnelUrls } from '../tunnel/rewrite.js';
 import type { JobCancellation } from './signals.js';
 import { STATE } from './state.js';
@@ -22,9 +22,8 @@ export async function openRunTunnels(
   // Loaded only for a tunnel: @actions/tool-cache and the process handling cost every other run nothing.
   const open = await import('../tunnel/open.js');
   const { originWaitMs, urlWaitMs, reachWaitMs } = open.TUNNEL_BOUNDS;
-  let tunnels: Tunnel[];
-  try {
-    tunnels = await open.openTunnels(target.tunnelOrigins, {
+  const tunnels = await open
+    .openTunnels(target.tunnelOrigins, {
       log: (text) => info(line`${text}`),
       mask: registerSecret,
       debug: (text) => debug(line`${text}`),
@@ -37,11 +36,9 @@ export async function openRunTunnels(
         urlWaitMs: Math.min(urlWaitMs, settings.timeoutMs),
         reachWaitMs: Math.min(reachWaitMs, settings.timeoutMs),
       },
-    });
-  } catch (error) {
-    if (error instanceof open.TunnelError) return error;
-    throw error;
-  }
+    })
+    .catch((error: unknown) => (error instanceof open.TunnelError ? error : Promise.reject(error)));
+  if (tunnels instanceof open.TunnelError) return tunnels;
   saveState(STATE.tunnelPids, tunnels.map((tunnel) => tunnel.pid).join(' '));
   let closing: Promise<void> | undefined;
   const close = () => {
