@@ -120,10 +120,7 @@ async function checkSum(file: string, pinned: string, what: string): Promise<voi
 }
 
 /** The one on PATH is the job's own choice, unchecked: the pinned sums are of one release. */
-export async function locateCloudflared(
-  install: InstallOptions | undefined,
-  log: (line: string) => void,
-): Promise<string | { missing: string }> {
+export async function locateCloudflared(install: InstallOptions | undefined, log: (line: string) => void) {
   const onPath = await which(binaryName(process.platform));
   if (onPath) {
     log(`Using cloudflared from PATH (not checked: the action checks only the one it downloads): ${onPath}`);

@@ -184,10 +184,7 @@ export async function stopProcessGroup(pgid: number, killAfterMs: number, clock:
 }
 
 /** The post step: `pids` come from the state a killed main step saved, and are checked before any signal. */
-export async function stopLeftover(
-  pids: readonly number[],
-  { killAfterMs = KILL_AFTER_MS, clock = systemClock }: { killAfterMs?: number; clock?: Clock } = {},
-): Promise<{ pid: number; outcome: GroupStop | 'not cloudflared' }[]> {
+export async function stopLeftover(pids: readonly number[], { killAfterMs = KILL_AFTER_MS } = {}) {
   const stopOne = async (pid: number): Promise<GroupStop | 'not cloudflared'> => {
     // 0 and negative numbers name process groups (-1: every process): never signalled, nor this process.
     if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return 'not cloudflared';
@@ -195,7 +192,7 @@ export async function stopLeftover(
     // Where /proc exists, its command line must name cloudflared; without /proc (macOS, Windows), or once it has exited, it may be.
     const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => 'cloudflared');
     if (!cmdline.includes('cloudflared')) return 'not cloudflared';
-    return stopProcessGroup(pid, killAfterMs, clock);
+    return stopProcessGroup(pid, killAfterMs, systemClock);
   };
   return Promise.all(pids.map(async (pid) => ({ pid, outcome: await stopOne(pid) })));
 }

@@ -103,10 +103,7 @@ export async function pollUntil<T>(
 }
 
 /** All at once: resolves once every public URL reaches its app, or stops whatever it started and throws. */
-export async function openTunnels(
-  origins: readonly string[],
-  options: OpenTunnelsOptions,
-): Promise<Tunnel[]> {
+export async function openTunnels(origins: readonly string[], options: OpenTunnelsOptions) {
   const opening = new Opening(options);
   const settled = await Promise.allSettled(
     origins.map((origin) =>

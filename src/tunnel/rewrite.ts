@@ -38,10 +38,7 @@ export function rewriteTunnelUrls<T extends Record<string, unknown>>(
 }
 
 /** The service could not reach these. */
-export function untunnelledLoopbackUrls(
-  options: Record<string, unknown>,
-  tunnelOrigins: readonly string[],
-): { path: OptionPath; url: string }[] {
+export function untunnelledLoopbackUrls(options: Record<string, unknown>, tunnelOrigins: readonly string[]) {
   const tunnelled = new Set(tunnelOrigins.map(originKey));
   const found: { path: OptionPath; url: string }[] = [];
   mapOptionUrls(options, (text, path) => {
