@@ -86,11 +86,7 @@ export class CloudflaredProcess {
   }
 
   /** Without a shell; `http2` (over TCP) for networks that drop UDP 7844. */
-  static async start(
-    { binary, origin, http2 }: { binary: string; origin: string; http2: boolean },
-    clock: Clock,
-    sink: LogSink,
-  ): Promise<CloudflaredProcess> {
+  static async start(binary: string, origin: string, http2: boolean, clock: Clock, sink: LogSink) {
     const configDir = await mkdtemp(path.join(process.env.RUNNER_TEMP || os.tmpdir(), 'cloudflared-'));
     const configPath = path.join(configDir, 'config.yml');
     await writeFile(configPath, '');

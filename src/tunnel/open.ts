@@ -154,7 +154,7 @@ class Opening {
     let http2 = false;
     for (let number = 1; ; number++) {
       if (signal.aborted) throw cancelled(origin);
-      const cloudflared = await CloudflaredProcess.start({ binary, origin, http2 }, this.clock, options);
+      const cloudflared = await CloudflaredProcess.start(binary, origin, http2, this.clock, options);
       const outcome = await this.reach(cloudflared, localStatus, http2);
       if (typeof outcome === 'string') return this.tunnelOf(cloudflared, origin, outcome, number);
       await cloudflared.stop(bounds.killAfterMs);
@@ -194,13 +194,8 @@ class Opening {
   }
 
   private tunnelOf(cloudflared: CloudflaredProcess, origin: string, publicOrigin: string, attempt: number) {
-    const pid = cloudflared.pid as number;
-    const tunnel = {
-      localOrigin: origin,
-      publicOrigin,
-      pid,
-      stop: () => cloudflared.stop(this.bounds.killAfterMs),
-    };
+    const stop = () => cloudflared.stop(this.bounds.killAfterMs);
+    const tunnel = { localOrigin: origin, publicOrigin, pid: cloudflared.pid as number, stop };
     const took = seconds(this.clock.now() - this.startedAt);
     this.options.log(`Tunnel to ${origin} is up at ${publicOrigin} (${took}, attempt ${attempt}).`);
     void cloudflared.exited.then((exit) => {
@@ -237,18 +232,16 @@ class Opening {
       return registered ?? endedEarly(cloudflared) ?? { clause, notRegistered: true };
     }
     let lastProbe = 'none';
-    const reached = await this.poll(
-      async () => {
-        const early = endedEarly(cloudflared);
-        if (early) return early;
-        const result = await probe(`${publicOrigin}/`, bounds.requestTimeoutMs, signal);
-        if ('status' in result && reachedApp(result.status, localStatus)) return publicOrigin;
-        lastProbe = 'status' in result ? `HTTP ${result.status}` : result.failure;
-        options.debug?.(`The public URL did not reach the app yet: ${lastProbe}`);
-        return undefined;
-      },
-      Math.max(0, reachBy - clock.now()),
-    );
+    const left = Math.max(0, reachBy - clock.now());
+    const reached = await this.poll(async () => {
+      const early = endedEarly(cloudflared);
+      if (early) return early;
+      const result = await probe(`${publicOrigin}/`, bounds.requestTimeoutMs, signal);
+      if ('status' in result && reachedApp(result.status, localStatus)) return publicOrigin;
+      lastProbe = 'status' in result ? `HTTP ${result.status}` : result.failure;
+      options.debug?.(`The public URL did not reach the app yet: ${lastProbe}`);
+      return undefined;
+    }, left);
     const clause = `its public URL did not reach the app within ${within} (last try: ${lastProbe})`;
     return reached ?? endedEarly(cloudflared) ?? { clause };
   }
