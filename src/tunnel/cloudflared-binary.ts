@@ -58,9 +58,8 @@ export interface InstallOptions {
 }
 
 /**
- * The cached binary's sum is checked on every use: on a self-hosted runner the cache outlives jobs,
- * and anything may have been put there. A download is checked before it is unpacked or cached.
- * Throws an Error whose message is a clause: "the download of … failed: HTTP 404".
+ * Sums are checked before unpacking or caching, and on every use: a self-hosted runner's cache outlives
+ * jobs. Its errors' messages are clauses: "the download of … failed: HTTP 404".
  */
 export async function installCloudflared(
   options: InstallOptions = {},
