@@ -4,14 +4,11 @@ import type { Clock } from '../service/clock.js';
 import { ServiceError } from '../service/errors.js';
 import type { RunDriver } from '../service/run-driver.js';
 
-/** The cancel of a run that timed out, or in the post step: sent while the job is ending. */
+/** Sent while the job is ending. */
 const CANCEL_BUDGET_MS = 5000;
 const CANCEL_REQUEST_TIMEOUT_MS = 3000;
 
-/**
- * Why this step leaves its run running when it does not finish, if it does: a step cancels only a
- * run it started itself, as `cancel-on-abort` says, when the service has a cancel for it.
- */
+/** Why this step leaves its run running when it does not finish, if it does. */
 export function whyLeftRunning(driver: RunDriver, runId: string, attached: boolean, cancelOnAbort: boolean) {
   const run = `${driver.kind} ${runId}`;
   if (attached) return `${run} was not started by this step, so it is left running.`;
@@ -22,12 +19,7 @@ export function whyLeftRunning(driver: RunDriver, runId: string, attached: boole
   return undefined;
 }
 
-/**
- * Cancels a run on the service, by `deadline` (the cancelled job's, else CANCEL_BUDGET_MS from
- * now), and says what happened in one line of the log; a failure only warns. `note` is for the
- * summary and the results file; `settled` is false when a later try (the post step) could still
- * cancel the run.
- */
+/** A failure only warns; `settled` is false when a later try (the post step) could still cancel it. */
 export async function cancelRun(
   driver: RunDriver,
   runId: string,

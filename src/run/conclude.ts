@@ -12,15 +12,11 @@ export type RunIdentity = Omit<
 
 const NO_TEST_CASES: Counts = { total: 0, passed: 0, failed: 0, flaky: 0, skipped: 0 };
 
-/** How a failing step's message names the run. */
 export function runName(outcome: Pick<RunOutcome, 'mode' | 'runId'>): string {
   return `${outcome.mode === 'project' ? 'Project run' : 'Test suite run'} ${outcome.runId}`;
 }
 
-/**
- * The outcome of a run that reached a final status, with the contract's step result: each test
- * case's verdict is decided here, once, and the counts follow from them.
- */
+/** Each test case's verdict is decided here, once, and the counts follow from them. */
 export function finishedOutcome(identity: RunIdentity, run: FinishedRun): RunOutcome {
   const counts = { ...NO_TEST_CASES, total: run.testCases.length };
   let failing = 0;
@@ -74,10 +70,6 @@ export function finishedOutcome(identity: RunIdentity, run: FinishedRun): RunOut
   };
 }
 
-/**
- * The outcome of a run with no test case known: started and left alone (`wait: false`), or one
- * whose result is unknown (timed out, cancelled, or the service failed).
- */
 export function emptyOutcome(
   identity: RunIdentity,
   status: 'STARTED' | 'TIMEDOUT' | 'CANCELLED' | 'ERROR',

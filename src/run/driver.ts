@@ -1,11 +1,9 @@
-import { hideSensitiveValues, sensitiveOverrideNames } from '../inputs/sensitive-overrides.js';
+import { hideSensitiveValues } from '../inputs/sensitive-overrides.js';
 import type { Settings } from '../inputs/settings.js';
 import { type CallContext, ServiceClient } from '../service/client.js';
 import type { Clock } from '../service/clock.js';
-
 import { ProjectRunDriver, type RunDriver, type StartedRun, SuiteRunDriver } from '../service/run-driver.js';
 
-/** How the step comes by its run: the driver for it, and how to start it or which run to attach to. */
 export type RunPlan = { driver: RunDriver } & (
   | { start: (context: CallContext) => Promise<StartedRun> }
   | { attachTo: string }
@@ -30,9 +28,7 @@ export function planRun(settings: Settings, clock: Clock): RunPlan {
   const { testSuiteId, options } = target;
   const start = async (context: CallContext): Promise<StartedRun> => {
     const started = await driver.start(testSuiteId, options, context);
-    // Hidden whether or not the service echoes `sensitive`: the request said so.
-    const hidden = sensitiveOverrideNames(options);
-    const appliedOptions = started.appliedOptions && hideSensitiveValues(started.appliedOptions, hidden);
+    const appliedOptions = started.appliedOptions && hideSensitiveValues(started.appliedOptions, options);
     return { ...started, appliedOptions };
   };
   return { driver, start };

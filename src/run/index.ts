@@ -15,11 +15,7 @@ import { type JobCancellation, START_GRACE_MS } from './signals.js';
 import { saveRunState } from './state.js';
 import { openRunTunnels } from './tunnel.js';
 
-/**
- * Starts the run (or attaches to it), waits for its final status, and concludes: the outcome the
- * step reports, with its links to the service's pages. A run that does not finish is cancelled
- * when it is this step's to cancel.
- */
+/** A run that does not finish is cancelled when it is this step's to cancel. */
 export async function runToOutcome(
   settings: Settings,
   clock: Clock,
@@ -90,11 +86,7 @@ async function startAndWait(
   return outcome;
 }
 
-/**
- * Starts the run, or attaches to the one `run-id` names. Returns its id, or the outcome when no
- * run could be started (the service failed, or the job was cancelled first). Adds what the start
- * tells of the run to `identity`.
- */
+/** The run's id, or the outcome when no run could be started. Adds what the start tells to `identity`. */
 async function startOrAttach(
   plan: RunPlan,
   identity: RunIdentity,
@@ -139,7 +131,6 @@ async function startOrAttach(
   }
 }
 
-/** Why a run did not finish, as its outcome says it. */
 interface Unfinished {
   status: 'TIMEDOUT' | 'CANCELLED' | 'ERROR';
   message: string;
@@ -155,11 +146,8 @@ export function jitteredInterval(pollIntervalMs: number, random: () => number): 
 }
 
 /**
- * Polls a run until its status is final, the deadline passes or the job is cancelled. When the
- * deadline comes between two polls, the run is polled once more before it counts as timed out,
- * so that a run that finished meanwhile is reported as finished (and never cancelled). Service
- * errors propagate as ServiceError. Elapsed times and the deadline count from `startedAt`, when
- * the start request was sent.
+ * When the deadline comes between two polls, the run is polled once more before it counts as timed
+ * out, so that a run that finished meanwhile is reported as finished (and never cancelled).
  */
 async function waitForFinish(
   driver: RunDriver,

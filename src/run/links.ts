@@ -4,11 +4,7 @@ import type { RunOutcome } from '../report/outcome.js';
 import { warning } from '../runner/log.js';
 import { line } from '../runner/text.js';
 
-/**
- * The outcome with its links to the service's pages: the run's (`dashboard-url`), each test
- * case's (`dashboard-test-url`), and the run's named in a failing step's message. A link whose
- * values are not known (a suite run's project, before the service names it) is left out.
- */
+/** A link whose values are not known (a suite run's project, before the service names it) is left out. */
 export function withLinks(outcome: RunOutcome, settings: Settings): RunOutcome {
   const { dashboardUrl: runTemplate, dashboardTestUrl: testTemplate } = settings;
   if (runTemplate === undefined && testTemplate === undefined) return outcome;
@@ -33,7 +29,6 @@ export function withLinks(outcome: RunOutcome, settings: Settings): RunOutcome {
   return { ...outcome, dashboardUrl, message };
 }
 
-/** A failing step's message, with the service's page for the run when there is one. */
 export function failureMessage(message: string, dashboardUrl: string | undefined): string {
   return dashboardUrl ? `${message} The service's page for the run: ${dashboardUrl}` : message;
 }
