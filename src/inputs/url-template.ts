@@ -2,32 +2,22 @@ import { isLoopbackHost, parseUrl } from '../service/loopback.js';
 import { shown } from '../service/validation.js';
 import { InputError } from './input-error.js';
 
-/** What a link to the service's page for a run may name. */
 export const RUN_PLACEHOLDERS = ['projectId', 'runId', 'testSuiteId'] as const;
-/** What a link to the service's page for one test case may name besides. */
 export const TEST_PLACEHOLDERS = [...RUN_PLACEHOLDERS, 'testRunId', 'testId'] as const;
-export type Placeholder = (typeof TEST_PLACEHOLDERS)[number];
+type Placeholder = (typeof TEST_PLACEHOLDERS)[number];
 
-/** A URL with `{placeholders}`, checked as an input: each value is URL-encoded when expanded. */
-export interface UrlTemplate {
+interface UrlTemplate {
   text: string;
-  /** The placeholders it uses. */
   uses: ReadonlySet<Placeholder>;
-  /** Those of them in the host: each must expand to one DNS label, so no value chooses the host. */
+  /** Each must expand to one DNS label, so no value chooses the host. */
   inHost: ReadonlySet<Placeholder>;
-  /** The input's name, for the warning when a value would change the host. */
   input: string;
 }
 
-/** One DNS label: what a placeholder in a template's host may expand to. */
 const DNS_LABEL = /^[A-Za-z0-9-]{1,63}$/;
 
 const PLACEHOLDER = /\{([^{}]*)\}/g;
 
-/**
- * The template an input holds, or undefined when it is empty: only `allowed` placeholders, and
- * once they are filled in, an https:// URL (or http:// on a loopback host) without credentials.
- */
 export function parseUrlTemplate(
   name: string,
   text: string,
@@ -62,10 +52,7 @@ export function parseUrlTemplate(
   return { text, uses, inHost, input: name };
 }
 
-/**
- * The template with each placeholder's value URL-encoded; undefined while a value it uses is
- * unknown; `refused` (why, in words) when a value in the host is not one DNS label.
- */
+/** Undefined while a value it uses is unknown. */
 export function expandUrl(
   template: UrlTemplate | undefined,
   values: Partial<Record<Placeholder, string>>,
