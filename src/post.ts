@@ -16,10 +16,7 @@ interface CleanupDependencies {
   state?: (name: string) => string;
 }
 
-/**
- * The post step (`post-if: cancelled()`): stops the tunnels and cancels a run the main step started
- * and could not see to an end, because it was killed. It only warns: cleanup never fails a job.
- */
+/** `post-if: cancelled()`: for a main step that was killed. It only warns: cleanup never fails a job. */
 export async function cleanup(dependencies: CleanupDependencies = {}): Promise<void> {
   const { state = getState, clock = systemClock } = dependencies;
   beginStep();

@@ -60,10 +60,7 @@ export async function buildSuiteOptions(text: string, inputs: SuiteOptionInputs)
   } as SuiteOptions;
 }
 
-/**
- * On a pull request it names the pull request's head commit and number: GITHUB_SHA is then a
- * temporary merge commit that is on no branch.
- */
+/** On a pull request, its head commit: GITHUB_SHA is then a temporary merge commit on no branch. */
 export function defaultNote(env: NodeJS.ProcessEnv, found?: PullRequestRef): string | undefined {
   const workflow = readWorkflowRun(env);
   if (!workflow.repository) return undefined;

@@ -20,10 +20,7 @@ export function maskSensitiveOverrides(options: unknown): void {
   }
 }
 
-/**
- * For the summary: the values of the overrides the service marks sensitive, and of those `sent` marked
- * sensitive, whatever the service echoes.
- */
+/** For the summary; also those `sent` marked sensitive, whatever the service echoes. */
 export function hideSensitiveValues(
   options: Record<string, unknown>,
   sent: unknown,

@@ -9,10 +9,7 @@ function annotationTitle(title: string) {
   return safe(title, 200) || safe(UNTITLED);
 }
 
-/**
- * Within what the step's other annotations leave of GitHub's ten of each kind, and one notice for the
- * rest: called last, once every other warning and failure of the step is out.
- */
+/** Within what the step's other annotations leave of GitHub's ten of each kind: so called last. */
 export function annotate(outcome: RunOutcome, summary: boolean): void {
   if (outcome.status === 'STARTED') return;
   const where = summary ? 'the job summary lists them' : 'the results file lists them';

@@ -145,10 +145,7 @@ export function jitteredInterval(pollIntervalMs: number, random: () => number): 
   return Math.round(pollIntervalMs * (0.9 + 0.2 * random()));
 }
 
-/**
- * When the deadline comes between two polls, the run is polled once more before it counts as timed
- * out, so that a run that finished meanwhile is reported as finished (and never cancelled).
- */
+/** At the deadline, one more poll: a run that finished meanwhile is reported so, and never cancelled. */
 async function waitForFinish(
   driver: RunDriver,
   runId: string,

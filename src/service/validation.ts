@@ -2,22 +2,20 @@ import * as z from 'zod/mini';
 import { cut } from '../runner/text.js';
 
 /**
- * Sentences for validation problems: where, what the field must be, and what was given. What a
- * field must be is read off the schema's JSON Schema (zod's public description of it), never
- * written a second time; zod's own messages ("Invalid input", or with its English locale "Too
- * small: expected number to be >=0") name neither the whole range nor the value given.
+ * What a field must be is read off the schema's JSON Schema, never written a second time: zod's own
+ * messages ("Too small: expected number to be >=0") name neither the whole range nor the value given.
  */
 
 type Issue = z.core.$ZodIssue;
 type Path = readonly PropertyKey[];
 type Json = z.core.JSONSchema.JSONSchema;
 
-/** Shows a value in an error message, shortened so a pasted blob cannot flood the log. */
+/** Shortened so that a pasted blob cannot flood the log. */
 export function shown(value: string): string {
   return `'${cut(value, 80)}'`;
 }
 
-/** What was given, for a message: short values as they are, others by their kind; `hidden`: the kind only (it may be a secret). */
+/** `hidden`: the kind only (it may be a secret). */
 export function describeValue(value: unknown, hidden = false): string {
   if (value === undefined) return 'nothing';
   if (value === null || typeof value !== 'object') {
@@ -44,7 +42,6 @@ function branches(schema: Json | boolean | undefined): Json[] {
   return types.map((type) => ({ ...schema, type, enum: schema.enum?.filter((value) => value !== null) }));
 }
 
-/** The part of `schema` that validates the value at `path`. */
 function schemaAt(schema: Json, path: Path): Json | undefined {
   let here: Json | undefined = schema;
   for (const key of path) {
@@ -102,10 +99,7 @@ function kindInWords(branch: Json): string {
   return any ? 'an object' : `an object that maps names to ${expectation(values)}`;
 }
 
-/**
- * What a value must be, in words: `an integer from 0 to 128`, `one of PROJECT, SUITE, DISABLED`,
- * and what it is when the schema says (`z.describe`): `a number, 0 or more (milliseconds)`.
- */
+/** `an integer from 0 to 128`, `one of PROJECT, SUITE`, `a number, 0 or more (milliseconds)` */
 function expectation(schema: Json): string {
   const words = branches(schema).map((branch) => {
     const kind = kindInWords(branch);
@@ -131,11 +125,10 @@ function flatten(issue: Issue): Issue[] {
 }
 
 interface ExplainOptions {
-  /** Names the value at a path: `options.testMatch`, `field 'results'`. */
+  /** `options.testMatch`, `field 'results'` */
   where: (path: Path) => string;
-  /** Whether the value given at a path may be shown; else only its kind (it may be a secret). */
+  /** Else only its kind is shown (it may be a secret). */
   showsInput?: (path: Path) => boolean;
-  /** At most this many problems are listed; then how many more there are. */
   max: number;
 }
 
@@ -147,12 +140,8 @@ export function validate<T>(
 ): { data: T } | { problems: string } {
   const parsed = schema.safeParse(value, { reportInput: true });
   if (parsed.success) return { data: parsed.data };
-  return { problems: explainIssues(schema, parsed.error.issues, options).join(' ') };
-}
-
-function explainIssues(schema: z.core.$ZodType, issues: readonly Issue[], options: ExplainOptions): string[] {
   const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Json;
-  const flat = issues.flatMap(flatten);
+  const flat = parsed.error.issues.flatMap(flatten);
   const sentences = flat.slice(0, options.max).map((issue) => {
     const where = options.where(issue.path);
     const here = schemaAt(json, issue.path);
@@ -177,5 +166,5 @@ function explainIssues(schema: z.core.$ZodType, issues: readonly Issue[], option
     return `${where} must be ${expected}; got ${given}${unquote}.`;
   });
   if (flat.length > options.max) sentences.push(`(and ${flat.length - options.max} more problems)`);
-  return sentences;
+  return { problems: sentences.join(' ') };
 }
