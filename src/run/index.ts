@@ -2,7 +2,7 @@ import { modeOf, type Settings } from '../inputs/settings.js';
 import { formatDuration } from '../report/format.js';
 import type { RunOutcome } from '../report/outcome.js';
 import { info } from '../runner/log.js';
-import { setOutput } from '../runner/step.js';
+import { saveState, setOutput } from '../runner/step.js';
 import { line } from '../runner/text.js';
 import type { Clock } from '../service/clock.js';
 import { Aborted, DeadlineExceeded, ServiceError } from '../service/errors.js';
@@ -12,7 +12,7 @@ import { emptyOutcome, finishedOutcome, type RunIdentity } from './conclude.js';
 import { planRun, type RunPlan } from './driver.js';
 import { withLinks } from './links.js';
 import { type JobCancellation, START_GRACE_MS } from './signals.js';
-import { saveRunState } from './state.js';
+import { STATE } from './state.js';
 import { openRunTunnels } from './tunnel.js';
 
 /** A run that does not finish is cancelled when it is this step's to cancel. */
@@ -61,7 +61,8 @@ async function startAndWait(
 
   const leftRunning = whyLeftRunning(driver, runId, 'attachTo' in plan, settings.cancelOnAbort);
   const cancellable = settings.wait && leftRunning === undefined;
-  saveRunState({ runId, cancellable });
+  saveState(STATE.runId, runId);
+  saveState(STATE.cancellable, String(cancellable));
   if (!settings.wait) return emptyOutcome(identity, 'STARTED');
 
   let outcome: RunOutcome;
@@ -82,7 +83,7 @@ async function startAndWait(
     if (!(error instanceof ServiceError)) throw error;
     outcome = emptyOutcome(identity, 'ERROR', error.message);
   }
-  saveRunState({ runId, cancellable, settled });
+  saveState(STATE.settled, String(settled));
   return outcome;
 }
 

@@ -1,5 +1,3 @@
-import { saveState } from '../runner/step.js';
-
 /** What the main step leaves for the post step. */
 export const STATE = {
   isPost: 'isPost',
@@ -10,9 +8,3 @@ export const STATE = {
   /** Of the cloudflared processes still running, space-separated. */
   tunnelPids: 'tunnelPids',
 } as const;
-
-export function saveRunState(state: { runId: string; cancellable: boolean; settled?: boolean }): void {
-  saveState(STATE.runId, state.runId);
-  saveState(STATE.cancellable, String(state.cancellable));
-  saveState(STATE.settled, String(state.settled ?? false));
-}
