@@ -13,15 +13,10 @@ export type SafeText = string & { readonly [cleaned]: true };
 const UNSAFE =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
   /[\u0000-\u001F\u007F-\u009F\u061C\u200B\u200E\u200F\u2028-\u202E\u2060-\u2069\uFEFF\uFFFE\uFFFF]/g;
-const UNSAFE_CHARACTER = new RegExp(UNSAFE.source);
+/** One of the set: no id or header value may hold one. */
+export const UNSAFE_CHARACTER = new RegExp(UNSAFE.source);
 const BREAK = /[\t\n\r\u2028\u2029]/;
 const LONE_SURROGATE = /[\uD800-\uDFFF]/;
-
-export function hasUnsafeCharacters(text: string): boolean {
-  return UNSAFE_CHARACTER.test(text);
-}
-
-const ELLIPSIS = '…';
 
 const VALUE_MAX_CHARS = 2000;
 
@@ -39,7 +34,7 @@ export function cut(text: string, maxChars: number): string {
   const points = Array.from(text.slice(0, 2 * maxChars));
   if (points.length <= maxChars && text.length <= 2 * maxChars) return text;
   const kept = points.slice(0, maxChars - 1).join('');
-  return kept.trimEnd() + ELLIPSIS;
+  return `${kept.trimEnd()}…`;
 }
 
 /**
