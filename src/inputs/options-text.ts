@@ -46,13 +46,8 @@ export async function parseOptionsText(text: string): Promise<Record<string, unk
   const yaml = await import(/* webpackMode: "eager" */ 'js-yaml');
   let value: unknown;
   try {
-    // js-yaml bounds the nesting it reads (a recursive parser) since 4.3, which its types do not
-    // know yet.
-    const options: LoadOptions & { maxDepth: number } = {
-      schema: yaml.CORE_SCHEMA,
-      maxDepth: MAX_OPTIONS_DEPTH,
-    };
-    value = yaml.load(text, options);
+    // js-yaml bounds the nesting its recursive parser reads since 4.3; its types do not know it yet.
+    value = yaml.load(text, { schema: yaml.CORE_SCHEMA, maxDepth: MAX_OPTIONS_DEPTH } as LoadOptions);
   } catch (error) {
     if (!(error instanceof yaml.YAMLException)) throw error;
     if (error.reason.startsWith('nesting exceeded maxDepth')) throw tooDeep();
