@@ -108,12 +108,6 @@ function expectation(schema: Json): string {
   return words.length < 2 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;
 }
 
-/** `'number_of_workers'` or `'NumberOfWorkers'` -> `'numberOfWorkers'` */
-function closeKey(key: string, allowed: readonly string[]): string | undefined {
-  const squash = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
-  return allowed.find((candidate) => squash(candidate) === squash(key));
-}
-
 /** The issues of a union that failed, from the branch shaped like the input; the union's own when none is. */
 function flatten(issue: Issue): Issue[] {
   if (issue.code !== 'invalid_union') return [issue];
@@ -147,8 +141,10 @@ export function validate<T>(
     const here = schemaAt(json, issue.path);
     if (issue.code === 'unrecognized_keys') {
       const allowed = Object.keys(branches(here).find((branch) => branch.properties)?.properties ?? {});
+      // `'number_of_workers'` or `'NumberOfWorkers'` -> `'numberOfWorkers'`
+      const squash = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
       const keys = issue.keys.map((key) => {
-        const close = closeKey(key, allowed);
+        const close = allowed.find((candidate) => squash(candidate) === squash(key));
         return close === undefined ? `'${key}'` : `'${key}' (did you mean '${close}'?)`;
       });
       return `${where} has unknown key ${keys.join(', ')}; allowed keys: ${allowed.join(', ')}.`;
