@@ -34,11 +34,7 @@ export function finishedOutcome(identity: RunIdentity, run: FinishedRun): RunOut
     };
   });
   const project = identity.mode === 'project';
-  const status: OutputStatus = project
-    ? (run.serviceStatus as OutputStatus)
-    : failing === 0
-      ? 'PASSED'
-      : 'FAILED';
+  const status = (project ? run.serviceStatus : failing === 0 ? 'PASSED' : 'FAILED') as OutputStatus;
   const success = status === 'PASSED' && failing === 0;
   const flakyNote =
     identity.failOnFlaky && counts.flaky > 0

@@ -1,15 +1,22 @@
+import { hideSensitiveValues } from '../inputs/sensitive-overrides.js';
 import { modeOf, type Settings } from '../inputs/settings.js';
 import { formatDuration } from '../report/format.js';
 import type { RunOutcome } from '../report/outcome.js';
 import { info } from '../runner/log.js';
 import { saveState, setOutput } from '../runner/step.js';
 import { line } from '../runner/text.js';
+import { type CallContext, ServiceClient } from '../service/client.js';
 import type { Clock } from '../service/clock.js';
 import { Aborted, DeadlineExceeded, ServiceError } from '../service/errors.js';
-import type { FinishedRun, RunDriver } from '../service/run-driver.js';
+import {
+  type FinishedRun,
+  ProjectRunDriver,
+  type RunDriver,
+  type StartedRun,
+  SuiteRunDriver,
+} from '../service/run-driver.js';
 import { cancelRun, whyLeftRunning } from './cancel.js';
 import { emptyOutcome, finishedOutcome, type RunIdentity } from './conclude.js';
-import { planRun, type RunPlan } from './driver.js';
 import { withLinks } from './links.js';
 import { type JobCancellation, START_GRACE_MS } from './signals.js';
 import { STATE } from './state.js';
@@ -201,4 +208,34 @@ function timedOut(run: string, timeoutMs: number, lastStatus?: string, error?: D
   }
   const last = lastStatus ? `; its last status was ${lastStatus}` : '';
   return { status: 'TIMEDOUT', message: `${run} did not finish within ${timeout}${last}.` };
+}
+
+type RunPlan = { driver: RunDriver } & (
+  | { start: (context: CallContext) => Promise<StartedRun> }
+  | { attachTo: string }
+);
+
+/** The only place where the two modes differ: which driver, and what starts a run. */
+export function planRun(settings: Settings, clock: Clock): RunPlan {
+  const client = new ServiceClient(settings.baseUrl, settings.apiKey, settings.requestTimeoutMs, clock);
+  const { target } = settings;
+  if (target.kind === 'project') {
+    const driver = new ProjectRunDriver(client, target.projectId);
+    if (target.runId !== undefined) return { driver, attachTo: target.runId };
+    const { branch, environment } = settings;
+    const { playwrightProjectName } = target;
+    return {
+      driver,
+      start: (context) => driver.start({ branch, environment, playwrightProjectName }, context),
+    };
+  }
+  const driver = new SuiteRunDriver(client, target.testSuiteId);
+  if (target.kind === 'suite-attach') return { driver, attachTo: target.runId };
+  const { testSuiteId, options } = target;
+  const start = async (context: CallContext): Promise<StartedRun> => {
+    const started = await driver.start(testSuiteId, options, context);
+    const appliedOptions = started.appliedOptions && hideSensitiveValues(started.appliedOptions, options);
+    return { ...started, appliedOptions };
+  };
+  return { driver, start };
 }
