@@ -4,7 +4,7 @@ import type { RunOutcome } from './outcome.js';
 import type { Verdict } from './test-case-status.js';
 
 const XML_SPECIALS = /[&<>"']/g;
-const XML_ENTITIES: Record<string, string> = {
+const ENTITY: Record<string, string> = {
   '&': '&amp;',
   '<': '&lt;',
   '>': '&gt;',
@@ -14,10 +14,7 @@ const XML_ENTITIES: Record<string, string> = {
 
 /** On one line: some JUnit consumers cut a name at a newline or show `&#10;` literally. */
 function xmlAttr(text: string): string {
-  return clean(text, Number.POSITIVE_INFINITY, 'fold').replace(
-    XML_SPECIALS,
-    (char) => XML_ENTITIES[char] ?? char,
-  );
+  return clean(text, Number.POSITIVE_INFINITY, 'fold').replace(XML_SPECIALS, (char) => ENTITY[char] ?? char);
 }
 
 /** JUnit's `time`: seconds as a plain decimal number, which its readers parse (not formatDuration's words). */

@@ -171,11 +171,8 @@ async function waitForFinish(
   try {
     for (;;) {
       if (signal.aborted) break;
-      const context = {
-        deadline: atDeadline ? clock.now() + Math.min(LAST_LOOK_MS, settings.requestTimeoutMs) : deadline,
-        signal,
-      };
-      const poll = await driver.poll(runId, context);
+      const lastLook = clock.now() + Math.min(LAST_LOOK_MS, settings.requestTimeoutMs);
+      const poll = await driver.poll(runId, { deadline: atDeadline ? lastLook : deadline, signal });
       // A line when the status changes, and one a minute while it does not.
       if (poll.status !== lastStatus || clock.now() - lastLineAt >= HEARTBEAT_MS) {
         const change = lastStatus ? `${lastStatus} -> ${poll.status}` : poll.status;
@@ -223,11 +220,8 @@ export function planRun(settings: Settings, clock: Clock): RunPlan {
     const driver = new ProjectRunDriver(client, target.projectId);
     if (target.runId !== undefined) return { driver, attachTo: target.runId };
     const { branch, environment } = settings;
-    const { playwrightProjectName } = target;
-    return {
-      driver,
-      start: (context) => driver.start({ branch, environment, playwrightProjectName }, context),
-    };
+    const request = { branch, environment, playwrightProjectName: target.playwrightProjectName };
+    return { driver, start: (context) => driver.start(request, context) };
   }
   const driver = new SuiteRunDriver(client, target.testSuiteId);
   if (target.kind === 'suite-attach') return { driver, attachTo: target.runId };
