@@ -50,16 +50,11 @@ const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_00
 /** Node's timers hold at most 2^31 - 1 ms (24.8 days) and fire at once past it. */
 const MAX_DURATION_MS = 24 * 24 * UNIT_MS.h;
 
-export function parseDuration(text: string): number | undefined {
-  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/.exec(text.trim());
-  const ms = match ? Number(match[1]) * UNIT_MS[match[2] ?? 's'] : Number.NaN;
-  return Number.isFinite(ms) ? Math.round(ms) : undefined;
-}
-
-function parseDurationInput(input: InputReader, name: string): number {
+function parseDuration(input: InputReader, name: string): number {
   const value = input(name);
-  const ms = parseDuration(value);
-  if (ms === undefined || ms <= 0) {
+  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/.exec(value);
+  const ms = match ? Math.round(Number(match[1]) * UNIT_MS[match[2] ?? 's']) : Number.NaN;
+  if (!Number.isFinite(ms) || ms <= 0) {
     throw new InputError(
       `Input '${name}' must be a positive duration such as 500ms, 10s, 2m or 1h (a plain number is seconds); got ${shown(value)}.`,
     );
@@ -304,7 +299,7 @@ export async function readSettings(readRaw: InputReader = getInput, env: NodeJS.
   const idTarget = resolveTarget(input);
   const wait = parseBoolean(input, 'wait');
   checkApplicable(input, idTarget, wait);
-  const pollIntervalMs = parseDurationInput(input, 'poll-interval');
+  const pollIntervalMs = parseDuration(input, 'poll-interval');
   if (pollIntervalMs < 1000 && !loopback) {
     throw new InputError(
       `Input 'poll-interval' must be at least 1s against a remote service; got ${shown(input('poll-interval'))}.`,
@@ -317,8 +312,8 @@ export async function readSettings(readRaw: InputReader = getInput, env: NodeJS.
     baseUrl,
     wait,
     pollIntervalMs,
-    timeoutMs: parseDurationInput(input, 'timeout'),
-    requestTimeoutMs: parseDurationInput(input, 'request-timeout'),
+    timeoutMs: parseDuration(input, 'timeout'),
+    requestTimeoutMs: parseDuration(input, 'request-timeout'),
     cancelOnAbort: parseBoolean(input, 'cancel-on-abort'),
     failOnFlaky: parseBoolean(input, 'fail-on-flaky'),
     failOn: parseChoice(input, 'fail-on', FAIL_ON),
