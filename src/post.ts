@@ -1,6 +1,5 @@
 import { type InputReader, readSettings } from './inputs/settings.js';
-import { cancelRun } from './run/cancel.js';
-import { planRun } from './run/index.js';
+import { cancelRun, planRun } from './run/index.js';
 import { STATE } from './run/state.js';
 import { stopLeftoverTunnels } from './run/tunnel.js';
 import { beginStep, info, warning } from './runner/log.js';

@@ -24,9 +24,6 @@ export function modeOf(target: Pick<Target, 'kind'>): Mode {
   return target.kind === 'project' ? 'project' : 'suite';
 }
 
-const FAIL_ON = ['any', 'new'] as const;
-export type FailOn = (typeof FAIL_ON)[number];
-
 /** Every input, parsed and validated once: nothing but readSettings reads the inputs. */
 export type Settings = Awaited<ReturnType<typeof readSettings>>;
 
@@ -316,7 +313,7 @@ export async function readSettings(readRaw: InputReader = getInput, env: NodeJS.
     requestTimeoutMs: parseDuration(input, 'request-timeout'),
     cancelOnAbort: parseBoolean(input, 'cancel-on-abort'),
     failOnFlaky: parseBoolean(input, 'fail-on-flaky'),
-    failOn: parseChoice(input, 'fail-on', FAIL_ON),
+    failOn: parseChoice(input, 'fail-on', ['any', 'new'] as const),
     summary: parseBoolean(input, 'summary'),
     junitPath: junit ? reportPath(env.GITHUB_WORKSPACE || process.cwd(), junit, 'junit.xml') : undefined,
     resultsDir: env.RUNNER_TEMP || undefined,

@@ -1,4 +1,4 @@
-import type { FailOn } from '../inputs/settings.js';
+import type { Settings } from '../inputs/settings.js';
 import { baselineIn } from '../report/comment-digest.js';
 import { compareRuns, comparisonHeadline } from '../report/comparison.js';
 import { plural } from '../report/format.js';
@@ -21,7 +21,7 @@ const FINISHED = new Set(['PASSED', 'FAILED']);
 export function judgeAgainstPrevious(
   outcome: RunOutcome,
   earlier: Pick<PullRequestThread, 'body' | 'headSha' | 'whyNone'>,
-  failOn: FailOn,
+  failOn: Settings['failOn'],
 ): RunOutcome {
   if (outcome.status === 'STARTED') return outcome;
   const { digest, rerun } = baselineIn(earlier.body, earlier.headSha);

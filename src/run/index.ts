@@ -2,7 +2,7 @@ import { hideSensitiveValues } from '../inputs/sensitive-overrides.js';
 import { modeOf, type Settings } from '../inputs/settings.js';
 import { formatDuration } from '../report/format.js';
 import type { RunOutcome } from '../report/outcome.js';
-import { info } from '../runner/log.js';
+import { info, warning } from '../runner/log.js';
 import { saveState, setOutput } from '../runner/step.js';
 import { line } from '../runner/text.js';
 import { type CallContext, ServiceClient } from '../service/client.js';
@@ -15,7 +15,6 @@ import {
   type StartedRun,
   SuiteRunDriver,
 } from '../service/run-driver.js';
-import { cancelRun, whyLeftRunning } from './cancel.js';
 import { emptyOutcome, finishedOutcome, type RunIdentity } from './conclude.js';
 import { withLinks } from './links.js';
 import { type JobCancellation, START_GRACE_MS } from './signals.js';
@@ -232,4 +231,44 @@ export function planRun(settings: Settings, clock: Clock): RunPlan {
     return { ...started, appliedOptions };
   };
   return { driver, start };
+}
+
+/** Sent while the job is ending. */
+const CANCEL_BUDGET_MS = 5000;
+const CANCEL_REQUEST_TIMEOUT_MS = 3000;
+
+/** Why this step leaves its run running when it does not finish, if it does. */
+export function whyLeftRunning(driver: RunDriver, runId: string, attached: boolean, cancelOnAbort: boolean) {
+  const run = `${driver.kind} ${runId}`;
+  if (attached) return `${run} was not started by this step, so it is left running.`;
+  if (!cancelOnAbort) return `cancel-on-abort is false: ${run} is left running.`;
+  if (!driver.cancel) {
+    return `Test suite runs have no cancel operation in the service's interface: ${run} goes on.`;
+  }
+  return undefined;
+}
+
+/** A failure only warns; `settled` is false when a later try (the post step) could still cancel it. */
+export async function cancelRun(
+  driver: RunDriver,
+  runId: string,
+  clock: Clock,
+  requestTimeoutMs: number,
+  deadline = clock.now() + CANCEL_BUDGET_MS,
+): Promise<{ note: string; settled: boolean }> {
+  try {
+    await driver.cancel?.(runId, {
+      deadline,
+      requestTimeoutMs: Math.min(requestTimeoutMs, CANCEL_REQUEST_TIMEOUT_MS),
+    });
+    const note = line`Cancelled ${driver.kind} ${runId} on the service.`;
+    info(note);
+    return { note, settled: true };
+  } catch (error) {
+    const reason =
+      error instanceof ServiceError ? error.message : `Could not cancel ${driver.kind} ${runId}: ${error}`;
+    const note = line`${reason} It may still be running.`;
+    warning(note);
+    return { note, settled: false };
+  }
 }

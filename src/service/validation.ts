@@ -80,17 +80,15 @@ const bound = (value: number | undefined) =>
 
 const WORDS: Readonly<Record<string, string>> = { string: 'a string', boolean: 'true or false' };
 
-function numberInWords(branch: Json): string {
-  const noun = branch.type === 'integer' ? 'an integer' : 'a number';
-  const [min, max] = [bound(branch.minimum), bound(branch.maximum)];
-  if (min !== undefined && max !== undefined) return `${noun} from ${min} to ${max}`;
-  if (min !== undefined) return `${noun}, ${min} or more`;
-  return max !== undefined ? `${noun}, ${max} or less` : noun;
-}
-
 function kindInWords(branch: Json): string {
   if (branch.enum) return `one of ${branch.enum.join(', ')}`;
-  if (branch.type === 'integer' || branch.type === 'number') return numberInWords(branch);
+  if (branch.type === 'integer' || branch.type === 'number') {
+    const noun = branch.type === 'integer' ? 'an integer' : 'a number';
+    const [min, max] = [bound(branch.minimum), bound(branch.maximum)];
+    if (min !== undefined && max !== undefined) return `${noun} from ${min} to ${max}`;
+    if (min !== undefined) return `${noun}, ${min} or more`;
+    return max !== undefined ? `${noun}, ${max} or less` : noun;
+  }
   if (branch.type === 'array') return `a list of ${short(branch.items as Json, 0)}`;
   if (branch.type !== 'object') return WORDS[String(branch.type)] ?? 'anything';
   if (branch.properties) return `an object ${short(branch, 0)}`;
