@@ -5,8 +5,6 @@ import path from 'node:path';
 import { clean } from '../runner/text.js';
 import type { RunOutcome } from './outcome.js';
 
-const RESULTS_SCHEMA_VERSION = 1;
-
 /** When the id had to be changed to make a file name, a hash of it follows, so that two ids never share a file. */
 export function resultsFileName(runId: string | undefined): string {
   if (runId === undefined) return 'test-run-unknown.json';
@@ -21,7 +19,7 @@ export function resultsJson(outcome: RunOutcome): string {
   const text = (value?: string) =>
     value === undefined ? undefined : clean(value, Number.POSITIVE_INFINITY, 'keep');
   const document = {
-    schemaVersion: RESULTS_SCHEMA_VERSION,
+    schemaVersion: 1,
     mode: outcome.mode,
     status: outcome.status,
     success: outcome.success,

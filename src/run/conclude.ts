@@ -4,7 +4,6 @@ import { inReportOrder, judge } from '../report/test-case-status.js';
 import type { FinishedRun } from '../service/run-driver.js';
 import { isPlausibleDuration } from '../service/schemas.js';
 
-/** What is known of a run before its outcome: who it is and where it runs. */
 export type RunIdentity = Omit<
   RunOutcome,
   'status' | 'success' | 'testCases' | 'reportOrder' | 'counts' | 'notes'

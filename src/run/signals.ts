@@ -39,13 +39,9 @@ export class JobCancellation {
 
   /** `source` for tests that cancel in-process. The signal listeners keep Node from exiting at once. */
   listen(source?: AbortSignal): void {
-    if (!source) {
-      for (const signal of SIGNALS) process.on(signal, this.onSignal);
-    } else if (source.aborted) {
-      this.cancel();
-    } else {
-      source.addEventListener('abort', () => this.cancel(), { signal: this.disposed.signal });
-    }
+    if (!source) for (const signal of SIGNALS) process.on(signal, this.onSignal);
+    else if (source.aborted) this.cancel();
+    else source.addEventListener('abort', () => this.cancel(), { signal: this.disposed.signal });
   }
 
   private readonly onSignal = (signal: NodeJS.Signals) => {
