@@ -6,23 +6,11 @@ export const RUN_PLACEHOLDERS = ['projectId', 'runId', 'testSuiteId'] as const;
 export const TEST_PLACEHOLDERS = [...RUN_PLACEHOLDERS, 'testRunId', 'testId'] as const;
 type Placeholder = (typeof TEST_PLACEHOLDERS)[number];
 
-interface UrlTemplate {
-  text: string;
-  uses: ReadonlySet<Placeholder>;
-  /** Each must expand to one DNS label, so no value chooses the host. */
-  inHost: ReadonlySet<Placeholder>;
-  input: string;
-}
-
 const DNS_LABEL = /^[A-Za-z0-9-]{1,63}$/;
 
 const PLACEHOLDER = /\{([^{}]*)\}/g;
 
-export function parseUrlTemplate(
-  name: string,
-  text: string,
-  allowed: readonly Placeholder[],
-): UrlTemplate | undefined {
+export function parseUrlTemplate(name: string, text: string, allowed: readonly Placeholder[]) {
   if (text === '') return undefined;
   const uses = new Set<Placeholder>();
   for (const [, placeholder] of text.matchAll(PLACEHOLDER)) {
@@ -48,13 +36,14 @@ export function parseUrlTemplate(
       `Input '${name}' must be an https:// URL (http:// only on localhost, 127.0.0.0/8 and [::1]); got ${shown(text)}.`,
     );
   }
+  // Each of these must expand to one DNS label, so that no value chooses the host.
   const inHost = new Set([...uses].filter((placeholder) => url.hostname.includes(stand(placeholder))));
   return { text, uses, inHost, input: name };
 }
 
 /** Undefined while a value it uses is unknown. */
 export function expandUrl(
-  template: UrlTemplate | undefined,
+  template: ReturnType<typeof parseUrlTemplate>,
   values: Partial<Record<Placeholder, string>>,
 ): string | undefined | { refused: string } {
   if (template === undefined) return undefined;
