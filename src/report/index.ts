@@ -8,12 +8,8 @@ import type { RunOutcome } from './outcome.js';
 import { writeFileReplacing, writeResultsFile } from './results-file.js';
 import { writeSummary } from './summary.js';
 
-interface ReportFiles {
-  resultsFile?: string;
-  junitFile?: string;
-  /** Why the step fails; empty when it passes. */
-  failures: string[];
-}
+/** `failures`: why the step fails; empty when it passes. */
+type ReportFiles = { resultsFile?: string; junitFile?: string; failures: string[] };
 
 const MAX_FAILED_LINES = 50;
 

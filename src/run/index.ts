@@ -138,10 +138,7 @@ async function startOrAttach(
   }
 }
 
-interface Unfinished {
-  status: 'TIMEDOUT' | 'CANCELLED' | 'ERROR';
-  message: string;
-}
+type Unfinished = { status: 'TIMEDOUT' | 'CANCELLED' | 'ERROR'; message: string };
 
 const HEARTBEAT_MS = 60_000;
 /** The poll at the deadline may run this far past it (and no further than one request-timeout). */
@@ -238,7 +235,7 @@ const CANCEL_BUDGET_MS = 5000;
 const CANCEL_REQUEST_TIMEOUT_MS = 3000;
 
 /** Why this step leaves its run running when it does not finish, if it does. */
-export function whyLeftRunning(driver: RunDriver, runId: string, attached: boolean, cancelOnAbort: boolean) {
+function whyLeftRunning(driver: RunDriver, runId: string, attached: boolean, cancelOnAbort: boolean) {
   const run = `${driver.kind} ${runId}`;
   if (attached) return `${run} was not started by this step, so it is left running.`;
   if (!cancelOnAbort) return `cancel-on-abort is false: ${run} is left running.`;
