@@ -69,6 +69,7 @@ async function startAndWait(
   const cancellable = settings.wait && leftRunning === undefined;
   saveState(STATE.runId, runId);
   saveState(STATE.cancellable, String(cancellable));
+  saveState(STATE.settled, 'false');
   if (!settings.wait) return emptyOutcome(identity, 'STARTED');
 
   let outcome: RunOutcome;
