@@ -5,8 +5,7 @@ import { plural } from '../report/format.js';
 import type { RunOutcome } from '../report/outcome.js';
 import { info } from '../runner/log.js';
 import { line } from '../runner/text.js';
-import { runName } from './conclude.js';
-import { failureMessage } from './links.js';
+import { failureMessage, runName } from './conclude.js';
 import type { PullRequestThread } from './pr-comment.js';
 
 /** Statuses of a run that finished: its test cases tell the step's result. */

@@ -15,8 +15,7 @@ import {
   type StartedRun,
   SuiteRunDriver,
 } from '../service/run-driver.js';
-import { emptyOutcome, finishedOutcome, type RunIdentity } from './conclude.js';
-import { withLinks } from './links.js';
+import { emptyOutcome, finishedOutcome, type RunIdentity, withLinks } from './conclude.js';
 import { type JobCancellation, START_GRACE_MS } from './signals.js';
 import { STATE } from './state.js';
 import { openRunTunnels } from './tunnel.js';
