@@ -1,5 +1,6 @@
 import { digestOf } from '../../src/report/comment-digest.js';
-import { compareRuns, comparisonHeadline } from '../../src/report/comparison.js';
+import { compareRuns } from '../../src/report/comparison.js';
+import { comparisonHeadline } from '../../src/report/format.js';
 import type { TestCase } from '../../src/report/outcome.js';
 import type { TestCaseResult } from '../../src/service/run-driver.js';
 import { makeOutcome } from './helpers.js';

@@ -1,5 +1,4 @@
 import { type Digest, tellsAbout, titleHash } from './comment-digest.js';
-import { plural } from './format.js';
 import type { Comparison, TestCase } from './outcome.js';
 
 /**
@@ -50,14 +49,4 @@ export function compareRuns(testCases: readonly TestCase[], previous: Digest): C
     failedThen.set(hash, then - 1);
   }
   return comparison;
-}
-
-/** Why a comparison is partial, for the comment and the summary. */
-export const PARTIAL_REASON =
-  'the previous run had more failing test cases than its comment remembers, and those past it are neither new nor known';
-
-/** "2 new failures, 1 fixed", and "(compared in part)" when the previous run's digest was cut. */
-export function comparisonHeadline(comparison: Comparison): string {
-  const partial = comparison.partial ? ' (compared in part)' : '';
-  return `${plural(comparison.newFailures.length, 'new failure')}, ${comparison.fixed.length} fixed${partial}`;
 }

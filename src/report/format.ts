@@ -1,5 +1,5 @@
 import { linked } from './escape.js';
-import type { Counts, OutputStatus, RunOutcome, TestCase } from './outcome.js';
+import type { Comparison, Counts, OutputStatus, RunOutcome, TestCase } from './outcome.js';
 
 /** "1 test case", "2 test cases". */
 export function plural(count: number, singular: string): string {
@@ -64,25 +64,68 @@ export function runLine(outcome: RunOutcome, text: (value: string) => string): s
   return parts.join(' · ');
 }
 
+/** How the summary (HTML) and the comment (Markdown) write a list: its text escaper and its lines around the items. */
+export interface ListMarkup {
+  text: (value: string, maxChars?: number) => string;
+  open: (heading: string) => string[];
+  item: (html: string) => string;
+  close: string[];
+}
+
+export type Budget = { left: number };
+
+/** Each list of the comparison, and the comment's failing list without one. */
+export const MAX_LISTED = 30;
+
 /**
- * The items of a list of test cases, in the log's, the summary's or the comment's markup (`wrap`): at most
- * `max`, while they fit in what `budget` has left (spent as they are taken), then "… and N more".
+ * A list of test cases under its heading: at most `max` items, while they fit in what `budget` has
+ * left (spent as they are taken), then "… and N more".
  */
-export function listItems(
+export function testCaseList(
+  markup: ListMarkup,
+  heading: string,
   testCases: readonly TestCase[],
   max: number,
-  wrap: (html: string) => string,
-  item: (testCase: TestCase) => string,
-  budget = { left: Number.POSITIVE_INFINITY },
+  budget: Budget,
+  marker = statusOf(markup),
 ): string[] {
+  if (testCases.length === 0) return [];
   const items: string[] = [];
   for (const testCase of testCases.slice(0, max)) {
-    const text = wrap(item(testCase));
+    const text = markup.item(marker(testCase) + linked(testCase.dashboardUrl, markup.text(testCase.title)));
     if (text.length + 1 > budget.left) break;
     items.push(text);
     budget.left -= text.length + 1;
   }
   const more = testCases.length - items.length;
-  if (more > 0) items.push(wrap(`… and ${more} more`));
-  return items;
+  if (more > 0) items.push(markup.item(`… and ${more} more`));
+  return [...markup.open(heading), ...items, ...markup.close];
+}
+
+const statusOf =
+  ({ text }: ListMarkup) =>
+  ({ verdict }: TestCase) =>
+    `${verdict.icon} ${text(verdict.label, 60)} · `;
+
+/** Why a comparison is partial. */
+export const PARTIAL_REASON =
+  'the previous run had more failing test cases than its comment remembers, and those past it are neither new nor known';
+
+/** "2 new failures, 1 fixed", and "(compared in part)" when the previous run's digest was cut. */
+export function comparisonHeadline(comparison: Comparison): string {
+  const partial = comparison.partial ? ' (compared in part)' : '';
+  return `${plural(comparison.newFailures.length, 'new failure')}, ${comparison.fixed.length} fixed${partial}`;
+}
+
+/** What changed since the previous run, as the summary and the comment list it: new failures first. */
+export function comparisonLists(comparison: Comparison, markup: ListMarkup, budget: Budget): string[] {
+  const status = statusOf(markup);
+  const list = (heading: string, testCases: readonly TestCase[], marker = status) =>
+    testCaseList(markup, heading, testCases, MAX_LISTED, budget, marker);
+  return [
+    ...list('🆕 New failures', comparison.newFailures, (testCase) => `🆕 ${status(testCase)}`),
+    ...list('Still failing', comparison.stillFailing),
+    ...list('Failing, not compared', comparison.notCompared),
+    ...list('Fixed since the previous run', comparison.fixed, () => '✅ '),
+  ];
 }

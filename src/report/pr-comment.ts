@@ -1,8 +1,18 @@
 import { redact } from '../runner/secrets.js';
 import { DIGEST_MAX_CHARS, digestLine, digestOf } from './comment-digest.js';
-import { comparisonHeadline, PARTIAL_REASON } from './comparison.js';
 import { cellText, linked } from './escape.js';
-import { countsLine, headingOf, listItems, runLine } from './format.js';
+import {
+  type Budget,
+  comparisonHeadline,
+  comparisonLists,
+  countsLine,
+  headingOf,
+  type ListMarkup,
+  MAX_LISTED,
+  PARTIAL_REASON,
+  runLine,
+  testCaseList,
+} from './format.js';
 import type { RunOutcome, TestCase } from './outcome.js';
 import { isFlakyOnly } from './test-case-status.js';
 
@@ -12,8 +22,6 @@ export const COMMENT_MAX_CHARS = 65_536;
 const FRAME_CHARS = 5_536;
 /** The visible lists: what the body leaves besides the frame and the two hidden digests. */
 const LIST_BUDGET_CHARS = COMMENT_MAX_CHARS - 2 * DIGEST_MAX_CHARS - FRAME_CHARS;
-/** Each list of failing or fixed test cases. */
-const MAX_LISTED = 30;
 const MAX_LISTED_FLAKY = 10;
 
 /**
@@ -54,34 +62,19 @@ function commentText(text: string, maxChars?: number): string {
   return inert(cellText(text, maxChars));
 }
 
-const status = ({ verdict }: TestCase) => `${verdict.icon} ${commentText(verdict.label, 60)} · `;
-
-/** A list of test cases, each on a line, within `budget` characters; then how many more there are. */
-function listed(
-  heading: string,
-  testCases: readonly TestCase[],
-  max: number,
-  budget: { left: number },
-  marker = status,
-): string[] {
-  if (testCases.length === 0) return [];
-  const item = (testCase: TestCase) =>
-    marker(testCase) + linked(testCase.dashboardUrl, commentText(testCase.title));
-  return [`**${heading}**`, '', ...listItems(testCases, max, (html) => `- ${html}`, item, budget), ''];
-}
+const MARKDOWN: ListMarkup = {
+  text: commentText,
+  open: (heading) => [`**${heading}**`, ''],
+  item: (html) => `- ${html}`,
+  close: [''],
+};
 
 /** The failing test cases: new failures first and marked, then those still failing, then fixed ones. */
-function failureLists(outcome: RunOutcome, failing: readonly TestCase[], budget: { left: number }): string[] {
+function failureLists(outcome: RunOutcome, failing: readonly TestCase[], budget: Budget): string[] {
   const { comparison } = outcome;
-  if (!comparison) return listed('Failed', failing, MAX_LISTED, budget);
+  if (!comparison) return testCaseList(MARKDOWN, 'Failed', failing, MAX_LISTED, budget);
   const partial = comparison.partial ? [`<sub>Compared in part: ${PARTIAL_REASON}.</sub>`, ''] : [];
-  return [
-    ...partial,
-    ...listed('🆕 New failures', comparison.newFailures, MAX_LISTED, budget, (c) => `🆕 ${status(c)}`),
-    ...listed('Still failing', comparison.stillFailing, MAX_LISTED, budget),
-    ...listed('Failing, not compared', comparison.notCompared, MAX_LISTED, budget),
-    ...listed('Fixed since the previous run', comparison.fixed, MAX_LISTED, budget, () => '✅ '),
-  ];
+  return [...partial, ...comparisonLists(comparison, MARKDOWN, budget)];
 }
 
 /**
@@ -110,7 +103,7 @@ export function renderComment(outcome: RunOutcome, context: { headSha?: string; 
     `**${commentText(countsLine(outcome.counts))}**`,
     '',
     ...failureLists(outcome, failing, budget),
-    ...listed('Flaky', flaky, MAX_LISTED_FLAKY, budget),
+    ...testCaseList(MARKDOWN, 'Flaky', flaky, MAX_LISTED_FLAKY, budget),
     '<sub>Kept up to date by test-run-action: the workflow run has the full list.</sub>',
     digestLine('digest', digestOf(failing, context.headSha)),
     ...(outcome.comparison ? [digestLine('baseline', outcome.comparison.baseline)] : []),

@@ -1,8 +1,17 @@
 import { stat } from 'node:fs/promises';
 import { appendSummary } from '../runner/step.js';
-import { comparisonHeadline, PARTIAL_REASON } from './comparison.js';
 import { cellText, linked, preText } from './escape.js';
-import { countsLine, formatDuration, headingOf, listItems, plural, runLine } from './format.js';
+import {
+  comparisonHeadline,
+  comparisonLists,
+  countsLine,
+  formatDuration,
+  headingOf,
+  type ListMarkup,
+  PARTIAL_REASON,
+  plural,
+  runLine,
+} from './format.js';
 import type { Comparison, RunOutcome, TestCase } from './outcome.js';
 
 /** GitHub drops a step summary above 1 MiB whole; stay well under it. */
@@ -37,29 +46,21 @@ function tableRows(ordered: readonly TestCase[], budgetBytes: number): string[] 
 
 const titleCell = (testCase: TestCase) => linked(testCase.dashboardUrl, cellText(testCase.title));
 
-const MAX_COMPARED = 30;
-
-function comparedList(label: string, marker: string, testCases: readonly TestCase[]): string {
-  if (testCases.length === 0) return '';
-  const items = listItems(
-    testCases,
-    MAX_COMPARED,
-    (html) => `<li>${html}</li>`,
-    (testCase) => `${marker} ${titleCell(testCase)}`,
-  );
-  return `<p>${label}</p>\n<ul>${items.join('')}</ul>`;
-}
+const HTML: ListMarkup = {
+  text: cellText,
+  open: (heading) => [`<p>${heading}</p>`, '<ul>'],
+  item: (html) => `<li>${html}</li>`,
+  close: ['</ul>'],
+};
 
 /** What changed since the previous run of this target, as the pull request comment says it too. */
 function comparisonSection(comparison: Comparison | undefined): string[] {
   if (!comparison) return [];
   return [
     `<h3>Since the previous run: ${comparisonHeadline(comparison)}, ${comparison.stillFailing.length} still failing</h3>`,
-    comparison.partial ? `<p>Compared in part: ${PARTIAL_REASON}.</p>` : '',
-    comparedList('🆕 New failures', '🆕', comparison.newFailures),
-    comparedList('Failing, not compared', '❔', comparison.notCompared),
-    comparedList('Fixed', '✅', comparison.fixed),
-  ].filter(Boolean);
+    ...(comparison.partial ? [`<p>Compared in part: ${PARTIAL_REASON}.</p>`] : []),
+    ...comparisonLists(comparison, HTML, { left: Number.POSITIVE_INFINITY }),
+  ];
 }
 
 function appliedOptionsDetails(options: Record<string, unknown> | undefined): string {

@@ -1,7 +1,7 @@
 import type { FailOn } from '../inputs/settings.js';
 import { baselineIn } from '../report/comment-digest.js';
-import { compareRuns, comparisonHeadline } from '../report/comparison.js';
-import { plural } from '../report/format.js';
+import { compareRuns } from '../report/comparison.js';
+import { comparisonHeadline, plural } from '../report/format.js';
 import type { RunOutcome } from '../report/outcome.js';
 import { info } from '../runner/log.js';
 import { line } from '../runner/text.js';
