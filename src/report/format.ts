@@ -70,6 +70,7 @@ export interface ListMarkup {
   open: (heading: string) => string[];
   item: (html: string) => string;
   close: string[];
+  note: (text: string) => string[];
 }
 
 export type Budget = { left: number };
@@ -107,8 +108,7 @@ const statusOf =
   ({ verdict }: TestCase) =>
     `${verdict.icon} ${text(verdict.label, 60)} · `;
 
-/** Why a comparison is partial. */
-export const PARTIAL_REASON =
+const PARTIAL_REASON =
   'the previous run had more failing test cases than its comment remembers, and those past it are neither new nor known';
 
 /** "2 new failures, 1 fixed", and "(compared in part)" when the previous run's digest was cut. */
@@ -123,6 +123,7 @@ export function comparisonLists(comparison: Comparison, markup: ListMarkup, budg
   const list = (heading: string, testCases: readonly TestCase[], marker = status) =>
     testCaseList(markup, heading, testCases, MAX_LISTED, budget, marker);
   return [
+    ...(comparison.partial ? markup.note(`Compared in part: ${PARTIAL_REASON}.`) : []),
     ...list('🆕 New failures', comparison.newFailures, (testCase) => `🆕 ${status(testCase)}`),
     ...list('Still failing', comparison.stillFailing),
     ...list('Failing, not compared', comparison.notCompared),
