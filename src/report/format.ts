@@ -1,12 +1,10 @@
 import { linked } from './escape.js';
 import type { Comparison, Counts, OutputStatus, RunOutcome, TestCase } from './outcome.js';
 
-/** "1 test case", "2 test cases". */
 export function plural(count: number, singular: string): string {
   return `${count} ${count === 1 ? singular : `${singular}s`}`;
 }
 
-/** "12 test cases: 9 passed, 2 failed, 1 flaky, 0 skipped" */
 export function countsLine(counts: Counts): string {
   const { total, passed, failed, flaky, skipped } = counts;
   return `${plural(total, 'test case')}: ${passed} passed, ${failed} failed, ${flaky} flaky, ${skipped} skipped`;
@@ -37,16 +35,12 @@ const HEADINGS: Record<OutputStatus, string> = {
   STARTED: '▶️ Test run started',
 };
 
-/** The outcome in a few words, with its icon: the heading of the summary and of the comment. */
 export function headingOf({ status, success }: RunOutcome): string {
   // A PASSED project run still fails the step when a test case fails it (flaky, with fail-on-flaky).
   return HEADINGS[status === 'PASSED' && !success ? 'FAILED' : status];
 }
 
-/**
- * What ran and where, as one line of HTML: `Project <code>p</code> · Run <code>r</code> · …`.
- * `text` escapes each value for where the line goes (the summary, or a pull request comment).
- */
+/** What ran and where, as one line of HTML; `text` escapes for the summary or the comment. */
 export function runLine(outcome: RunOutcome, text: (value: string) => string): string {
   const code = (value: string) => `<code>${text(value)}</code>`;
   const parts: string[] = [];
@@ -64,7 +58,7 @@ export function runLine(outcome: RunOutcome, text: (value: string) => string): s
   return parts.join(' · ');
 }
 
-/** How the summary (HTML) and the comment (Markdown) write a list: its text escaper and its lines around the items. */
+/** How the summary (HTML) and the comment (Markdown) write a list and its text. */
 export interface ListMarkup {
   text: (value: string, maxChars?: number) => string;
   open: (heading: string) => string[];
@@ -73,22 +67,13 @@ export interface ListMarkup {
   note: (text: string) => string[];
 }
 
-export type Budget = { left: number };
-
-/** Each list of the comparison, and the comment's failing list without one. */
-export const MAX_LISTED = 30;
-
-/**
- * A list of test cases under its heading: at most `max` items, while they fit in what `budget` has
- * left (spent as they are taken), then "… and N more".
- */
+/** At most `max` items, while they fit in what `budget` has left (spent as they are taken), then "… and N more". */
 export function testCaseList(
   markup: ListMarkup,
   heading: string,
   testCases: readonly TestCase[],
-  max: number,
-  budget: Budget,
-  marker = statusOf(markup),
+  budget: { left: number },
+  { max = 30, marker = statusOf(markup) } = {},
 ): string[] {
   if (testCases.length === 0) return [];
   const items: string[] = [];
@@ -118,10 +103,14 @@ export function comparisonHeadline(comparison: Comparison): string {
 }
 
 /** What changed since the previous run, as the summary and the comment list it: new failures first. */
-export function comparisonLists(comparison: Comparison, markup: ListMarkup, budget: Budget): string[] {
+export function comparisonLists(
+  comparison: Comparison,
+  markup: ListMarkup,
+  budget: { left: number },
+): string[] {
   const status = statusOf(markup);
   const list = (heading: string, testCases: readonly TestCase[], marker = status) =>
-    testCaseList(markup, heading, testCases, MAX_LISTED, budget, marker);
+    testCaseList(markup, heading, testCases, budget, { marker });
   return [
     ...(comparison.partial ? markup.note(`Compared in part: ${PARTIAL_REASON}.`) : []),
     ...list('🆕 New failures', comparison.newFailures, (testCase) => `🆕 ${status(testCase)}`),

@@ -7,7 +7,6 @@ import {
   countsLine,
   headingOf,
   type ListMarkup,
-  MAX_LISTED,
   runLine,
   testCaseList,
 } from './format.js';
@@ -19,7 +18,6 @@ export const COMMENT_MAX_CHARS = 65_536;
 /** Room kept for the heading, the run line, the message, the counts and the list headings. */
 const FRAME_CHARS = 5_536;
 const LIST_BUDGET_CHARS = COMMENT_MAX_CHARS - 2 * DIGEST_MAX_CHARS - FRAME_CHARS;
-const MAX_LISTED_FLAKY = 10;
 
 /**
  * The hidden first line of the comment, naming its target: the mode, the project or suite, the
@@ -83,8 +81,8 @@ export function renderComment(outcome: RunOutcome, context: { headSha?: string; 
     '',
     ...(outcome.comparison
       ? comparisonLists(outcome.comparison, MARKDOWN, budget)
-      : testCaseList(MARKDOWN, 'Failed', failing, MAX_LISTED, budget)),
-    ...testCaseList(MARKDOWN, 'Flaky', flaky, MAX_LISTED_FLAKY, budget),
+      : testCaseList(MARKDOWN, 'Failed', failing, budget)),
+    ...testCaseList(MARKDOWN, 'Flaky', flaky, budget, { max: 10 }),
     '<sub>Kept up to date by test-run-action: the workflow run has the full list.</sub>',
     digestLine('digest', digestOf(failing, context.headSha)),
     ...(outcome.comparison ? [digestLine('baseline', outcome.comparison.baseline)] : []),
