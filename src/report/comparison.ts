@@ -17,36 +17,25 @@ export function compareRuns(testCases: readonly TestCase[], previous: Digest): C
     partial: previous.failingHeldUpTo !== undefined,
     baseline: previous,
   };
-  /** Per title: how many of its failures then are not yet matched by a failure or a pass now. */
-  const failedThen = new Map<string, number>();
-  const left = (hash: string) => failedThen.get(hash) ?? previous.counts.get(hash) ?? 0;
-  const passing: { testCase: TestCase; hash: string }[] = [];
+  // Per title: how many of its failures then are not yet matched by a failure or a pass now.
+  const left = new Map(previous.counts);
+  const matched = (hash: string) => {
+    const then = left.get(hash) ?? 0;
+    if (then > 0) left.set(hash, then - 1);
+    return then > 0;
+  };
   for (const testCase of testCases) {
-    if (!testCase.verdict.fails) {
-      if (testCase.verdict.count === 'passed') passing.push({ testCase, hash: titleHash(testCase.title) });
-      continue;
-    }
+    if (!testCase.verdict.fails) continue;
     const hash = titleHash(testCase.title);
-    if (!tellsAbout(previous, hash)) {
-      comparison.notCompared.push(testCase);
-      continue;
-    }
-    const then = left(hash);
-    if (then > 0) {
-      comparison.stillFailing.push(testCase);
-      failedThen.set(hash, then - 1);
-    } else {
-      comparison.newFailures.push(testCase);
-      failedThen.set(hash, 0);
-    }
+    if (!tellsAbout(previous, hash)) comparison.notCompared.push(testCase);
+    else if (matched(hash)) comparison.stillFailing.push(testCase);
+    else comparison.newFailures.push(testCase);
   }
   // Passes are matched only after every failure now, so that a title both failing and passing
   // now is still failing before it is fixed.
-  for (const { testCase, hash } of passing) {
-    const then = left(hash);
-    if (then === 0) continue;
-    comparison.fixed.push(testCase);
-    failedThen.set(hash, then - 1);
+  for (const testCase of testCases) {
+    const passed = !testCase.verdict.fails && testCase.verdict.count === 'passed';
+    if (passed && matched(titleHash(testCase.title))) comparison.fixed.push(testCase);
   }
   return comparison;
 }

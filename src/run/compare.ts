@@ -9,14 +9,9 @@ import { runName } from './conclude.js';
 import { failureMessage } from './links.js';
 import type { PullRequestThread } from './pr-comment.js';
 
-/** Statuses of a run that finished: its test cases tell the step's result. */
-const FINISHED = new Set(['PASSED', 'FAILED']);
-
 /**
- * The outcome with what changed since the previous run of this target (read from its comment's
- * digest, when there is one), and the step's result under `fail-on`: with `new`, a finished run
- * whose failures all failed then too passes the step; a run that did not finish fails it either
- * way; with nothing to compare with, `new` falls back to `any`, and the log says so.
+ * With fail-on 'new', a finished run whose failures all failed then too passes the step; a run
+ * that did not finish fails it either way; with nothing to compare with, 'new' acts as 'any'.
  */
 export function judgeAgainstPrevious(
   outcome: RunOutcome,
@@ -44,7 +39,8 @@ export function judgeAgainstPrevious(
   }
   const { newFailures, stillFailing, notCompared } = comparison;
   const failing = newFailures.length + stillFailing.length + notCompared.length;
-  if (!FINISHED.has(outcome.status) || failing === 0) return compared;
+  // Only a finished run's test cases tell the step's result.
+  if (!['PASSED', 'FAILED'].includes(outcome.status) || failing === 0) return compared;
   const unknown = notCompared.length > 0 ? `${notCompared.length} could not be compared, ` : '';
   if (newFailures.length > 0 || notCompared.length > 0) {
     const why =
