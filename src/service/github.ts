@@ -143,15 +143,15 @@ export class GitHub {
     schema: z.ZodMiniType<T>,
     body?: string,
     rule: RetryRule = 'github',
-  ): Promise<T> {
-    const { data } = await this.call(what, rule, (request) => this.octokit.request(route, { body, request }));
-    return checked(schema, data, what);
+  ): Promise<{ data: T; link?: string }> {
+    const answer = await this.call(what, rule, (request) => this.octokit.request(route, { body, request }));
+    return { data: checked(schema, answer.data, what), link: answer.headers.link };
   }
 
   /** The items `keep` says, page after page as the Link header names them (githubFetch checks their origin). */
   private async pages<T>(
     first: string,
-    what: (page: number) => string,
+    what: string,
     schema: z.ZodMiniType<T[]>,
     keep: (item: T) => boolean,
     maxPages = Number.POSITIVE_INFINITY,
@@ -159,14 +159,9 @@ export class GitHub {
     const kept: T[] = [];
     let route: string | undefined = `GET ${this.path}${first}`;
     for (let page = 1; route !== undefined && page <= maxPages; page++) {
-      const url: string = route;
-      const { data, headers }: { data: unknown; headers: { link?: string } } = await this.call(
-        what(page),
-        'github',
-        (request) => this.octokit.request(url, { request }),
-      );
-      kept.push(...checked(schema, data, what(page)).filter(keep));
-      const next = /<([^>]+)>;\s*rel="next"/.exec(headers.link ?? '')?.[1];
+      const answer: { data: T[]; link?: string } = await this.send(`${what} (page ${page})`, route, schema);
+      kept.push(...answer.data.filter(keep));
+      const next = /<([^>]+)>;\s*rel="next"/.exec(answer.link ?? '')?.[1];
       route = next && `GET ${next}`;
     }
     return kept;
@@ -208,7 +203,7 @@ export class GitHub {
    * is (`untrusted`), none is: another app's copy must never be edited or believed.
    */
   async findComment(number: number, marker: string): Promise<{ comment?: Comment; untrusted: boolean }> {
-    const what = (page: number) => `list the comments of pull request #${number} (page ${page})`;
+    const what = `list the comments of pull request #${number}`;
     const first = `/issues/${number}/comments?per_page=100`;
     const marked = await this.pages(first, what, answers().list, ({ body }) => !!body?.includes(marker));
     if (marked.length === 0) return { untrusted: false };
@@ -222,18 +217,20 @@ export class GitHub {
 
   async updateComment(id: number, body: string): Promise<string> {
     const route = `PATCH ${this.path}/issues/comments/${id}`;
-    return (await this.send('update the pull request comment', route, answers().written, body)).html_url;
+    return (await this.send('update the pull request comment', route, answers().written, body)).data.html_url;
   }
 
   /** Retried only when GitHub cannot have created the comment. */
   async createComment(number: number, body: string): Promise<string> {
     const what = `comment on pull request #${number}`;
     const route = `POST ${this.path}/issues/${number}/comments`;
-    return (await this.send(what, route, answers().written, body, 'github-create')).html_url;
+    return (await this.send(what, route, answers().written, body, 'github-create')).data.html_url;
   }
 
-  pull(number: number): Promise<Pull> {
-    return this.send(`read pull request #${number}`, `GET ${this.path}/pulls/${number}`, answers().pull);
+  async pull(number: number): Promise<Pull> {
+    return (
+      await this.send(`read pull request #${number}`, `GET ${this.path}/pulls/${number}`, answers().pull)
+    ).data;
   }
 
   /** The first 100 pull requests of a commit: [] for a fork's commit; 422 (no such commit here) too. */
@@ -241,7 +238,7 @@ export class GitHub {
     const what = `list the pull requests of commit ${sha.slice(0, 7)}`;
     const route = `GET ${this.path}/commits/${encodeURIComponent(sha)}/pulls?per_page=100`;
     try {
-      return await this.send(what, route, answers().pulls);
+      return (await this.send(what, route, answers().pulls)).data;
     } catch (error) {
       if (error instanceof GitHubError && error.status === 422) return [];
       throw error;
@@ -251,7 +248,6 @@ export class GitHub {
   /** `head` is `owner:branch`. */
   openPulls(keep: (pull: Pull) => boolean, maxPages: number, head?: string): Promise<Pull[]> {
     const query = `state=open&per_page=100${head ? `&head=${encodeURIComponent(head)}` : ''}`;
-    const what = (page: number) => `list the open pull requests (page ${page})`;
-    return this.pages(`/pulls?${query}`, what, answers().pulls, keep, maxPages);
+    return this.pages(`/pulls?${query}`, 'list the open pull requests', answers().pulls, keep, maxPages);
   }
 }
