@@ -38,8 +38,8 @@ export async function connectGitHub(
     userAgent: USER_AGENT,
     request: { fetch: githubFetch(apiUrl, requestTimeoutMs) },
   });
-  return (repository) =>
-    new GitHub(octokit, apiUrl, repository, {
+  return ({ owner, repo }) =>
+    new GitHub(octokit, apiUrl, `/repos/${owner}/${repo}`, {
       clock,
       deadline: clock.now() + GITHUB_BUDGET_MS,
       requestTimeoutMs,

@@ -109,16 +109,13 @@ export function githubFetch(
 
 /** One task's requests to one repository, within the task's budget (`context`). */
 export class GitHub {
-  private readonly path: string;
-
   constructor(
     private readonly octokit: Octokit,
     private readonly apiUrl: string,
-    repository: { owner: string; repo: string },
+    /** `/repos/owner/repo` */
+    private readonly path: string,
     private readonly context: RequestContext,
-  ) {
-    this.path = `/repos/${repository.owner}/${repository.repo}`;
-  }
+  ) {}
 
   /** A request that failed comes out as the GitHubError (or Aborted) the transport threw, not Octokit's wrapper. */
   private async call<T>(
@@ -175,22 +172,17 @@ export class GitHub {
     const what = 'learn who the github-token acts as';
     const now = this.context.clock.now();
     const slice = { ...this.context, deadline: now + Math.floor((this.context.deadline - now) / 3) };
-    const send = (request: { fetch: ReturnType<typeof githubFetch> }) =>
-      this.octokit.graphql<unknown>('query { viewer { login databaseId } }', { request }).catch((error) => {
-        // GitHub answered, with GraphQL errors: no retry will change that.
-        if ((error as { name?: string }).name === 'GraphqlResponseError') return undefined;
-        throw error;
-      });
-    let reason = 'GitHub did not say';
+    const query = (request: { fetch: ReturnType<typeof githubFetch> }) =>
+      this.octokit.graphql<unknown>('query { viewer { login databaseId } }', { request });
+    let reason: string;
     try {
-      const answer = await this.call(what, 'github', send, slice);
-      if (answer !== undefined) {
-        const { viewer } = checked(answers().viewer, answer, what);
-        return { login: viewer.login, id: viewer.databaseId ?? undefined };
-      }
+      const { viewer } = checked(answers().viewer, await this.call(what, 'github', query, slice), what);
+      return { login: viewer.login, id: viewer.databaseId ?? undefined };
     } catch (error) {
-      if (!(error instanceof GitHubError)) throw error;
-      reason = error.message;
+      // GraphQL errors in an answer: no retry will change them.
+      if ((error as { name?: string }).name === 'GraphqlResponseError') reason = 'GitHub did not say';
+      else if (error instanceof GitHubError) reason = error.message;
+      else throw error;
     }
     info(
       line`Could not learn who the github-token acts as (${reason}): no earlier comment is updated or compared with, a new one is written.`,
@@ -228,9 +220,8 @@ export class GitHub {
   }
 
   async pull(number: number): Promise<Pull> {
-    return (
-      await this.send(`read pull request #${number}`, `GET ${this.path}/pulls/${number}`, answers().pull)
-    ).data;
+    const route = `GET ${this.path}/pulls/${number}`;
+    return (await this.send(`read pull request #${number}`, route, answers().pull)).data;
   }
 
   /** The first 100 pull requests of a commit: [] for a fork's commit; 422 (no such commit here) too. */
