@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isRecord } from './options-text.js';
 
-/** The pull request a workflow runs for, from the event payload, in the base repository. */
+/** In the base repository. */
 export interface PullRequestRef {
   owner: string;
   repo: string;

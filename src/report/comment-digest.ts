@@ -21,7 +21,6 @@ const OLD_KINDS = 3;
 export const DIGEST_MAX_CHARS = 15_000;
 /** The line's frame: the words, a commit of up to 64 digits and the two counts. */
 const FRAME_CHARS = 160;
-/** 1,590. */
 export const DIGEST_MAX_ENTRIES = Math.floor(((DIGEST_MAX_CHARS - FRAME_CHARS) * 3) / 4 / ENTRY_BYTES);
 
 /**
@@ -37,9 +36,7 @@ const lineOf = (role: DigestRole) =>
   );
 
 export interface Digest {
-  /** The pull request's head commit the run tested. */
   commit?: string;
-  /** Title hash → how many test cases of that title failed. */
   counts: ReadonlyMap<string, number>;
   /** How many test cases failed (the digest may hold fewer). */
   failing: number;
@@ -60,7 +57,6 @@ export function tellsAbout(digest: Digest, hash: string): boolean {
   return digest.failingHeldUpTo === undefined || hash <= digest.failingHeldUpTo;
 }
 
-/** Of the test cases that fail the step (fail-on-flaky included). */
 export function digestOf(
   testCases: readonly { title: string; verdict: { fails: boolean } }[],
   commit: string | undefined,

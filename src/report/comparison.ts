@@ -2,11 +2,9 @@ import { type Digest, tellsAbout, titleHash } from './comment-digest.js';
 import type { Comparison, TestCase } from './outcome.js';
 
 /**
- * Compares this run's test cases with the previous run's digest. Titles are compared as multisets:
- * a title failing twice then and three times now is one new failure. A failing test that was
- * renamed is a new failure, and its old title is gone (not fixed: it does not pass now). Only a
- * test that passes now counts as fixed: failing then and flaky or skipped now is neither new nor
- * fixed. "Failing" is the step's own reading (fail-on-flaky included).
+ * Titles are compared as multisets: failing twice then and three times now is one new failure. A
+ * renamed failing test is a new failure, and its old title is not fixed; only a pass now fixes
+ * (flaky or skipped now is neither). "Failing" is the step's reading (fail-on-flaky included).
  */
 export function compareRuns(testCases: readonly TestCase[], previous: Digest): Comparison {
   const comparison: Comparison = {

@@ -58,7 +58,7 @@ export function runLine(outcome: RunOutcome, text: (value: string) => string): s
   return parts.join(' · ');
 }
 
-/** How the summary (HTML) and the comment (Markdown) write a list and its text. */
+/** The summary's HTML or the comment's Markdown. */
 export interface ListMarkup {
   text: (value: string, maxChars?: number) => string;
   open: (heading: string) => string[];
@@ -96,13 +96,11 @@ const statusOf =
 const PARTIAL_REASON =
   'the previous run had more failing test cases than its comment remembers, and those past it are neither new nor known';
 
-/** "2 new failures, 1 fixed", and "(compared in part)" when the previous run's digest was cut. */
 export function comparisonHeadline(comparison: Comparison): string {
   const partial = comparison.partial ? ' (compared in part)' : '';
   return `${plural(comparison.newFailures.length, 'new failure')}, ${comparison.fixed.length} fixed${partial}`;
 }
 
-/** What changed since the previous run, as the summary and the comment list it: new failures first. */
 export function comparisonLists(
   comparison: Comparison,
   markup: ListMarkup,

@@ -23,7 +23,6 @@ const TABLE_OPEN =
   '<table>\n<thead><tr><th>Status</th><th>Test case</th><th>Duration</th></tr></thead>\n<tbody>';
 const TABLE_CLOSE = '</tbody>\n</table>';
 
-/** As many rows as fit in `budgetBytes` with the table around them. */
 function tableRows(ordered: readonly TestCase[], budgetBytes: number): string[] {
   const rows: string[] = [];
   let bytes = Buffer.byteLength(TABLE_OPEN) + Buffer.byteLength(TABLE_CLOSE) + 2;
@@ -44,12 +43,6 @@ const HTML: ListMarkup = {
   close: ['</ul>'],
   note: (text) => [`<p>${text}</p>`],
 };
-
-function appliedOptionsDetails(options: Record<string, unknown> | undefined): string {
-  if (options === undefined) return '';
-  const json = preText(JSON.stringify(options, null, 2) ?? '', APPLIED_OPTIONS_MAX_CHARS);
-  return `<details><summary>Applied options</summary><pre><code>${json}</code></pre></details>`;
-}
 
 /** Within `budgetBytes` (what the summary file leaves), every text redacted and escaped. */
 export function renderSummary(
@@ -74,7 +67,10 @@ export function renderSummary(
     head.push(...comparisonLists(comparison, HTML, { left: Number.POSITIVE_INFINITY }));
   }
 
-  const details = appliedOptionsDetails(outcome.appliedOptions);
+  const options = outcome.appliedOptions && JSON.stringify(outcome.appliedOptions, null, 2);
+  const details = options
+    ? `<details><summary>Applied options</summary><pre><code>${preText(options, APPLIED_OPTIONS_MAX_CHARS)}</code></pre></details>`
+    : '';
   const tail: string[] = [];
   if (outcome.testCases.length === 0) {
     tail.push('<p>No test case was reported.</p>');

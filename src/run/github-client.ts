@@ -5,7 +5,7 @@ import type { Clock } from '../service/clock.js';
 import { GitHub, GitHubError, githubFetch } from '../service/github.js';
 import { USER_AGENT } from '../service/user-agent.js';
 
-/** Each task (a lookup, one pull request's comment) gets this long. */
+/** Each task: a lookup, or one pull request's comment. */
 const GITHUB_BUDGET_MS = 30_000;
 const GITHUB_REQUEST_TIMEOUT_MS = 10_000;
 
@@ -47,7 +47,6 @@ export async function connectGitHub(
     });
 }
 
-/** The one warning of a task that failed. */
 export function warnFailed(error: unknown, task: GitHubTask): undefined {
   const reason = error instanceof Error ? error.message : String(error);
   const forbidden = error instanceof GitHubError && (error.status === 403 || error.status === 404);

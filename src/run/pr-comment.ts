@@ -9,10 +9,8 @@ import { type Comment, type GitHub, GitHubError } from '../service/github.js';
 import { connectGitHub, type GitHubTask, warnFailed } from './github-client.js';
 import type { PullRequestsOfRun } from './pull-requests.js';
 
-/** This target's comment on the pull request(s): the earlier run's on the first one, and how to write this run's. */
 export interface PullRequestThread {
   body?: string;
-  /** The first pull request's head commit, which this run tested. */
   headSha?: string;
   /** Why there is no earlier comment to compare with, for fail-on 'new''s fallback. */
   whyNone: string;
@@ -26,19 +24,11 @@ const COMMENT: GitHubTask = {
     "The github-token cannot write to the pull request: the workflow needs 'permissions: pull-requests: write', and a pull request from a fork gets a read-only token on pull_request events, which no permission can change.",
 };
 
-interface Opened {
-  github: GitHub;
-  number: number;
-  comment?: Comment;
-  untrusted: boolean;
-}
-
 /** The earlier comment is updated; one is created where none exists (with on-failure, only when the step fails). */
 async function writeComment(
-  { github, number, comment }: Opened,
-  onFailureOnly: boolean,
+  { github, number, comment }: { github: GitHub; number: number; comment?: Comment },
   body: string,
-  stepFails: boolean,
+  mayCreate: boolean,
 ): Promise<string | undefined> {
   if (comment) {
     try {
@@ -50,7 +40,7 @@ async function writeComment(
       if (!(error instanceof GitHubError && error.status === 404)) throw error;
       info(line`The comment on pull request #${number} was deleted meanwhile: writing it anew.`);
     }
-  } else if (onFailureOnly && !stepFails) {
+  } else if (!mayCreate) {
     info(line`No pull request comment: the step passed and there is no earlier comment to update.`);
     return undefined;
   }
@@ -86,7 +76,7 @@ export async function openPullRequestThread(
   const unread = 'the pull request comment could not be read';
   if (!connect) return none(unread);
   const marker = commentMarker(outcome);
-  const threads: (Opened | undefined)[] = [];
+  const threads = [];
   for (const { owner, repo, number } of found.pullRequests) {
     const github = connect({ owner, repo });
     const lookup = github.findComment(number, marker).then((earlier) => ({ github, number, ...earlier }));
@@ -96,12 +86,11 @@ export async function openPullRequestThread(
   const opened = threads.filter((thread) => thread !== undefined);
   if (opened.length === 0) return none(unread);
   const runUrl = workflowRunUrl(settings.workflow, { attempt: true });
-  const onFailureOnly = settings.prComment === 'on-failure';
   const write = async (ran: RunOutcome, stepFails: boolean) => {
     const body = renderComment(ran, { headSha, runUrl });
     const urls = [];
     for (const thread of opened) {
-      const written = writeComment(thread, onFailureOnly, body, stepFails);
+      const written = writeComment(thread, body, stepFails || settings.prComment !== 'on-failure');
       urls.push(await written.catch((error) => warnFailed(error, COMMENT)));
     }
     return urls.find((url) => url !== undefined);

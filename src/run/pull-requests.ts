@@ -12,7 +12,7 @@ const MAX_PULL_REQUESTS = 3;
 /** A fork's commit is looked for among this many pages of 100 open pull requests. */
 const MAX_OPEN_PAGES = 3;
 
-/** In number order; the first one's comment is compared with. */
+/** The first one's comment is compared with. */
 export interface PullRequestsOfRun {
   pullRequests: PullRequestRef[];
   /** Undefined when a warning said so already. */
@@ -64,7 +64,6 @@ export async function findPullRequests(
   }
 }
 
-/** By number; or why there is none. */
 async function lookUp(
   github: GitHub,
   settings: Settings,

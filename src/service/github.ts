@@ -10,7 +10,6 @@ import { issuePath, validate } from './validation.js';
 
 type Octokit = ReturnType<typeof getOctokit>;
 
-/** GitHub's answers as far as they are read; extra fields are dropped. */
 const answers = once(() => {
   const pull = z.object({
     number: z.number(),
@@ -107,12 +106,10 @@ export function githubFetch(
   };
 }
 
-/** One task's requests to one repository, within the task's budget (`context`). */
 export class GitHub {
   constructor(
     private readonly octokit: Octokit,
     private readonly apiUrl: string,
-    /** `/repos/owner/repo` */
     private readonly path: string,
     private readonly context: RequestContext,
   ) {}
@@ -145,7 +142,7 @@ export class GitHub {
     return { data: checked(schema, answer.data, what), link: answer.headers.link };
   }
 
-  /** The items `keep` says, page after page as the Link header names them (githubFetch checks their origin). */
+  /** Page after page as the Link header names them (githubFetch checks their origin). */
   private async pages<T>(
     first: string,
     what: string,
@@ -236,7 +233,6 @@ export class GitHub {
     }
   }
 
-  /** `head` is `owner:branch`. */
   openPulls(keep: (pull: Pull) => boolean, maxPages: number, head?: string): Promise<Pull[]> {
     const query = `state=open&per_page=100${head ? `&head=${encodeURIComponent(head)}` : ''}`;
     return this.pages(`/pulls?${query}`, 'list the open pull requests', answers().pulls, keep, maxPages);
