@@ -53,10 +53,6 @@ export function titleHash(title: string): string {
     .slice(0, HASH_BYTES * 2);
 }
 
-export function tellsAbout(digest: Digest, hash: string): boolean {
-  return digest.failingHeldUpTo === undefined || hash <= digest.failingHeldUpTo;
-}
-
 export function digestOf(
   testCases: readonly { title: string; verdict: { fails: boolean } }[],
   commit: string | undefined,
