@@ -61,9 +61,8 @@ export function runLine(outcome: RunOutcome, text: (value: string) => string): s
 /** The summary's HTML or the comment's Markdown. */
 export interface ListMarkup {
   text: (value: string, maxChars?: number) => string;
-  open: (heading: string) => string[];
   item: (html: string) => string;
-  close: string[];
+  list: (heading: string, items: string[]) => string[];
   note: (text: string) => string[];
 }
 
@@ -85,7 +84,7 @@ export function testCaseList(
   }
   const more = testCases.length - items.length;
   if (more > 0) items.push(markup.item(`… and ${more} more`));
-  return [...markup.open(heading), ...items, ...markup.close];
+  return markup.list(heading, items);
 }
 
 const statusOf =

@@ -53,9 +53,8 @@ function commentText(text: string, maxChars?: number): string {
 
 const MARKDOWN: ListMarkup = {
   text: commentText,
-  open: (heading) => [`**${heading}**`, ''],
   item: (html) => `- ${html}`,
-  close: [''],
+  list: (heading, items) => [`**${heading}**`, '', ...items, ''],
   note: (text) => [`<sub>${text}</sub>`, ''],
 };
 

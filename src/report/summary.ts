@@ -38,9 +38,8 @@ function tableRows(ordered: readonly TestCase[], budgetBytes: number): string[] 
 
 const HTML: ListMarkup = {
   text: cellText,
-  open: (heading) => [`<p>${heading}</p>`, '<ul>'],
   item: (html) => `<li>${html}</li>`,
-  close: ['</ul>'],
+  list: (heading, items) => [`<p>${heading}</p>`, '<ul>', ...items, '</ul>'],
   note: (text) => [`<p>${text}</p>`],
 };
 
