@@ -19,10 +19,7 @@ export const COMMENT_MAX_CHARS = 65_536;
 const FRAME_CHARS = 5_536;
 const LIST_BUDGET_CHARS = COMMENT_MAX_CHARS - 2 * DIGEST_MAX_CHARS - FRAME_CHARS;
 
-/**
- * The hidden first line of the comment, naming its target: the mode, the project or suite, the
- * Playwright project and the environment. A matrix of targets keeps one comment each.
- */
+/** The hidden first line names the target, so that a matrix of targets keeps one comment each. */
 export function commentMarker(outcome: RunOutcome): string {
   const id = outcome.mode === 'project' ? outcome.projectId : (outcome.testSuiteId ?? outcome.testSuiteName);
   const parts = {
