@@ -82,7 +82,9 @@ describe('what changed since the previous run', () => {
     // the job summary says the same
     const summary = visibleLines(second.summary);
     expect(summary).toContain('Since the previous run: 1 new failure, 1 fixed, 1 still failing');
-    expect(summary).toEqual(expect.arrayContaining(['🆕 New failures', '🆕 C', 'Fixed', '✅ A']));
+    expect(listUnder(summary, '🆕 New failures')).toEqual(['🆕 ❌ FAILED · C']);
+    expect(listUnder(summary, 'Still failing')).toEqual(['❌ FAILED · B']);
+    expect(listUnder(summary, 'Fixed since the previous run')).toEqual(['✅ A']);
 
     const third = await runOnPullRequest(passed('A', 'B', 'C'), commit('3'));
     expect(third.outputs).toMatchObject({ 'new-failures': '0', fixed: '2', success: 'true' });

@@ -6,8 +6,8 @@
  */
 import { pathToFileURL } from 'node:url';
 import { DIGEST_MAX_CHARS, digestLine, digestOf, readDigest } from '../src/report/comment-digest.js';
-import { compareRuns } from '../src/report/comparison.js';
 import type { TestCase } from '../src/report/outcome.js';
+import { compareRuns } from '../src/run/compare.js';
 import { finishedOutcome } from '../src/run/conclude.js';
 import { median, ms, table } from './stats.js';
 

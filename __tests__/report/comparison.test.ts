@@ -1,6 +1,7 @@
 import { digestOf } from '../../src/report/comment-digest.js';
-import { compareRuns, comparisonHeadline } from '../../src/report/comparison.js';
+import { comparisonHeadline } from '../../src/report/format.js';
 import type { TestCase } from '../../src/report/outcome.js';
+import { compareRuns } from '../../src/run/compare.js';
 import type { TestCaseResult } from '../../src/service/run-driver.js';
 import { makeOutcome } from './helpers.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isRecord } from './options-text.js';
 
-/** The pull request a workflow runs for, from the event payload, in the base repository. */
+/** In the base repository. */
 export interface PullRequestRef {
   owner: string;
   repo: string;
@@ -10,36 +10,18 @@ export interface PullRequestRef {
   headSha?: string;
 }
 
-/** What the runner tells of the workflow run: for the default note and the pull request comment. */
-export interface WorkflowRun {
-  eventName?: string;
-  apiUrl: string;
-  serverUrl: string;
-  repository?: string;
-  /** The commit the workflow runs on (on a pull request, the merge commit). */
-  sha?: string;
-  runId?: string;
-  runAttempt?: string;
-  /** On pull_request and pull_request_target events, the pull request of the event payload. */
-  pullRequest?: PullRequestRef;
-  /** On deployment_status and workflow_run events, the commit tested and what the payload says of it. */
-  eventCommit?: EventCommit;
-}
-
-/** The commit a deployment_status or workflow_run event is about: not GITHUB_SHA. */
-export interface EventCommit {
-  /** `deployment.sha`, or `workflow_run.head_sha`. */
+/** The commit a deployment_status or workflow_run event is about (tested), not GITHUB_SHA. */
+interface EventCommit {
   sha: string;
   /** workflow_run: the triggering run's pull requests into this repository (GitHub leaves it empty for a fork). */
   pullRequests?: { number: number; headSha?: string }[];
-  /** workflow_run: the head as `owner:branch`, to find a fork's pull request by. */
+  /** workflow_run: `owner:branch`, to find a fork's pull request by. */
   head?: string;
 }
 
 export const isPullRequestEvent = (eventName: string | undefined) =>
   eventName === 'pull_request' || eventName === 'pull_request_target';
 
-/** The event's payload; undefined when there is none or it cannot be read. */
 function readPayload(env: NodeJS.ProcessEnv): unknown {
   try {
     return env.GITHUB_EVENT_PATH ? JSON.parse(readFileSync(env.GITHUB_EVENT_PATH, 'utf8')) : undefined;
@@ -48,12 +30,10 @@ function readPayload(env: NodeJS.ProcessEnv): unknown {
   }
 }
 
-/** The value at `keys` in a payload, or undefined where a step of the way is not an object. */
 const at = (value: unknown, ...keys: string[]): unknown =>
   keys.reduce<unknown>((here, key) => (isRecord(here) ? here[key] : undefined), value);
 const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
 
-/** The pull request of a pull_request event's payload; undefined when it names none or cannot be read. */
 function readPullRequest(env: NodeJS.ProcessEnv): PullRequestRef | undefined {
   if (!isPullRequestEvent(env.GITHUB_EVENT_NAME)) return undefined;
   const payload = readPayload(env);
@@ -64,7 +44,6 @@ function readPullRequest(env: NodeJS.ProcessEnv): PullRequestRef | undefined {
   return { owner, repo, number, headSha: text(at(payload, 'pull_request', 'head', 'sha')) };
 }
 
-/** The commit of a deployment_status or workflow_run event, and what a workflow_run's payload says of it. */
 function readEventCommit(env: NodeJS.ProcessEnv): EventCommit | undefined {
   if (env.GITHUB_EVENT_NAME === 'deployment_status') {
     const sha = text(at(readPayload(env), 'deployment', 'sha'));
@@ -88,7 +67,7 @@ function readEventCommit(env: NodeJS.ProcessEnv): EventCommit | undefined {
   return { sha, pullRequests, head: owner && branch ? `${owner}:${branch}` : undefined };
 }
 
-export function readWorkflowRun(env: NodeJS.ProcessEnv): WorkflowRun {
+export function readWorkflowRun(env: NodeJS.ProcessEnv) {
   return {
     eventName: env.GITHUB_EVENT_NAME || undefined,
     apiUrl: env.GITHUB_API_URL || 'https://api.github.com',
@@ -102,9 +81,9 @@ export function readWorkflowRun(env: NodeJS.ProcessEnv): WorkflowRun {
   };
 }
 
-/** The workflow run's page, or of one attempt of it; undefined outside a runner. */
+/** Undefined outside a runner. */
 export function workflowRunUrl(
-  workflow: WorkflowRun,
+  workflow: ReturnType<typeof readWorkflowRun>,
   options: { attempt?: boolean } = {},
 ): string | undefined {
   if (!workflow.repository || !workflow.runId) return undefined;

@@ -1,12 +1,10 @@
 import { linked } from './escape.js';
-import type { Counts, OutputStatus, RunOutcome, TestCase } from './outcome.js';
+import type { Comparison, Counts, OutputStatus, RunOutcome, TestCase } from './outcome.js';
 
-/** "1 test case", "2 test cases". */
 export function plural(count: number, singular: string): string {
   return `${count} ${count === 1 ? singular : `${singular}s`}`;
 }
 
-/** "12 test cases: 9 passed, 2 failed, 1 flaky, 0 skipped" */
 export function countsLine(counts: Counts): string {
   const { total, passed, failed, flaky, skipped } = counts;
   return `${plural(total, 'test case')}: ${passed} passed, ${failed} failed, ${flaky} flaky, ${skipped} skipped`;
@@ -37,16 +35,12 @@ const HEADINGS: Record<OutputStatus, string> = {
   STARTED: '▶️ Test run started',
 };
 
-/** The outcome in a few words, with its icon: the heading of the summary and of the comment. */
 export function headingOf({ status, success }: RunOutcome): string {
   // A PASSED project run still fails the step when a test case fails it (flaky, with fail-on-flaky).
   return HEADINGS[status === 'PASSED' && !success ? 'FAILED' : status];
 }
 
-/**
- * What ran and where, as one line of HTML: `Project <code>p</code> · Run <code>r</code> · …`.
- * `text` escapes each value for where the line goes (the summary, or a pull request comment).
- */
+/** What ran and where, as one line of HTML; `text` escapes for the summary or the comment. */
 export function runLine(outcome: RunOutcome, text: (value: string) => string): string {
   const code = (value: string) => `<code>${text(value)}</code>`;
   const parts: string[] = [];
@@ -64,25 +58,61 @@ export function runLine(outcome: RunOutcome, text: (value: string) => string): s
   return parts.join(' · ');
 }
 
-/**
- * The items of a list of test cases, in the log's, the summary's or the comment's markup (`wrap`): at most
- * `max`, while they fit in what `budget` has left (spent as they are taken), then "… and N more".
- */
-export function listItems(
+/** The summary's HTML or the comment's Markdown. */
+export interface ListMarkup {
+  text: (value: string, maxChars?: number) => string;
+  item: (html: string) => string;
+  list: (heading: string, items: string[]) => string[];
+  note: (text: string) => string[];
+}
+
+/** At most `max` items, while they fit in what `budget` has left (spent as they are taken), then "… and N more". */
+export function testCaseList(
+  markup: ListMarkup,
+  heading: string,
   testCases: readonly TestCase[],
-  max: number,
-  wrap: (html: string) => string,
-  item: (testCase: TestCase) => string,
-  budget = { left: Number.POSITIVE_INFINITY },
+  budget: { left: number },
+  { max = 30, marker = statusOf(markup) } = {},
 ): string[] {
+  if (testCases.length === 0) return [];
   const items: string[] = [];
   for (const testCase of testCases.slice(0, max)) {
-    const text = wrap(item(testCase));
+    const text = markup.item(marker(testCase) + linked(testCase.dashboardUrl, markup.text(testCase.title)));
     if (text.length + 1 > budget.left) break;
     items.push(text);
     budget.left -= text.length + 1;
   }
   const more = testCases.length - items.length;
-  if (more > 0) items.push(wrap(`… and ${more} more`));
-  return items;
+  if (more > 0) items.push(markup.item(`… and ${more} more`));
+  return markup.list(heading, items);
+}
+
+const statusOf =
+  ({ text }: ListMarkup) =>
+  ({ verdict }: TestCase) =>
+    `${verdict.icon} ${text(verdict.label, 60)} · `;
+
+const PARTIAL_REASON =
+  'the previous run had more failing test cases than its comment remembers, and those past it are neither new nor known';
+
+export function comparisonHeadline(comparison: Comparison): string {
+  const partial = comparison.partial ? ' (compared in part)' : '';
+  return `${plural(comparison.newFailures.length, 'new failure')}, ${comparison.fixed.length} fixed${partial}`;
+}
+
+export function comparisonLists(
+  comparison: Comparison,
+  markup: ListMarkup,
+  budget: { left: number },
+): string[] {
+  const status = statusOf(markup);
+  const list = (heading: string, testCases: readonly TestCase[], marker = status) =>
+    testCaseList(markup, heading, testCases, budget, { marker });
+  return [
+    ...(comparison.partial ? markup.note(`Compared in part: ${PARTIAL_REASON}.`) : []),
+    ...list('🆕 New failures', comparison.newFailures, (testCase) => `🆕 ${status(testCase)}`),
+    ...list('Still failing', comparison.stillFailing),
+    ...list('Failing, not compared', comparison.notCompared),
+    ...list('Fixed since the previous run', comparison.fixed, () => '✅ '),
+  ];
 }

@@ -1,9 +1,17 @@
 import { stat } from 'node:fs/promises';
 import { appendSummary } from '../runner/step.js';
-import { comparisonHeadline, PARTIAL_REASON } from './comparison.js';
 import { cellText, linked, preText } from './escape.js';
-import { countsLine, formatDuration, headingOf, listItems, plural, runLine } from './format.js';
-import type { Comparison, RunOutcome, TestCase } from './outcome.js';
+import {
+  comparisonHeadline,
+  comparisonLists,
+  countsLine,
+  formatDuration,
+  headingOf,
+  type ListMarkup,
+  plural,
+  runLine,
+} from './format.js';
+import type { RunOutcome, TestCase } from './outcome.js';
 
 /** GitHub drops a step summary above 1 MiB whole; stay well under it. */
 export const SUMMARY_BUDGET_BYTES = 1_000_000;
@@ -11,23 +19,16 @@ export const SUMMARY_BUDGET_BYTES = 1_000_000;
 const CLOSING_RESERVE_BYTES = 1_000;
 const APPLIED_OPTIONS_MAX_CHARS = 20_000;
 
-interface SummaryContext {
-  junitWritten: boolean;
-  /** Bytes the table and everything else may take; SUMMARY_BUDGET_BYTES when the summary file is empty. */
-  budgetBytes?: number;
-}
-
 const TABLE_OPEN =
   '<table>\n<thead><tr><th>Status</th><th>Test case</th><th>Duration</th></tr></thead>\n<tbody>';
 const TABLE_CLOSE = '</tbody>\n</table>';
 
-/** The table's rows in report order, as many as fit in `budgetBytes` with the table around them. */
 function tableRows(ordered: readonly TestCase[], budgetBytes: number): string[] {
   const rows: string[] = [];
   let bytes = Buffer.byteLength(TABLE_OPEN) + Buffer.byteLength(TABLE_CLOSE) + 2;
   for (const testCase of ordered) {
     const { icon, label } = testCase.verdict;
-    const row = `<tr><td>${icon} ${cellText(label, 60)}</td><td>${titleCell(testCase)}</td><td>${formatDuration(testCase.durationMs)}</td></tr>`;
+    const row = `<tr><td>${icon} ${cellText(label, 60)}</td><td>${linked(testCase.dashboardUrl, cellText(testCase.title))}</td><td>${formatDuration(testCase.durationMs)}</td></tr>`;
     bytes += Buffer.byteLength(row) + 1;
     if (bytes > budgetBytes) break;
     rows.push(row);
@@ -35,45 +36,18 @@ function tableRows(ordered: readonly TestCase[], budgetBytes: number): string[] 
   return rows;
 }
 
-const titleCell = (testCase: TestCase) => linked(testCase.dashboardUrl, cellText(testCase.title));
+const HTML: ListMarkup = {
+  text: cellText,
+  item: (html) => `<li>${html}</li>`,
+  list: (heading, items) => [`<p>${heading}</p>`, '<ul>', ...items, '</ul>'],
+  note: (text) => [`<p>${text}</p>`],
+};
 
-const MAX_COMPARED = 30;
-
-function comparedList(label: string, marker: string, testCases: readonly TestCase[]): string {
-  if (testCases.length === 0) return '';
-  const items = listItems(
-    testCases,
-    MAX_COMPARED,
-    (html) => `<li>${html}</li>`,
-    (testCase) => `${marker} ${titleCell(testCase)}`,
-  );
-  return `<p>${label}</p>\n<ul>${items.join('')}</ul>`;
-}
-
-/** What changed since the previous run of this target, as the pull request comment says it too. */
-function comparisonSection(comparison: Comparison | undefined): string[] {
-  if (!comparison) return [];
-  return [
-    `<h3>Since the previous run: ${comparisonHeadline(comparison)}, ${comparison.stillFailing.length} still failing</h3>`,
-    comparison.partial ? `<p>Compared in part: ${PARTIAL_REASON}.</p>` : '',
-    comparedList('🆕 New failures', '🆕', comparison.newFailures),
-    comparedList('Failing, not compared', '❔', comparison.notCompared),
-    comparedList('Fixed', '✅', comparison.fixed),
-  ].filter(Boolean);
-}
-
-function appliedOptionsDetails(options: Record<string, unknown> | undefined): string {
-  if (options === undefined) return '';
-  const json = preText(JSON.stringify(options, null, 2) ?? '', APPLIED_OPTIONS_MAX_CHARS);
-  return `<details><summary>Applied options</summary><pre><code>${json}</code></pre></details>`;
-}
-
-/**
- * The job summary as HTML: heading, run line, message and notes, counts, the table of test cases
- * (failures first) within the byte budget, applied options; one line for a run not waited for.
- * Every text is redacted and escaped.
- */
-export function renderSummary(outcome: RunOutcome, context: SummaryContext): string {
+/** Within `budgetBytes` (what the summary file leaves), every text redacted and escaped. */
+export function renderSummary(
+  outcome: RunOutcome,
+  context: { junitWritten: boolean; budgetBytes?: number },
+): string {
   if (outcome.status === 'STARTED') return startedSummary(outcome);
   const budget = context.budgetBytes ?? SUMMARY_BUDGET_BYTES;
   const head: string[] = [`<h2>${headingOf(outcome)}</h2>`];
@@ -85,9 +59,17 @@ export function renderSummary(outcome: RunOutcome, context: SummaryContext): str
   }
   const flakyNote = outcome.failOnFlaky && outcome.counts.flaky > 0 ? ' (flaky ones count as failed)' : '';
   head.push(`<p>${cellText(countsLine(outcome.counts))}${flakyNote}</p>`);
-  head.push(...comparisonSection(outcome.comparison));
+  const { comparison } = outcome;
+  if (comparison) {
+    const still = `${comparison.stillFailing.length} still failing`;
+    head.push(`<h3>Since the previous run: ${comparisonHeadline(comparison)}, ${still}</h3>`);
+    head.push(...comparisonLists(comparison, HTML, { left: Number.POSITIVE_INFINITY }));
+  }
 
-  const details = appliedOptionsDetails(outcome.appliedOptions);
+  const options = outcome.appliedOptions && JSON.stringify(outcome.appliedOptions, null, 2);
+  const details = options
+    ? `<details><summary>Applied options</summary><pre><code>${preText(options, APPLIED_OPTIONS_MAX_CHARS)}</code></pre></details>`
+    : '';
   const tail: string[] = [];
   if (outcome.testCases.length === 0) {
     tail.push('<p>No test case was reported.</p>');
@@ -110,7 +92,6 @@ export function renderSummary(outcome: RunOutcome, context: SummaryContext): str
   return `${[...head, ...tail].join('\n')}\n`;
 }
 
-/** The summary of a run started with `wait: false`: one line. */
 function startedSummary(outcome: RunOutcome): string {
   const kind = outcome.mode === 'suite' ? 'test suite run' : 'project run';
   const suite =
@@ -121,7 +102,6 @@ function startedSummary(outcome: RunOutcome): string {
   return `<p>Started ${kind}${id}${suite} (not waiting for it).</p>\n`;
 }
 
-/** Appends the summary to $GITHUB_STEP_SUMMARY, counting what the file already holds against the budget. */
 export async function writeSummary(outcome: RunOutcome, junitWritten: boolean): Promise<void> {
   const file = process.env.GITHUB_STEP_SUMMARY;
   // A missing file counts as empty: core.summary.write() reports it.

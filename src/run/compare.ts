@@ -1,21 +1,54 @@
 import type { Settings } from '../inputs/settings.js';
-import { baselineIn } from '../report/comment-digest.js';
-import { compareRuns, comparisonHeadline } from '../report/comparison.js';
-import { plural } from '../report/format.js';
-import type { RunOutcome } from '../report/outcome.js';
+import { baselineIn, type Digest, titleHash } from '../report/comment-digest.js';
+import { comparisonHeadline, plural } from '../report/format.js';
+import type { Comparison, RunOutcome, TestCase } from '../report/outcome.js';
 import { info } from '../runner/log.js';
 import { line } from '../runner/text.js';
 import { failureMessage, runName } from './conclude.js';
 import type { PullRequestThread } from './pr-comment.js';
 
-/** Statuses of a run that finished: its test cases tell the step's result. */
-const FINISHED = new Set(['PASSED', 'FAILED']);
+/**
+ * Titles are compared as multisets: failing twice then and three times now is one new failure. A
+ * renamed failing test is a new failure, and its old title is not fixed; only a pass now fixes
+ * (flaky or skipped now is neither). "Failing" is the step's reading (fail-on-flaky included).
+ */
+export function compareRuns(testCases: readonly TestCase[], previous: Digest): Comparison {
+  const comparison: Comparison = {
+    newFailures: [],
+    stillFailing: [],
+    fixed: [],
+    notCompared: [],
+    partial: previous.failingHeldUpTo !== undefined,
+    baseline: previous,
+  };
+  // Per title: how many of its failures then are not yet matched by a failure or a pass now.
+  const left = new Map(previous.counts);
+  const matched = (hash: string) => {
+    const then = left.get(hash) ?? 0;
+    if (then > 0) left.set(hash, then - 1);
+    return then > 0;
+  };
+  for (const testCase of testCases) {
+    if (!testCase.verdict.fails) continue;
+    const hash = titleHash(testCase.title);
+    // The digest was cut past this title's hash: it may have failed then too.
+    const held = previous.failingHeldUpTo === undefined || hash <= previous.failingHeldUpTo;
+    if (!held) comparison.notCompared.push(testCase);
+    else if (matched(hash)) comparison.stillFailing.push(testCase);
+    else comparison.newFailures.push(testCase);
+  }
+  // Passes are matched only after every failure now, so that a title both failing and passing
+  // now is still failing before it is fixed.
+  for (const testCase of testCases) {
+    const passed = !testCase.verdict.fails && testCase.verdict.count === 'passed';
+    if (passed && matched(titleHash(testCase.title))) comparison.fixed.push(testCase);
+  }
+  return comparison;
+}
 
 /**
- * The outcome with what changed since the previous run of this target (read from its comment's
- * digest, when there is one), and the step's result under `fail-on`: with `new`, a finished run
- * whose failures all failed then too passes the step; a run that did not finish fails it either
- * way; with nothing to compare with, `new` falls back to `any`, and the log says so.
+ * With fail-on 'new', a finished run whose failures all failed then too passes the step; a run
+ * that did not finish fails it either way; with nothing to compare with, 'new' acts as 'any'.
  */
 export function judgeAgainstPrevious(
   outcome: RunOutcome,
@@ -43,7 +76,8 @@ export function judgeAgainstPrevious(
   }
   const { newFailures, stillFailing, notCompared } = comparison;
   const failing = newFailures.length + stillFailing.length + notCompared.length;
-  if (!FINISHED.has(outcome.status) || failing === 0) return compared;
+  // Only a finished run's test cases tell the step's result.
+  if (!['PASSED', 'FAILED'].includes(outcome.status) || failing === 0) return compared;
   const unknown = notCompared.length > 0 ? `${notCompared.length} could not be compared, ` : '';
   if (newFailures.length > 0 || notCompared.length > 0) {
     const why =

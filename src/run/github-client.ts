@@ -5,20 +5,17 @@ import type { Clock } from '../service/clock.js';
 import { GitHub, GitHubError, githubFetch } from '../service/github.js';
 import { USER_AGENT } from '../service/user-agent.js';
 
-/** Each GitHub task (a lookup, one pull request's comment) gets this long; each request, at most 10 s. */
+/** Each task: a lookup, or one pull request's comment. */
 const GITHUB_BUDGET_MS = 30_000;
 const GITHUB_REQUEST_TIMEOUT_MS = 10_000;
 
-/** What the step asks of GitHub, for its warnings: "Could not <doing>", and what a 403 or 404 means. */
+/** For its warnings: "Could not <doing>", and what a 403 or 404 means. */
 export interface GitHubTask {
   doing: string;
   forbidden: string;
 }
 
-/**
- * GitHub for one task in a repository, each with a fresh budget, over the project's transport;
- * undefined, after one warning, when input 'github-token' is empty.
- */
+/** Each repository's task gets a fresh budget; undefined, after one warning, without a token. */
 export async function connectGitHub(
   settings: Settings,
   task: GitHubTask,
@@ -41,8 +38,8 @@ export async function connectGitHub(
     userAgent: USER_AGENT,
     request: { fetch: githubFetch(apiUrl, requestTimeoutMs) },
   });
-  return (repository) =>
-    new GitHub(octokit, apiUrl, repository, {
+  return ({ owner, repo }) =>
+    new GitHub(octokit, apiUrl, `/repos/${owner}/${repo}`, {
       clock,
       deadline: clock.now() + GITHUB_BUDGET_MS,
       requestTimeoutMs,
@@ -50,7 +47,6 @@ export async function connectGitHub(
     });
 }
 
-/** The one warning of a task that failed (a 403 or 404 says what the token lacks); gives no value. */
 export function warnFailed(error: unknown, task: GitHubTask): undefined {
   const reason = error instanceof Error ? error.message : String(error);
   const forbidden = error instanceof GitHubError && (error.status === 403 || error.status === 404);

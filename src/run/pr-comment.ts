@@ -9,43 +9,26 @@ import { type Comment, type GitHub, GitHubError } from '../service/github.js';
 import { connectGitHub, type GitHubTask, warnFailed } from './github-client.js';
 import type { PullRequestsOfRun } from './pull-requests.js';
 
-/** This target's comment on the pull request(s): what an earlier run left there, and how to write this run's. */
 export interface PullRequestThread {
-  /** The body of the comment an earlier run of this target wrote on the first pull request, if there is one. */
   body?: string;
-  /** The first pull request's head commit, which this run tested. */
   headSha?: string;
   /** Why there is no earlier comment to compare with, for fail-on 'new''s fallback. */
   whyNone: string;
-  /**
-   * Writes this run's comment on each pull request, as `pr-comment` says: the earlier one is
-   * updated; one is created only where none exists (with on-failure, only when the step fails).
-   * Gives the first URL written (`comment-url`). A failure only warns.
-   */
+  /** Gives the first URL written (`comment-url`). A failure only warns. */
   write(outcome: RunOutcome, stepFails: boolean): Promise<string | undefined>;
 }
 
-/** The pull request comment's warnings. */
 const COMMENT: GitHubTask = {
   doing: 'keep the pull request comment up to date',
   forbidden:
     "The github-token cannot write to the pull request: the workflow needs 'permissions: pull-requests: write', and a pull request from a fork gets a read-only token on pull_request events, which no permission can change.",
 };
 
-/** The comment an earlier run left on one pull request, if any, and the task that writes this run's. */
-interface Opened {
-  github: GitHub;
-  number: number;
-  comment?: Comment;
-  untrusted: boolean;
-}
-
-/** Writes this run's comment on one pull request; gives its URL, if one was written. */
+/** The earlier comment is updated; one is created where none exists (with on-failure, only when the step fails). */
 async function writeComment(
-  { github, number, comment }: Opened,
-  onFailureOnly: boolean,
+  { github, number, comment }: { github: GitHub; number: number; comment?: Comment },
   body: string,
-  stepFails: boolean,
+  mayCreate: boolean,
 ): Promise<string | undefined> {
   if (comment) {
     try {
@@ -57,7 +40,7 @@ async function writeComment(
       if (!(error instanceof GitHubError && error.status === 404)) throw error;
       info(line`The comment on pull request #${number} was deleted meanwhile: writing it anew.`);
     }
-  } else if (onFailureOnly && !stepFails) {
+  } else if (!mayCreate) {
     info(line`No pull request comment: the step passed and there is no earlier comment to update.`);
     return undefined;
   }
@@ -66,12 +49,7 @@ async function writeComment(
   return url;
 }
 
-/**
- * Looks up this target's comment on each pull request of the run, before the reports are written
- * (the comparison with the earlier run needs it), when a comment is due at all; each reason there
- * is none is one log line, or a warning. The first pull request's comment is the one compared
- * with. It never fails the step.
- */
+/** Before the reports are written: they compare with the earlier comment. Never fails the step. */
 export async function openPullRequestThread(
   outcome: RunOutcome,
   settings: Settings,
@@ -98,7 +76,7 @@ export async function openPullRequestThread(
   const unread = 'the pull request comment could not be read';
   if (!connect) return none(unread);
   const marker = commentMarker(outcome);
-  const threads: (Opened | undefined)[] = [];
+  const threads = [];
   for (const { owner, repo, number } of found.pullRequests) {
     const github = connect({ owner, repo });
     const lookup = github.findComment(number, marker).then((earlier) => ({ github, number, ...earlier }));
@@ -108,12 +86,11 @@ export async function openPullRequestThread(
   const opened = threads.filter((thread) => thread !== undefined);
   if (opened.length === 0) return none(unread);
   const runUrl = workflowRunUrl(settings.workflow, { attempt: true });
-  const onFailureOnly = settings.prComment === 'on-failure';
   const write = async (ran: RunOutcome, stepFails: boolean) => {
     const body = renderComment(ran, { headSha, runUrl });
     const urls = [];
     for (const thread of opened) {
-      const written = writeComment(thread, onFailureOnly, body, stepFails);
+      const written = writeComment(thread, body, stepFails || settings.prComment !== 'on-failure');
       urls.push(await written.catch((error) => warnFailed(error, COMMENT)));
     }
     return urls.find((url) => url !== undefined);

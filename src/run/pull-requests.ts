@@ -7,19 +7,18 @@ import type { Clock } from '../service/clock.js';
 import { type GitHub, GitHubError, type Pull } from '../service/github.js';
 import { connectGitHub, type GitHubTask, warnFailed } from './github-client.js';
 
-/** One commit at the head of several pull requests: this many get the comment, the first is compared with. */
-export const MAX_PULL_REQUESTS = 3;
+/** One commit at the head of several pull requests: this many get the comment. */
+const MAX_PULL_REQUESTS = 3;
 /** A fork's commit is looked for among this many pages of 100 open pull requests. */
 const MAX_OPEN_PAGES = 3;
 
-/** The pull requests this run belongs to, in number order; the first one's comment is compared with. */
+/** The first one's comment is compared with. */
 export interface PullRequestsOfRun {
   pullRequests: PullRequestRef[];
-  /** Why there is none, for the log; undefined when a warning said so already. */
+  /** Undefined when a warning said so already. */
   whyNone?: string;
 }
 
-/** The lookup's warnings. */
 const LOOKUP: GitHubTask = {
   doing: 'find the pull request of this run',
   forbidden: "The github-token needs 'pull-requests: read' (which 'write' includes).",
@@ -27,11 +26,7 @@ const LOOKUP: GitHubTask = {
 
 const none = (whyNone?: string): PullRequestsOfRun => ({ pullRequests: [], whyNone });
 
-/**
- * Where the comment goes (see the README's table of events): the payload's pull request, or one
- * found on GitHub from the commit the event is about, or the `pull-request` input's. GitHub is
- * asked only when a comment is due; a failed lookup is one warning.
- */
+/** See the README's table of events. GitHub is asked only when a comment is due. */
 export async function findPullRequests(
   settings: Settings,
   clock: Clock,
@@ -69,7 +64,6 @@ export async function findPullRequests(
   }
 }
 
-/** The open pull requests of the run, by number, with their head commit; or why there is none. */
 async function lookUp(
   github: GitHub,
   settings: Settings,
@@ -100,10 +94,7 @@ async function lookUp(
   return found.map(({ number }) => ({ number, headSha: sha })).sort((a, b) => a.number - b.number);
 }
 
-/**
- * The settings with the default note of a suite run naming the pull request found (the note is
- * built with the inputs, before GitHub is asked); a note the user wrote stays as it is.
- */
+/** The default note names the pull request found (it was built before GitHub was asked); the user's stays. */
 export function withPullRequestNote(
   settings: Settings,
   found: PullRequestsOfRun,

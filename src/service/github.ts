@@ -8,10 +8,8 @@ import { type Party, type RequestContext, type RetryRule, request } from './requ
 import { once } from './schemas.js';
 import { issuePath, validate } from './validation.js';
 
-/** Octokit as @actions/github makes it; the caller imports @actions/github only when commenting. */
-export type Octokit = ReturnType<typeof getOctokit>;
+type Octokit = ReturnType<typeof getOctokit>;
 
-/** GitHub's answers as its API describes them, as far as they are used; extra fields are dropped. */
 const answers = once(() => {
   const pull = z.object({
     number: z.number(),
@@ -36,17 +34,13 @@ const answers = once(() => {
   };
 });
 
-/** A comment as GitHub lists it: its body is where the previous run's digest is read from. */
 export type Comment = z.infer<ReturnType<typeof answers>['list']>[number];
-/** A pull request as GitHub's answer has it, as far as the lookup reads it. */
 export type Pull = z.infer<ReturnType<typeof answers>['pull']>;
 
-/** A request to GitHub that failed: what was being done, and how it ended. */
 export class GitHubError extends ServiceError {
   override name = 'GitHubError';
 }
 
-/** `value` as `schema` says, or a GitHubError that says in words where the answer is wrong. */
 function checked<T>(schema: z.ZodMiniType<T>, value: unknown, what: string): T {
   const result = validate(schema, value, {
     where: (path) => (path.length === 0 ? 'the answer' : `field '${issuePath('', path)}'`),
@@ -82,19 +76,10 @@ const GITHUB: Party = {
   },
 };
 
-interface FetchInit {
-  method?: string;
-  headers?: Record<string, string>;
-  body?: string;
-  signal?: AbortSignal | null;
-}
-
 /**
- * Octokit's fetch, over the project's one request path (request() in client.ts): proxies, answers
- * capped while read, redirects of reads followed within the origin only, retries by `call`'s
- * rule, and a GitHubError for a request that failed. A URL outside the API's origin (a Link to a
- * next page elsewhere) is refused before anything is sent. Without `call` (Octokit's default for
- * a request that names none), one request within `timeoutMs`, retried like a read.
+ * Octokit's fetch, over the project's one request path (proxies, capped answers, redirects within
+ * the origin). A URL outside the API's origin (a Link to a next page elsewhere) is refused before
+ * the token is sent. Without `call` (a request that names none), retried like a read.
  */
 export function githubFetch(
   apiUrl: string,
@@ -102,7 +87,10 @@ export function githubFetch(
   call?: { what: string; rule: RetryRule; context: RequestContext },
 ) {
   const { origin } = new URL(apiUrl);
-  return async (url: string, init: FetchInit = {}): Promise<Response> => {
+  return async (
+    url: string,
+    init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+  ) => {
     const method = init.method ?? 'GET';
     const what = call?.what ?? `${method} ${url}`;
     if (new URL(url).origin !== origin)
@@ -118,28 +106,15 @@ export function githubFetch(
   };
 }
 
-/**
- * One task's requests to one repository (a lookup, or one pull request's comment), through the
- * project's one request path within the task's budget (`context`). Reads and updates are retried
- * like reads, a new comment only when GitHub cannot have created it.
- */
 export class GitHub {
-  private readonly path: string;
-
   constructor(
     private readonly octokit: Octokit,
-    /** GitHub's REST API: the only origin the token is sent to. */
     private readonly apiUrl: string,
-    repository: { owner: string; repo: string },
+    private readonly path: string,
     private readonly context: RequestContext,
-  ) {
-    this.path = `/repos/${repository.owner}/${repository.repo}`;
-  }
+  ) {}
 
-  /**
-   * One Octokit request, sent through githubFetch with `what` and `rule`: a request that failed
-   * comes out as the GitHubError (or Aborted) the transport threw, not Octokit's wrapper of it.
-   */
+  /** A request that failed comes out as the GitHubError (or Aborted) the transport threw, not Octokit's wrapper. */
   private async call<T>(
     what: string,
     rule: RetryRule,
@@ -156,27 +131,21 @@ export class GitHub {
     }
   }
 
-  /** `route`'s answer (with `body`, for a write), as `schema` says it must be. */
   private async send<T>(
     what: string,
     route: string,
     schema: z.ZodMiniType<T>,
-    write?: { body: string; rule: RetryRule },
-  ): Promise<T> {
-    const { data } = await this.call(what, write?.rule ?? 'github', (request) =>
-      this.octokit.request(route, { body: write?.body, request }),
-    );
-    return checked(schema, data, what);
+    body?: string,
+    rule: RetryRule = 'github',
+  ): Promise<{ data: T; link?: string }> {
+    const answer = await this.call(what, rule, (request) => this.octokit.request(route, { body, request }));
+    return { data: checked(schema, answer.data, what), link: answer.headers.link };
   }
 
-  /**
-   * The items of a list that `keep` says, page after page as GitHub's Link header names them
-   * (Octokit requests an absolute URL as it is, and githubFetch refuses one outside the API's
-   * origin), up to `maxPages`.
-   */
+  /** Page after page as the Link header names them (githubFetch checks their origin). */
   private async pages<T>(
     first: string,
-    what: (page: number) => string,
+    what: string,
     schema: z.ZodMiniType<T[]>,
     keep: (item: T) => boolean,
     maxPages = Number.POSITIVE_INFINITY,
@@ -184,47 +153,33 @@ export class GitHub {
     const kept: T[] = [];
     let route: string | undefined = `GET ${this.path}${first}`;
     for (let page = 1; route !== undefined && page <= maxPages; page++) {
-      const url: string = route;
-      const { data, headers }: { data: unknown; headers: { link?: string } } = await this.call(
-        what(page),
-        'github',
-        (request) => this.octokit.request(url, { request }),
-      );
-      kept.push(...checked(schema, data, what(page)).filter(keep));
-      const next = /<([^>]+)>;\s*rel="next"/.exec(headers.link ?? '')?.[1];
+      const answer: { data: T[]; link?: string } = await this.send(`${what} (page ${page})`, route, schema);
+      kept.push(...answer.data.filter(keep));
+      const next = /<([^>]+)>;\s*rel="next"/.exec(answer.link ?? '')?.[1];
       route = next && `GET ${next}`;
     }
     return kept;
   }
 
   /**
-   * Who the token acts as (GraphQL's viewer: the REST API's GET /user refuses the workflow's
-   * token); undefined, said in the log, when GitHub cannot tell, e.g. a GraphQL error. It gets a
+   * Who the token acts as (GraphQL's viewer: REST's GET /user refuses the workflow's token), in a
    * third of the time left at most, so that the write keeps time to happen.
    */
   private async identity(): Promise<{ login: string; id?: number } | undefined> {
     const what = 'learn who the github-token acts as';
     const now = this.context.clock.now();
     const slice = { ...this.context, deadline: now + Math.floor((this.context.deadline - now) / 3) };
-    const send = async (request: { fetch: ReturnType<typeof githubFetch> }) => {
-      try {
-        return await this.octokit.graphql<unknown>('query { viewer { login databaseId } }', { request });
-      } catch (error) {
-        // GitHub answered, with GraphQL errors: no retry will change that.
-        if ((error as { name?: string }).name === 'GraphqlResponseError') return undefined;
-        throw error;
-      }
-    };
-    let reason = 'GitHub did not say';
+    const query = (request: { fetch: ReturnType<typeof githubFetch> }) =>
+      this.octokit.graphql<unknown>('query { viewer { login databaseId } }', { request });
+    let reason: string;
     try {
-      const answer = await this.call(what, 'github', send, slice);
-      if (answer !== undefined) {
-        const { viewer } = checked(answers().viewer, answer, what);
-        return { login: viewer.login, id: viewer.databaseId ?? undefined };
-      }
+      const { viewer } = checked(answers().viewer, await this.call(what, 'github', query, slice), what);
+      return { login: viewer.login, id: viewer.databaseId ?? undefined };
     } catch (error) {
-      if (!(error instanceof GitHubError)) throw error;
-      reason = error.message;
+      // GraphQL errors in an answer: no retry will change them.
+      if ((error as { name?: string }).name === 'GraphqlResponseError') reason = 'GitHub did not say';
+      else if (error instanceof GitHubError) reason = error.message;
+      else throw error;
     }
     info(
       line`Could not learn who the github-token acts as (${reason}): no earlier comment is updated or compared with, a new one is written.`,
@@ -233,13 +188,11 @@ export class GitHub {
   }
 
   /**
-   * The most recent of the token's own comments on pull request `number` whose body holds
-   * `marker`, looking through every page; who the token acts as is asked only when some comment
-   * holds the marker. When GitHub cannot tell (`untrusted`), no comment is the token's own:
-   * another app's copy must never be edited or believed.
+   * The latest of the token's own comments holding `marker`. When GitHub cannot say who the token
+   * is (`untrusted`), none is: another app's copy must never be edited or believed.
    */
   async findComment(number: number, marker: string): Promise<{ comment?: Comment; untrusted: boolean }> {
-    const what = (page: number) => `list the comments of pull request #${number} (page ${page})`;
+    const what = `list the comments of pull request #${number}`;
     const first = `/issues/${number}/comments?per_page=100`;
     const marked = await this.pages(first, what, answers().list, ({ body }) => !!body?.includes(marker));
     if (marked.length === 0) return { untrusted: false };
@@ -251,43 +204,37 @@ export class GitHub {
     return { comment: marked.filter(isOwn).at(-1), untrusted: false };
   }
 
-  /** Writes `body` over comment `id`; gives its URL. */
   async updateComment(id: number, body: string): Promise<string> {
     const route = `PATCH ${this.path}/issues/comments/${id}`;
-    const write = { body, rule: 'github' } as const;
-    return (await this.send('update the pull request comment', route, answers().written, write)).html_url;
+    return (await this.send('update the pull request comment', route, answers().written, body)).data.html_url;
   }
 
-  /** Comments `body` on pull request `number`; gives the comment's URL. */
+  /** Retried only when GitHub cannot have created the comment. */
   async createComment(number: number, body: string): Promise<string> {
+    const what = `comment on pull request #${number}`;
     const route = `POST ${this.path}/issues/${number}/comments`;
-    const write = { body, rule: 'github-create' } as const;
-    return (await this.send(`comment on pull request #${number}`, route, answers().written, write)).html_url;
+    return (await this.send(what, route, answers().written, body, 'github-create')).data.html_url;
   }
 
-  pull(number: number): Promise<Pull> {
-    return this.send(`read pull request #${number}`, `GET ${this.path}/pulls/${number}`, answers().pull);
+  async pull(number: number): Promise<Pull> {
+    const route = `GET ${this.path}/pulls/${number}`;
+    return (await this.send(`read pull request #${number}`, route, answers().pull)).data;
   }
 
-  /**
-   * GitHub's "pull requests associated with a commit" (the first 100): [] for a commit that is only
-   * in a fork; 422 (no such commit here) is taken for [] too.
-   */
+  /** The first 100 pull requests of a commit: [] for a fork's commit; 422 (no such commit here) too. */
   async pullsOfCommit(sha: string): Promise<Pull[]> {
     const what = `list the pull requests of commit ${sha.slice(0, 7)}`;
     const route = `GET ${this.path}/commits/${encodeURIComponent(sha)}/pulls?per_page=100`;
     try {
-      return await this.send(what, route, answers().pulls);
+      return (await this.send(what, route, answers().pulls)).data;
     } catch (error) {
       if (error instanceof GitHubError && error.status === 422) return [];
       throw error;
     }
   }
 
-  /** The open pull requests that `keep` says, `head` (`owner:branch`) only if given, at most `maxPages` pages of 100. */
   openPulls(keep: (pull: Pull) => boolean, maxPages: number, head?: string): Promise<Pull[]> {
     const query = `state=open&per_page=100${head ? `&head=${encodeURIComponent(head)}` : ''}`;
-    const what = (page: number) => `list the open pull requests (page ${page})`;
-    return this.pages(`/pulls?${query}`, what, answers().pulls, keep, maxPages);
+    return this.pages(`/pulls?${query}`, 'list the open pull requests', answers().pulls, keep, maxPages);
   }
 }
