@@ -9,14 +9,13 @@ export type { CallContext } from './request.js';
 export interface Operation<T> {
   /** What the request does, as a phrase after "Could not": "get project run 'r1'". */
   name: string;
-  /** Path below the base URL, ids already encoded. */
+  /** Below the base URL, ids already encoded. */
   path: string;
   body?: unknown;
-  /** How it is retried; a read is a GET, anything else a POST. */
+  /** A read is a GET, anything else a POST. */
   rule: RetryRule;
-  /** What a successful answer must look like; built when the first answer comes. */
   schema: () => z.ZodMiniType<T>;
-  /** What a 404 means for this operation: "Project 'p' was not found". */
+  /** What a 404 means: "Project 'p' was not found". */
   notFound: string;
 }
 
@@ -67,7 +66,7 @@ export class ServiceClient {
   }
 }
 
-/** Parses and validates an answer: an error names the field that breaks the interface. */
+/** An error names the field that breaks the interface. */
 export function parseAnswer<T>(
   operation: Operation<T>,
   answer: { status: number; body: string; contentType?: string },
