@@ -33,7 +33,7 @@ interface RuleSpec {
   statuses: ReadonlySet<number>;
   /** Whether a request that may have reached the server may be sent again. */
   idempotent: boolean;
-  maxAttempts: number;
+  maxAttempts?: number;
   /** Unset where every caller's deadline is the bound (the cancel's, the comment's). */
   maxElapsedMs?: number;
 }
@@ -45,12 +45,7 @@ interface RuleSpec {
  */
 const RULES = {
   /** Polls and results: ridden through outages of up to ten minutes. */
-  read: {
-    statuses: TRANSIENT,
-    idempotent: true,
-    maxAttempts: Number.POSITIVE_INFINITY,
-    maxElapsedMs: 10 * 60_000,
-  },
+  read: { statuses: TRANSIENT, idempotent: true, maxElapsedMs: 10 * 60_000 },
   start: { statuses: REFUSALS, idempotent: false, maxAttempts: 5, maxElapsedMs: 2 * 60_000 },
   /** Sent while the job is ending, so only briefly retried. */
   cancel: { statuses: TRANSIENT, idempotent: true, maxAttempts: 3 },
@@ -71,12 +66,6 @@ export type RetryRule = keyof typeof RULES;
 function mayHaveActed(failure: Failure): boolean {
   if (failure instanceof TransportError) return failure.mayHaveReached;
   return failure.status === 303 || (failure.status >= 500 && !REFUSALS.has(failure.status));
-}
-
-function isRetryable(rule: RuleSpec, failure: Failure): boolean {
-  if (!(failure instanceof TransportError)) return rule.statuses.has(failure.status);
-  if (failure.kind === 'aborted' || failure.permanent) return false;
-  return rule.idempotent || !mayHaveActed(failure);
 }
 
 /** `Retry-After` as seconds or an HTTP date, in milliseconds from now. */
@@ -112,9 +101,8 @@ const MAY_HAVE_STARTED =
 
 /** Who answers, as its failures are told: the service, or GitHub. */
 export interface Party {
-  /** The subject of "… did not answer". */
   name: string;
-  /** The field of an error answer that says why. */
+  /** The field of an error answer that says why: the service's `error`, GitHub's `message`. */
   errorField: string;
   /** Why a redirect out of the origin, or of a write, was not followed, and what to do about it. */
   redirect: { otherOrigin: (origin: string) => string; notARead: string };
@@ -216,10 +204,7 @@ export interface RequestContext extends CallContext {
   requestTimeoutMs: number;
 }
 
-/**
- * Sends `request` until it is answered with a success, or its rule says to stop; then throws the
- * error that outcome is (settle).
- */
+/** Sends `request` until it is answered with a success, or its rule says to stop and settle() throws. */
 export async function request(party: Party, request: Request, context: RequestContext): Promise<HttpAnswer> {
   const { clock, deadline } = context;
   const signal = context.stopRetriesOn ?? context.signal;
@@ -253,12 +238,16 @@ export async function request(party: Party, request: Request, context: RequestCo
       });
     if (signal?.aborted || (failure instanceof TransportError && failure.kind === 'aborted'))
       throw stop('aborted');
-    if (!isRetryable(rule, failure)) throw stop('failed');
+    const retryable =
+      failure instanceof TransportError
+        ? !failure.permanent && (rule.idempotent || !mayHaveActed(failure))
+        : rule.statuses.has(failure.status);
+    if (!retryable) throw stop('failed');
     if (resumeAt >= deadline) throw stop(asked ? 'retry-after' : 'deadline');
-    if (attempts >= rule.maxAttempts || resumeAt - started > (rule.maxElapsedMs ?? Number.POSITIVE_INFINITY))
-      throw stop('failed');
-    const timedOut = failure instanceof TransportError && failure.kind === 'timeout';
+    const overBudget = resumeAt - started > (rule.maxElapsedMs ?? Number.POSITIVE_INFINITY);
+    if (attempts >= (rule.maxAttempts ?? Number.POSITIVE_INFINITY) || overBudget) throw stop('failed');
     const said = failure instanceof TransportError ? failure.message : `HTTP ${failure.status}`;
+    const timedOut = failure instanceof TransportError && failure.kind === 'timeout';
     info(
       line`Could not ${request.name} (${timedOut ? 'no answer' : said}); attempt ${attempts + 1} in ${seconds(delay)}.`,
     );
