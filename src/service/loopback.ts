@@ -46,7 +46,7 @@ export function isLocalWebUrl(text: string): boolean {
   return url !== undefined && WEB_SCHEMES[url.protocol] !== undefined && isLoopbackHost(url.hostname);
 }
 
-/** Equal for URLs that reach the same app: `http://localhost:3000`, `ws://127.0.0.1:3000/x`, `http://[::1]:3000`. */
+/** Equal for URLs that reach the same app: `http://localhost:3000`, `ws://127.0.0.1:3000/x`. */
 export function originKey(text: string): string | undefined {
   const url = parseUrl(text);
   const scheme = url && WEB_SCHEMES[url.protocol];

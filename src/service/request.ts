@@ -9,10 +9,7 @@ export interface CallContext {
   deadline: number;
   /** Aborts the request in flight, and stops the retries unless `stopRetriesOn` is given. */
   signal?: AbortSignal;
-  /**
-   * Stops the retries without aborting the request in flight (a start, whose answer is needed to
-   * cancel the run): that request runs on until `signal` aborts it or the deadline passes.
-   */
+  /** Stops the retries, not the request in flight (a start, whose answer is needed to cancel the run). */
   stopRetriesOn?: AbortSignal;
   requestTimeoutMs?: number;
 }
@@ -50,10 +47,7 @@ const RULES = {
   /** Sent while the job is ending, so only briefly retried. */
   cancel: { statuses: TRANSIENT, idempotent: true, maxAttempts: 3 },
   github: { statuses: TRANSIENT, idempotent: true, maxAttempts: 6 },
-  /**
-   * Creating a comment: sent again only when GitHub refused it, so that no retry leaves two. 429
-   * only: GitHub's 503 is not read as a refusal, since a comment behind it may exist.
-   */
+  /** Sent again only when refused, so that no retry leaves two: GitHub's 503 may hide a comment. */
   'github-create': { statuses: new Set([429]), idempotent: false, maxAttempts: 4 },
 } satisfies Record<string, RuleSpec>;
 
@@ -139,26 +133,20 @@ function describeFailure(party: Party, operation: Request, { failure, attempts, 
   const tries = attempts > 1 ? ` (gave up after ${attempts} attempts over ${seconds(elapsedMs)})` : '';
   const start = `Could not ${operation.name}`;
   const mayHaveStarted = operation.rule === 'start' && mayHaveActed(failure);
-  if (failure instanceof TransportError) {
-    const what = failure.describe(`${party.name} did not answer (${failure.message})`);
-    if (mayHaveStarted) return `${start}: ${what}. ${MAY_HAVE_STARTED}`;
-    return `${start}: ${what}${tries}.`;
-  }
-  if (failure.redirect) {
+  if (!(failure instanceof TransportError) && failure.redirect) {
     const redirect = `${start}: ${describeRedirect(party, failure.status, failure.redirect)}`;
     return mayHaveStarted ? `${redirect} ${MAY_HAVE_STARTED}` : redirect;
   }
-  const status = `${start}: HTTP ${failure.status}${errorText(failure.body, party.errorField)}`;
-  const advice = party.advice(failure.status, operation);
-  if (advice) return `${status}. ${advice}`;
-  if (mayHaveStarted) return `${status}. ${MAY_HAVE_STARTED}`;
-  return `${status}${tries}.`;
+  const what =
+    failure instanceof TransportError
+      ? failure.describe(`${party.name} did not answer (${failure.message})`)
+      : `HTTP ${failure.status}${errorText(failure.body, party.errorField)}`;
+  const advice = failure instanceof TransportError ? undefined : party.advice(failure.status, operation);
+  const next = advice ?? (mayHaveStarted ? MAY_HAVE_STARTED : undefined);
+  return next ? `${start}: ${what}. ${next}` : `${start}: ${what}${tries}.`;
 }
 
-/**
- * The error a request that stopped being retried ends in: the job's cancellation, the time-out
- * (for a read, whose deadline is the `timeout` input's), or the party's failure.
- */
+/** The job's cancellation, the time-out (a read's deadline is the `timeout` input's), or a failure. */
 function settle(party: Party, operation: Request, stop: Stop): Error {
   const { failure, reason } = stop;
   if (reason === 'aborted') {
@@ -225,7 +213,7 @@ export async function request(party: Party, request: Request, context: RequestCo
     }
     const asked = failure instanceof TransportError ? undefined : failure.retryAfterMs;
     const backoff = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attempts - 1));
-    // Full jitter; `Retry-After: 0` (or a date in the past) falls back to it: no tight loop against a busy service.
+    // Full jitter, also for `Retry-After: 0` or a past date: no tight loop against a busy service.
     const delay = asked ? Math.min(asked, RETRY_AFTER_CAP_MS) : Math.floor(clock.random() * backoff);
     const resumeAt = clock.now() + delay;
     const stop = (reason: Stop['reason']) =>

@@ -25,7 +25,7 @@ const RUN_STATUSES = [
 ] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
-/** A run's statuses, a test case's own (SKIPPED, FLAKY), and ERROR: CANCELLED and ERROR come in suite run results. */
+/** A run's, a test case's own (SKIPPED, FLAKY), and ERROR: CANCELLED and ERROR come in suite results. */
 export const TEST_CASE_STATUSES = [...RUN_STATUSES, 'SKIPPED', 'FLAKY', 'ERROR'] as const;
 export type TestCaseStatus = (typeof TEST_CASE_STATUSES)[number];
 

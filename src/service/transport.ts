@@ -4,10 +4,7 @@ import { Agent, fetch } from 'undici';
 import { parseUrl } from './loopback.js';
 import { USER_AGENT } from './user-agent.js';
 
-/**
- * The largest real answer, a run of 100,000 test cases with titles of 250 characters, is about
- * 33 MB; past this cap reading stops at once, so that an answer that never ends costs no more.
- */
+/** The largest real answer (100,000 test cases with 250-character titles) is about 33 MB; more is cut. */
 const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 /** Same-origin redirects of a read followed at most; more is a loop. */
 export const MAX_REDIRECTS = 3;
@@ -66,11 +63,9 @@ const proxyUnreachable = (url: string, cause: string | undefined) =>
   `could not connect to the proxy ${proxyFor(url)} (${cause})`;
 
 /**
- * The proxy's refusal behind the error of a request to `url`, if that is what it is: undici's
- * ("Proxy response (407) !== 200 when HTTP Tunneling", somewhere in the chain of causes), or the
- * `tunnel` package's, which @actions/tool-cache's downloads still go through ("tunneling socket
- * could not be established, statusCode=407" or "…, cause=connect ECONNREFUSED …"). A refusal
- * (407, 403…) stays one; the proxy's own trouble (5xx) may pass.
+ * The proxy's refusal, as undici says it (somewhere in the chain of causes) or the `tunnel` package,
+ * which @actions/tool-cache's downloads still go through. A refusal (407, 403…) stays one; the
+ * proxy's own trouble (5xx) may pass.
  */
 function proxyRefusal(error: unknown, url: string): TransportError | undefined {
   for (let current = error; current instanceof Error; current = current.cause) {
@@ -101,10 +96,7 @@ const TLS_CODE =
 /** undici's words for a connection closed before the answer was whole: Node's http calls that ECONNRESET. */
 const CLOSED_EARLY = new Set(['UND_ERR_SOCKET', 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH']);
 
-/**
- * The innermost error down a chain of causes (fetch's "fetch failed", Octokit's wrapper) that has
- * a `code`, with that code; undici's codes for an early close read as ECONNRESET.
- */
+/** The innermost `code` down a chain of causes (fetch's "fetch failed", Octokit's wrapper). */
 function networkCause(error: unknown): { code?: string; message?: string } {
   // Duck-typed, not instanceof Error: an error may come from another realm (a test runner's VM).
   let found: { code?: string; message?: string } = {};
@@ -147,10 +139,7 @@ const tooLarge = () =>
     true,
   );
 
-/**
- * Where a redirect of a request to `from` may be followed: only a read, only within the request's
- * origin (the API key goes to base-url's origin and nowhere else), only MAX_REDIRECTS times.
- */
+/** Only a read, only within the request's origin (the only one the API key goes to), MAX_REDIRECTS times. */
 function redirectTarget(
   from: string,
   method: string,
@@ -181,10 +170,7 @@ async function readBody(response: Response): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/**
- * One request, bounded by a time-out and an abort signal. A same-origin redirect of a GET is
- * followed here; any other comes back as the answer, with `redirect` saying why it was not.
- */
+/** A redirect that is not followed (redirectTarget) comes back as the answer, saying why. */
 export async function send(
   url: string,
   method: string,
@@ -197,7 +183,7 @@ export async function send(
   if (signal?.aborted) throw new TransportError('aborted', 'aborted', false);
   const timeout = AbortSignal.timeout(timeoutMs);
   const both = signal ? AbortSignal.any([signal, timeout]) : timeout;
-  // One connection per request, as before: nothing is kept open once the step is done with it.
+  // One connection per request: nothing is kept open once the step is done with it.
   const proxy = proxyClient.getAgentDispatcher(url);
   const dispatcher = proxy ?? new Agent({ pipelining: 0 });
   let target = url;
