@@ -14,9 +14,7 @@ export interface CallContext {
   requestTimeoutMs?: number;
 }
 
-type Failure =
-  | TransportError
-  | { status: number; retryAfterMs?: number; body?: string; redirect?: RefusedRedirect };
+type Failure = TransportError | (HttpAnswer & { retryAfterMs?: number });
 
 const BACKOFF_BASE_MS = 1000;
 const BACKOFF_CAP_MS = 30_000;

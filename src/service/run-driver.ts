@@ -74,8 +74,7 @@ export class ProjectRunDriver implements RunDriver {
     const name = `start a project run for ${this.target}`;
     const notFound = `Project '${this.projectId}' was not found: check the 'project-id' input`;
     const operation = { name, path: this.runs, body, rule: 'start' as const, schema: projectRunStartSchema };
-    const { runId } = await this.client.call({ ...operation, notFound }, context);
-    return { runId };
+    return this.client.call({ ...operation, notFound }, context);
   }
 
   async poll(runId: string, context: CallContext): Promise<Poll> {

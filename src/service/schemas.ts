@@ -49,15 +49,14 @@ const id = () =>
 
 const testCaseStatus = () => z.enum(TEST_CASE_STATUSES);
 
-const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
-
 /** A duration a report can show: from 0 to 31 days, the longest a test case or a run can plausibly take. */
 export function isPlausibleDuration(ms: unknown): ms is number {
   return typeof ms === 'number' && Number.isFinite(ms) && ms >= 0 && ms <= 31 * 24 * 3_600_000;
 }
 
 function isTimestamp(value: unknown): value is string {
-  return typeof value === 'string' && ISO_TIMESTAMP.test(value) && Number.isFinite(Date.parse(value));
+  const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
+  return typeof value === 'string' && iso.test(value) && Number.isFinite(Date.parse(value));
 }
 
 export const projectRunStartSchema = once(() => z.object({ runId: id() }));

@@ -11,7 +11,6 @@ export const MAX_REDIRECTS = 3;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 export interface RefusedRedirect {
-  /** Resolved against the request's URL. */
   location?: string;
   /** The request's origin, which is base-url's: the only one the API key goes to. */
   origin: string;
