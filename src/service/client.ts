@@ -1,21 +1,17 @@
 import type { z } from 'zod/mini';
 import type { Clock } from './clock.js';
 import { ServiceError } from './errors.js';
-import { type CallContext, errorText, type Party, type RetryRule, request } from './request.js';
+import { type CallContext, errorText, type Party, type Request, request } from './request.js';
 import { issuePath, validate } from './validation.js';
 
 export type { CallContext } from './request.js';
 
-export interface Operation<T> {
-  /** What the request does, as a phrase after "Could not": "get project run 'r1'". */
-  name: string;
+/** A request to the service; a read is a GET, anything else a POST. */
+export interface Operation<T> extends Pick<Request, 'name' | 'rule'> {
   /** Below the base URL, ids already encoded. */
   path: string;
   body?: unknown;
-  /** A read is a GET, anything else a POST. */
-  rule: RetryRule;
   schema: () => z.ZodMiniType<T>;
-  /** What a 404 means: "Project 'p' was not found". */
   notFound: string;
 }
 

@@ -181,7 +181,7 @@ export interface Request {
   url: string;
   headers: Record<string, string>;
   body?: string;
-  /** What a 404 means for this request, where the party says. */
+  /** What a 404 means: "Project 'p' was not found". */
   notFound?: string;
 }
 
