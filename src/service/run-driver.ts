@@ -38,17 +38,13 @@ export interface FinishedRun {
   testCases: readonly TestCaseResult[];
 }
 
-export interface Poll {
-  status: string;
-  finished?: FinishedRun;
-}
-
 /** What the step does with a run of either kind once it has its id. Each driver also starts one. */
 export interface RunDriver {
   /** "project run" or "test suite run"; the target: "project 'p'" or "test suite 's'". */
   readonly kind: string;
   readonly target: string;
-  poll(runId: string, context: CallContext): Promise<Poll>;
+  /** The run's status, and the finished run once that status is final. */
+  poll(runId: string, context: CallContext): Promise<{ status: string; finished?: FinishedRun }>;
   /** Absent where the interface has no cancel operation (suite runs). */
   cancel?(runId: string, context: CallContext): Promise<void>;
 }
@@ -77,7 +73,7 @@ export class ProjectRunDriver implements RunDriver {
     return this.client.call({ ...operation, notFound }, context);
   }
 
-  async poll(runId: string, context: CallContext): Promise<Poll> {
+  async poll(runId: string, context: CallContext) {
     const path = `${this.runs}/${encodeURIComponent(runId)}`;
     const operation = { path, rule: 'read' as const, schema: projectRunSchema };
     const run = await this.client.call({ ...this.aboutRun(runId, 'get'), ...operation }, context);
@@ -125,7 +121,7 @@ export class SuiteRunDriver implements RunDriver {
     return { runId, projectId, testSuiteName, appliedOptions };
   }
 
-  async poll(runId: string, context: CallContext): Promise<Poll> {
+  async poll(runId: string, context: CallContext) {
     const read = <T>(what: 'status' | 'result', schema: Operation<T>['schema']) =>
       this.client.call(
         {
