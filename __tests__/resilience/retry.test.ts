@@ -87,7 +87,7 @@ function send(rule: RetryRule, url: string, options: Options = {}) {
   return request(
     SERVICE,
     { name: 'do it', rule, method, url, headers: {} },
-    { clock, deadline, signal, stopRetriesOn, requestTimeoutMs: 200 },
+    { clock, deadline, signal, stopRetriesOn, requestTimeoutMs: 500 },
   ).then((answer) => answer.body);
 }
 
