@@ -19,14 +19,6 @@ const DEFAULT_PORTS: Readonly<Record<string, string>> = { 'http:': '80', 'https:
  */
 const THIS_MACHINE = new Set(['localhost', '127.0.0.1', '[::1]', '[::ffff:7f00:1]', '0.0.0.0', '[::]']);
 
-export function parseUrl(text: string, base?: string): URL | undefined {
-  try {
-    return new URL(text, base);
-  } catch {
-    return undefined;
-  }
-}
-
 /** Without the trailing dot of a fully qualified name (`localhost.`). */
 const bareHost = (hostname: string) => hostname.replace(/\.$/, '');
 
@@ -42,13 +34,13 @@ export function isLoopbackHost(hostname: string): boolean {
 }
 
 export function isLocalWebUrl(text: string): boolean {
-  const url = parseUrl(text);
-  return url !== undefined && WEB_SCHEMES[url.protocol] !== undefined && isLoopbackHost(url.hostname);
+  const url = URL.parse(text);
+  return url !== null && WEB_SCHEMES[url.protocol] !== undefined && isLoopbackHost(url.hostname);
 }
 
 /** Equal for URLs that reach the same app: `http://localhost:3000`, `ws://127.0.0.1:3000/x`. */
 export function originKey(text: string): string | undefined {
-  const url = parseUrl(text);
+  const url = URL.parse(text);
   const scheme = url && WEB_SCHEMES[url.protocol];
   if (!url || !scheme) return undefined;
   const host = bareHost(url.hostname);

@@ -1,7 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { getProxyUrl, HttpClient } from '@actions/http-client';
 import { Agent, fetch } from 'undici';
-import { parseUrl } from './loopback.js';
 import { USER_AGENT } from './user-agent.js';
 
 /** The largest real answer (100,000 test cases with 250-character titles) is about 33 MB; more is cut. */
@@ -146,8 +145,8 @@ function redirectTarget(
   hops: number,
 ): string | RefusedRedirect {
   const { origin } = new URL(from);
-  const target = location === undefined ? undefined : parseUrl(location, from);
-  if (target === undefined) return { location, origin, reason: 'no-location' };
+  const target = location === undefined ? null : URL.parse(location, from);
+  if (target === null) return { location, origin, reason: 'no-location' };
   const refuse = (reason: RefusedRedirect['reason']) => ({ location: target.href, origin, reason });
   if (method !== 'GET') return refuse('not-a-read');
   if (target.origin !== origin) return refuse('other-origin');

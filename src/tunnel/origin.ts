@@ -1,4 +1,4 @@
-import { isLoopbackHost, originKey, parseUrl } from '../service/loopback.js';
+import { isLoopbackHost, originKey } from '../service/loopback.js';
 import { shown } from '../service/validation.js';
 
 type Check<T> = ({ ok: true } & T) | { ok: false; reason: string };
@@ -20,7 +20,7 @@ function problemOf(url: URL | undefined): string | undefined {
 
 /** A `tunnel` entry checked and normalised (`HTTP://LocalHost:3000/` becomes `http://localhost:3000`), or why not. */
 export function parseTunnelOrigin(text: string): Check<{ origin: string }> {
-  const url = parseUrl(text.trim());
+  const url = URL.parse(text.trim()) ?? undefined;
   const reason = problemOf(url);
   return reason === undefined ? { ok: true, origin: (url as URL).origin } : { ok: false, reason };
 }
