@@ -55,17 +55,14 @@ export class ServiceClient {
       { ...operation, method, url, headers, body },
       { ...context, clock: this.clock, requestTimeoutMs: context.requestTimeoutMs ?? this.requestTimeoutMs },
     );
-    return parseAnswer(operation, {
-      ...answer,
-      contentType: answer.headers.get('content-type') ?? undefined,
-    });
+    return parseAnswer(operation, answer);
   }
 }
 
 /** An error names the field that breaks the interface. */
 export function parseAnswer<T>(
   operation: Operation<T>,
-  answer: { status: number; body: string; contentType?: string },
+  answer: { status: number; body: string; headers?: Headers },
 ): T {
   // A start answered with a success status was most likely acted on, even if its body is unreadable.
   const accepted =
@@ -77,7 +74,8 @@ export function parseAnswer<T>(
     // An empty body parses to undefined, which the schema then accepts or names.
     json = answer.body.trim() === '' ? undefined : JSON.parse(answer.body);
   } catch {
-    const type = answer.contentType ? `, content-type ${answer.contentType}` : '';
+    const contentType = answer.headers?.get('content-type');
+    const type = contentType ? `, content-type ${contentType}` : '';
     throw new ServiceError(
       `Could not ${operation.name}: the response is not JSON (HTTP ${answer.status}${type})${errorText(answer.body)}${accepted}`,
     );
