@@ -105,11 +105,8 @@ export interface Party {
   refusal?(answer: HttpAnswer): { status: number; retryAfterMs?: number } | undefined;
 }
 
-function describeRedirect(
-  party: Party,
-  status: number,
-  { location, origin, reason }: RefusedRedirect,
-): string {
+function describeRedirect(party: Party, status: number, redirect: RefusedRedirect): string {
+  const { location, origin, reason } = redirect;
   const moved = `${party.name} answered HTTP ${status}, a redirect to ${location}`;
   if (reason === 'other-origin') return `${moved}, which is ${party.redirect.otherOrigin(origin)}`;
   if (reason === 'not-a-read') return `${moved}: ${party.redirect.notARead}`;
