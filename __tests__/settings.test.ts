@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { parseDuration, readSettings } from '../src/inputs/settings.js';
+import { readSettings } from '../src/inputs/settings.js';
 import { isLoopbackHost } from '../src/service/loopback.js';
 
 function reader(inputs: Record<string, string>) {
@@ -21,12 +21,15 @@ describe('durations', () => {
     ['30', 30_000],
     ['1.5', 1500],
     [' 5s ', 5000],
-  ])('%p is %p ms', (text, ms) => {
-    expect(parseDuration(text)).toBe(ms);
+    ['', 3_600_000], // the default
+  ])('%p is %p ms', async (text, ms) => {
+    expect((await readSettings(reader({ timeout: text }))).timeoutMs).toBe(ms);
   });
 
-  test.each(['', 'soon', '5 minutes', '-1s', '1d', 's', '1e3'])('%p is not a duration', (text) => {
-    expect(parseDuration(text)).toBeUndefined();
+  test.each(['soon', '5 minutes', '-1s', '1d', 's', '1e3'])('%p is not a duration', async (text) => {
+    await expect(readSettings(reader({ timeout: text }))).rejects.toThrow(
+      "Input 'timeout' must be a positive duration",
+    );
   });
 });
 

@@ -422,7 +422,8 @@ describe('buildSuiteOptions merges the inputs and the default note', () => {
     );
     const yaml = await buildSuiteOptions('variableOverrides:\n  __proto__: a\n  constructor: b', NO_INPUTS);
     expect(JSON.stringify(yaml)).toBe('{"variableOverrides":{"__proto__":"a","constructor":"b"}}');
-    const hidden = hideSensitiveValues(options as Record<string, unknown>, ['__proto__']);
+    const sent = JSON.parse('{"variableOverrides": {"__proto__": {"value": "a", "sensitive": true}}}');
+    const hidden = hideSensitiveValues(options as Record<string, unknown>, sent);
     expect(JSON.stringify(hidden)).toBe(
       '{"variableOverrides":{"__proto__":"***","constructor":"b","prototype":{"value":{"__proto__":"c"}}}}',
     );
@@ -461,7 +462,11 @@ describe('buildSuiteOptions merges the inputs and the default note', () => {
         ECHOED_WRAPPED: { value: { c: 'd' } },
       },
     };
-    expect(hideSensitiveValues(applied, ['ECHOED_PLAIN', 'ECHOED_WRAPPED'])).toEqual({
+    const sensitive = { value: 'x', sensitive: true };
+    const sent = {
+      variableOverrides: { PLAIN: 'visible', ECHOED_PLAIN: sensitive, ECHOED_WRAPPED: sensitive },
+    };
+    expect(hideSensitiveValues(applied, sent)).toEqual({
       retries: 1,
       variableOverrides: {
         PLAIN: 'visible',

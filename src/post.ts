@@ -1,6 +1,5 @@
 import { type InputReader, readSettings } from './inputs/settings.js';
-import { cancelRun } from './run/cancel.js';
-import { planRun } from './run/driver.js';
+import { cancelRun, planRun } from './run/index.js';
 import { STATE } from './run/state.js';
 import { stopLeftoverTunnels } from './run/tunnel.js';
 import { beginStep, info, warning } from './runner/log.js';
@@ -16,10 +15,7 @@ interface CleanupDependencies {
   state?: (name: string) => string;
 }
 
-/**
- * The post step (`post-if: cancelled()`): stops the tunnels and cancels a run the main step started
- * and could not see to an end, because it was killed. It only warns: cleanup never fails a job.
- */
+/** `post-if: cancelled()`: for a main step that was killed. It only warns: cleanup never fails a job. */
 export async function cleanup(dependencies: CleanupDependencies = {}): Promise<void> {
   const { state = getState, clock = systemClock } = dependencies;
   beginStep();

@@ -1,6 +1,7 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { writeReports } from '../../src/report/index.js';
+import { junitXml } from '../../src/report/junit.js';
 import { captureStdout, cases, makeOutcome, runnerFiles } from './helpers.js';
 
 const files = runnerFiles();
@@ -17,7 +18,7 @@ describe('writeReports', () => {
     const outcome = makeOutcome([...cases(9, 'PASSED'), ...cases(2, 'FAILED'), ...cases(1, 'FLAKY')], {
       durationMs: 1234.4,
     });
-    const junitPath = path.join(files.dir, 'out', 'junit.xml');
+    const junitPath = path.join(files.dir, 'out', 'deep', 'junit.xml');
     const written = await writeReports(outcome, { summary: true, resultsDir: files.dir, junitPath });
     expect(written).toEqual({
       resultsFile: path.join(files.dir, 'test-run-run-1.json'),
@@ -38,6 +39,7 @@ describe('writeReports', () => {
       'results-file': written.resultsFile,
       'junit-file': junitPath,
     });
+    expect(readFileSync(junitPath, 'utf8')).toBe(junitXml(outcome));
   });
 
   it('leaves out duration-ms when unknown and junit-file when not asked for', async () => {

@@ -1,7 +1,8 @@
 import { originKey } from '../../src/service/loopback.js';
-import { parseTunnelOrigin, parseTunnelOrigins } from '../../src/tunnel/origin.js';
+import { shown } from '../../src/service/validation.js';
+import { parseTunnelOrigins } from '../../src/tunnel/origin.js';
 
-describe('parseTunnelOrigin', () => {
+describe('one tunnel entry', () => {
   test.each([
     ['http://localhost:3000', 'http://localhost:3000'],
     ['HTTP://LocalHost:3000/', 'http://localhost:3000'],
@@ -14,7 +15,7 @@ describe('parseTunnelOrigin', () => {
     ['http://app.localhost.:3000', 'http://app.localhost.:3000'],
     ['https://localhost', 'https://localhost'],
   ])('%s is the origin %s', (text, origin) => {
-    expect(parseTunnelOrigin(text)).toEqual({ ok: true, origin });
+    expect(parseTunnelOrigins([text])).toEqual({ ok: true, origins: [origin] });
   });
 
   test.each([
@@ -43,7 +44,7 @@ describe('parseTunnelOrigin', () => {
       'must be an origin only (scheme, host and port, e.g. http://localhost:3000): the path, query or fragment belongs in the URLs of the options.',
     ],
   ])('%s is refused: %s', (text, reason) => {
-    expect(parseTunnelOrigin(text)).toEqual({ ok: false, reason });
+    expect(parseTunnelOrigins([text])).toEqual({ ok: false, reason: `${shown(text)} ${reason}` });
   });
 });
 

@@ -1,4 +1,4 @@
-/** An input that is missing or malformed; its message names the input and never a secret. */
+/** Its message names the input and never a secret. */
 export class InputError extends Error {
   override name = 'InputError';
 }

@@ -8,12 +8,11 @@ import { type PullRequestRef, readWorkflowRun, workflowRunUrl } from './workflow
 export interface SuiteOptionInputs {
   environment?: string;
   branch?: string;
-  /** Whether the branch came from the `branch` input rather than from the runner's variables. */
+  /** From the `branch` input rather than from the runner's variables. */
   branchExplicit: boolean;
   env: NodeJS.ProcessEnv;
 }
 
-/** The `options` input, validated against the start body's schema; its sensitive values masked first. */
 async function parseSuiteOptions(text: string): Promise<SuiteOptions> {
   if (text === '') return {};
   const raw = await parseOptionsText(text);
@@ -32,7 +31,6 @@ async function parseSuiteOptions(text: string): Promise<SuiteOptions> {
   return variableOverrides === undefined ? parsed.data : { ...parsed.data, variableOverrides };
 }
 
-/** Parses the `options` input and merges in the `environment` and `branch` inputs and the default note. */
 export async function buildSuiteOptions(text: string, inputs: SuiteOptionInputs): Promise<SuiteOptions> {
   const options = await parseSuiteOptions(text);
   if (inputs.environment && options.environment && inputs.environment !== options.environment) {
@@ -62,12 +60,7 @@ export async function buildSuiteOptions(text: string, inputs: SuiteOptionInputs)
   } as SuiteOptions;
 }
 
-/**
- * A note that lets a run be traced back to its workflow run from the service. On a pull request
- * it names the pull request's head commit and number: GITHUB_SHA is then a temporary merge commit
- * that is on no branch. On deployment_status and workflow_run, the commit is the event's; the pull
- * request is the one found on GitHub, when it is given.
- */
+/** On a pull request, its head commit: GITHUB_SHA is then a temporary merge commit on no branch. */
 export function defaultNote(env: NodeJS.ProcessEnv, found?: PullRequestRef): string | undefined {
   const workflow = readWorkflowRun(env);
   if (!workflow.repository) return undefined;

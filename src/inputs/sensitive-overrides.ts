@@ -1,11 +1,6 @@
 import { registerSecret } from '../runner/secrets.js';
 import { isRecord } from './options-text.js';
 
-/**
- * Sensitive variable overrides of suite runs: masked before anything is printed, hidden in the
- * summary.
- */
-
 /** Every string inside a value, for masking a structured sensitive override. */
 function stringLeaves(value: unknown): string[] {
   if (typeof value === 'string') return [value];
@@ -17,7 +12,7 @@ function stringLeaves(value: unknown): string[] {
 const isSensitive = (override: unknown): override is Record<string, unknown> =>
   isRecord(override) && override.sensitive === true;
 
-/** Masks the value of every override marked sensitive, before anything could print it. */
+/** Before anything could print them. */
 export function maskSensitiveOverrides(options: unknown): void {
   if (!isRecord(options) || !isRecord(options.variableOverrides)) return;
   for (const override of Object.values(options.variableOverrides).filter(isSensitive)) {
@@ -25,27 +20,18 @@ export function maskSensitiveOverrides(options: unknown): void {
   }
 }
 
-/** The names of the overrides marked sensitive. */
-export function sensitiveOverrideNames(options: unknown): string[] {
-  if (!isRecord(options) || !isRecord(options.variableOverrides)) return [];
-  return Object.entries(options.variableOverrides)
-    .filter(([, override]) => isSensitive(override))
-    .map(([name]) => name);
-}
-
-/**
- * Replaces the values of sensitive overrides, for the summary: those the service marks sensitive
- * in `options`, and those named in `alsoHide` (sent as sensitive, whatever the service echoes).
- */
+/** For the summary; also those `sent` marked sensitive, whatever the service echoes. */
 export function hideSensitiveValues(
   options: Record<string, unknown>,
-  alsoHide: readonly string[] = [],
+  sent: unknown,
 ): Record<string, unknown> {
   if (!isRecord(options.variableOverrides)) return options;
+  const sentOverrides = isRecord(sent) && isRecord(sent.variableOverrides) ? sent.variableOverrides : {};
   // Built from entries, not by assignment: no name (not even '__proto__') is special.
   const overrides = Object.fromEntries(
     Object.entries(options.variableOverrides).map(([name, override]) => {
-      if (!alsoHide.includes(name) && !isSensitive(override)) return [name, override];
+      const sentAsSensitive = Object.hasOwn(sentOverrides, name) && isSensitive(sentOverrides[name]);
+      if (!sentAsSensitive && !isSensitive(override)) return [name, override];
       return [name, isRecord(override) ? { ...override, value: '***' } : '***'];
     }),
   );

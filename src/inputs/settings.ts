@@ -16,33 +16,20 @@ export type Mode = 'project' | 'suite';
 /** What the step runs, and all that only one kind of run has. */
 export type Target =
   | { kind: 'project'; projectId: string; runId?: string; playwrightProjectName?: string }
-  | {
-      kind: 'suite-start';
-      testSuiteId: string;
-      /** The start body: the options input with the inputs and the default note merged in. */
-      options: SuiteOptions;
-      /** Local origins of this runner to open a tunnel to for the run (`tunnel`); may be empty. */
-      tunnelOrigins: string[];
-    }
-  /** A test suite run that `runId` attaches to; the suite's id, if given, only names it. */
+  | { kind: 'suite-start'; testSuiteId: string; options: SuiteOptions; tunnelOrigins: string[] }
+  /** The suite's id, if given, only names the run that `runId` attaches to. */
   | { kind: 'suite-attach'; testSuiteId?: string; runId: string };
 
-export function modeOf(target: Target): Mode {
+export function modeOf(target: Pick<Target, 'kind'>): Mode {
   return target.kind === 'project' ? 'project' : 'suite';
 }
 
-const FAIL_ON = ['any', 'new'] as const;
-export type FailOn = (typeof FAIL_ON)[number];
-
-/** Every input, parsed and validated once by readSettings. Nothing else reads the inputs. */
+/** Every input, parsed and validated once: nothing but readSettings reads the inputs. */
 export type Settings = Awaited<ReturnType<typeof readSettings>>;
 
 export type InputReader = (name: string) => string;
 
-/**
- * The defaults of the inputs that have one, used when an input is empty or, outside a runner,
- * absent. A test holds them equal to action.yml's.
- */
+/** Used when an input is empty or, outside a runner, absent; a test holds them equal to action.yml's. */
 export const INPUT_DEFAULTS: Readonly<Record<string, string>> = {
   wait: 'true',
   'poll-interval': '5s',
@@ -60,17 +47,11 @@ const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_00
 /** Node's timers hold at most 2^31 - 1 ms (24.8 days) and fire at once past it. */
 const MAX_DURATION_MS = 24 * 24 * UNIT_MS.h;
 
-/** `500ms`, `10s`, `2m`, `1h` or a plain number of seconds, in milliseconds; undefined when malformed. */
-export function parseDuration(text: string): number | undefined {
-  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/.exec(text.trim());
-  const ms = match ? Number(match[1]) * UNIT_MS[match[2] ?? 's'] : Number.NaN;
-  return Number.isFinite(ms) ? Math.round(ms) : undefined;
-}
-
-function parseDurationInput(input: InputReader, name: string): number {
+function parseDuration(input: InputReader, name: string): number {
   const value = input(name);
-  const ms = parseDuration(value);
-  if (ms === undefined || ms <= 0) {
+  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/.exec(value);
+  const ms = match ? Math.round(Number(match[1]) * UNIT_MS[match[2] ?? 's']) : Number.NaN;
+  if (!Number.isFinite(ms) || ms <= 0) {
     throw new InputError(
       `Input '${name}' must be a positive duration such as 500ms, 10s, 2m or 1h (a plain number is seconds); got ${shown(value)}.`,
     );
@@ -83,7 +64,6 @@ function parseDurationInput(input: InputReader, name: string): number {
   return ms;
 }
 
-/** One of `choices`, whatever the case of the input; `described` says them in the message. */
 function parseChoice<T extends string>(
   input: InputReader,
   name: string,
@@ -102,11 +82,8 @@ const parseBoolean = (input: InputReader, name: string): boolean =>
 /** Visible ASCII: what an Authorization header carries as it is. */
 const HEADER_SAFE = /^[\x21-\x7e]*$/;
 
-/**
- * A key or token for an HTTP header, masked before anything could print it. A character no header
- * can carry (a control, space, zero-width or other non-ASCII character, pasted with the key) is an
- * input error, never a network error; only its position is shown.
- */
+// Masked before anything could print it. A character no header can carry is an input error, never a
+// network error, and only its position is shown.
 function readSecret(input: InputReader, name: string): string {
   const value = input(name);
   registerSecret(value);
@@ -156,7 +133,6 @@ function pullRequestInput(input: InputReader): number | undefined {
   );
 }
 
-/** An id input, which becomes part of a URL path: undefined when empty. */
 function idInput(input: InputReader, name: string): string | undefined {
   const value = input(name);
   if (value === '') return undefined;
@@ -165,11 +141,8 @@ function idInput(input: InputReader, name: string): string | undefined {
   return value;
 }
 
-/**
- * The `tunnel` input's origins (comma- or newline-separated), checked; and no loopback URL left in
- * the options without a tunnel for its origin, since the service, in the cloud, could not reach it
- * (unless base-url is loopback too: the service then runs on this machine).
- */
+// No loopback URL in the options without a tunnel: the service, in the cloud, could not reach it
+// (unless base-url is loopback too: the service then runs on this machine).
 function parseTunnels(text: string, options: SuiteOptions, serviceIsLocal: boolean): string[] {
   const entries = text
     .split(/[,\n]/)
@@ -185,7 +158,6 @@ function parseTunnels(text: string, options: SuiteOptions, serviceIsLocal: boole
   );
 }
 
-/** The links to the service's pages, as templates whose placeholders this run can fill. */
 function dashboardTemplates(input: InputReader, target: IdTarget) {
   const dashboardUrl = parseUrlTemplate('dashboard-url', input('dashboard-url'), RUN_PLACEHOLDERS);
   const testUrl = parseUrlTemplate('dashboard-test-url', input('dashboard-test-url'), TEST_PLACEHOLDERS);
@@ -206,7 +178,6 @@ type IdTarget =
   | { kind: 'suite-start'; testSuiteId: string; runId?: undefined }
   | { kind: 'suite-attach'; testSuiteId?: string; runId: string };
 
-/** What the step runs, from the mode and id inputs: the mode is inferred from which id is given. */
 function resolveTarget(input: InputReader): IdTarget {
   const mode = parseChoice(input, 'mode', ['', 'project', 'suite'], "'project' or 'suite'");
   const projectId = idInput(input, 'project-id');
@@ -238,13 +209,9 @@ function resolveTarget(input: InputReader): IdTarget {
   );
 }
 
-/** What about a run can make an input meaningless. */
 type Situation = Mode | 'attach' | 'no-wait';
 
-/**
- * The inputs that some runs cannot use, and why, in the order they are told: given to such a run,
- * each is an input error rather than silently ignored.
- */
+/** Inputs some runs cannot use: an input error rather than silently ignored, in this order. */
 const NOT_FOR: Record<string, Partial<Record<Situation, string>>> = {
   'run-id': {
     'no-wait':
@@ -269,7 +236,7 @@ const NOT_FOR: Record<string, Partial<Record<Situation, string>>> = {
 };
 
 function checkApplicable(input: InputReader, target: IdTarget, wait: boolean): void {
-  const situations: Situation[] = [target.kind === 'project' ? 'project' : 'suite'];
+  const situations: Situation[] = [modeOf(target)];
   if (target.runId !== undefined) situations.push('attach');
   if (!wait) situations.push('no-wait');
   for (const [name, why] of Object.entries(NOT_FOR)) {
@@ -285,10 +252,7 @@ function parseEnvironment(input: InputReader, target: IdTarget): string | undefi
   return parseChoice(input, 'environment', SUITE_ENVIRONMENTS, described);
 }
 
-/**
- * The target with what only its kind has. The options have the last word on a suite run's branch
- * and environment, so a suite run to start says what it will send.
- */
+/** The options have the last word on a suite run's branch and environment: the run says what it sends. */
 async function completeTarget(
   input: InputReader,
   target: IdTarget,
@@ -317,10 +281,6 @@ function resolveBranch(value: string, env: NodeJS.ProcessEnv): { branch?: string
   return { branch: env.GITHUB_HEAD_REF || pushed || undefined, branchExplicit: false };
 }
 
-/**
- * Reads and validates every input. Throws an InputError naming the input; the API key is
- * registered as a secret before anything else can print it.
- */
 export async function readSettings(readRaw: InputReader = getInput, env: NodeJS.ProcessEnv = process.env) {
   // Trimmed as the runner's own reader does, so that a test's reader is read the same way.
   const input: InputReader = (name) => readRaw(name).trim() || INPUT_DEFAULTS[name] || '';
@@ -336,7 +296,7 @@ export async function readSettings(readRaw: InputReader = getInput, env: NodeJS.
   const idTarget = resolveTarget(input);
   const wait = parseBoolean(input, 'wait');
   checkApplicable(input, idTarget, wait);
-  const pollIntervalMs = parseDurationInput(input, 'poll-interval');
+  const pollIntervalMs = parseDuration(input, 'poll-interval');
   if (pollIntervalMs < 1000 && !loopback) {
     throw new InputError(
       `Input 'poll-interval' must be at least 1s against a remote service; got ${shown(input('poll-interval'))}.`,
@@ -349,20 +309,18 @@ export async function readSettings(readRaw: InputReader = getInput, env: NodeJS.
     baseUrl,
     wait,
     pollIntervalMs,
-    timeoutMs: parseDurationInput(input, 'timeout'),
-    requestTimeoutMs: parseDurationInput(input, 'request-timeout'),
+    timeoutMs: parseDuration(input, 'timeout'),
+    requestTimeoutMs: parseDuration(input, 'request-timeout'),
     cancelOnAbort: parseBoolean(input, 'cancel-on-abort'),
     failOnFlaky: parseBoolean(input, 'fail-on-flaky'),
-    failOn: parseChoice(input, 'fail-on', FAIL_ON),
+    failOn: parseChoice(input, 'fail-on', ['any', 'new'] as const),
     summary: parseBoolean(input, 'summary'),
     junitPath: junit ? reportPath(env.GITHUB_WORKSPACE || process.cwd(), junit, 'junit.xml') : undefined,
-    /** RUNNER_TEMP, or the system's temporary folder outside a runner. */
     resultsDir: env.RUNNER_TEMP || undefined,
     prComment: parseChoice(input, 'pr-comment', ['off', 'always', 'on-failure'] as const),
     githubToken,
     ...dashboardTemplates(input, idTarget),
     workflow: readWorkflowRun(env),
-    /** The pull request to comment on, whatever the event. */
     pullRequestNumber: pullRequestInput(input),
   };
   const run = { environment: parseEnvironment(input, idTarget), ...resolveBranch(input('branch'), env), env };

@@ -2,37 +2,15 @@ import { isLoopbackHost } from '../service/loopback.js';
 import { shown } from '../service/validation.js';
 import { InputError } from './input-error.js';
 
-/** What a link to the service's page for a run may name. */
 export const RUN_PLACEHOLDERS = ['projectId', 'runId', 'testSuiteId'] as const;
-/** What a link to the service's page for one test case may name besides. */
 export const TEST_PLACEHOLDERS = [...RUN_PLACEHOLDERS, 'testRunId', 'testId'] as const;
-export type Placeholder = (typeof TEST_PLACEHOLDERS)[number];
+type Placeholder = (typeof TEST_PLACEHOLDERS)[number];
 
-/** A URL with `{placeholders}`, checked as an input: each value is URL-encoded when expanded. */
-export interface UrlTemplate {
-  text: string;
-  /** The placeholders it uses. */
-  uses: ReadonlySet<Placeholder>;
-  /** Those of them in the host: each must expand to one DNS label, so no value chooses the host. */
-  inHost: ReadonlySet<Placeholder>;
-  /** The input's name, for the warning when a value would change the host. */
-  input: string;
-}
-
-/** One DNS label: what a placeholder in a template's host may expand to. */
 const DNS_LABEL = /^[A-Za-z0-9-]{1,63}$/;
 
 const PLACEHOLDER = /\{([^{}]*)\}/g;
 
-/**
- * The template an input holds, or undefined when it is empty: only `allowed` placeholders, and
- * once they are filled in, an https:// URL (or http:// on a loopback host) without credentials.
- */
-export function parseUrlTemplate(
-  name: string,
-  text: string,
-  allowed: readonly Placeholder[],
-): UrlTemplate | undefined {
+export function parseUrlTemplate(name: string, text: string, allowed: readonly Placeholder[]) {
   if (text === '') return undefined;
   const uses = new Set<Placeholder>();
   for (const [, placeholder] of text.matchAll(PLACEHOLDER)) {
@@ -58,16 +36,14 @@ export function parseUrlTemplate(
       `Input '${name}' must be an https:// URL (http:// only on localhost, 127.0.0.0/8 and [::1]); got ${shown(text)}.`,
     );
   }
+  // Each of these must expand to one DNS label, so that no value chooses the host.
   const inHost = new Set([...uses].filter((placeholder) => url.hostname.includes(stand(placeholder))));
   return { text, uses, inHost, input: name };
 }
 
-/**
- * The template with each placeholder's value URL-encoded; undefined while a value it uses is
- * unknown; `refused` (why, in words) when a value in the host is not one DNS label.
- */
+/** Undefined while a value it uses is unknown. */
 export function expandUrl(
-  template: UrlTemplate | undefined,
+  template: ReturnType<typeof parseUrlTemplate>,
   values: Partial<Record<Placeholder, string>>,
 ): string | undefined | { refused: string } {
   if (template === undefined) return undefined;

@@ -5,17 +5,11 @@ import { plural } from './format.js';
 import type { RunOutcome } from './outcome.js';
 import { isFlakyOnly } from './test-case-status.js';
 
-/** An annotation's title: the test case's, cut, never empty. */
 function annotationTitle(title: string) {
   return safe(title, 200) || safe(UNTITLED);
 }
 
-/**
- * One error per failing test case and one warning per flaky one (when flaky ones don't fail the
- * step), in report order, each kind within what the step's other annotations leave of GitHub's
- * ten, and one notice for the rest of each. `summary` says whether the job summary (which lists them all)
- * is written. Called last, once every other warning and failure of the step is out.
- */
+/** Within what the step's other annotations leave of GitHub's ten of each kind: so called last. */
 export function annotate(outcome: RunOutcome, summary: boolean): void {
   if (outcome.status === 'STARTED') return;
   const where = summary ? 'the job summary lists them' : 'the results file lists them';

@@ -5,22 +5,15 @@ import { line, safe } from '../runner/text.js';
 import { UNTITLED } from './escape.js';
 import { countsLine } from './format.js';
 import type { RunOutcome } from './outcome.js';
-import { writeResultsFile } from './results-file.js';
+import { writeFileReplacing, writeResultsFile } from './results-file.js';
 import { writeSummary } from './summary.js';
 
-interface ReportFiles {
-  resultsFile?: string;
-  junitFile?: string;
-  /**
-   * Why the step fails, one message each (the run's result, a JUnit report that was asked for
-   * and could not be written); empty when it passes. The caller fails the step with each.
-   */
-  failures: string[];
-}
+/** `failures`: why the step fails; empty when it passes. */
+type ReportFiles = { resultsFile?: string; junitFile?: string; failures: string[] };
 
 const MAX_FAILED_LINES = 50;
 
-/** The end of the log: the counts and each failed test case (the notes were logged when they happened). */
+/** The notes were logged when they happened. */
 function logOutcome(outcome: RunOutcome): void {
   info(line`${countsLine(outcome.counts)}`);
   const failing = outcome.reportOrder.filter((testCase) => testCase.verdict.fails);
@@ -30,7 +23,7 @@ function logOutcome(outcome: RunOutcome): void {
   if (failing.length > MAX_FAILED_LINES) info(line`  … and ${failing.length - MAX_FAILED_LINES} more`);
 }
 
-/** Every output but `run-id` (set when the run starts), the file paths, and `success` (set last). */
+/** Not `run-id` (set when the run starts), the file paths, and `success` (set last). */
 function setOutcomeOutputs(outcome: RunOutcome): void {
   setOutput('status', outcome.status);
   setOutput('dashboard-url', outcome.dashboardUrl ?? '');
@@ -47,12 +40,7 @@ function reason(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/**
- * Sets the outputs, logs the counts and each failed test case, writes the results file, the JUnit
- * report (if junitPath) and the summary (if enabled); the caller annotates last (annotations.ts).
- * A results file or summary that cannot be written only warns; a JUnit report that was asked for
- * and cannot be written fails the step.
- */
+/** A JUnit report that was asked for and cannot be written fails the step; the other files only warn. */
 export async function writeReports(
   outcome: RunOutcome,
   settings: Pick<Settings, 'summary' | 'resultsDir'> & Partial<Pick<Settings, 'junitPath'>>,
@@ -70,8 +58,9 @@ export async function writeReports(
   if (outcome.status !== 'STARTED' && settings.junitPath !== undefined) {
     try {
       // Loaded only when asked for, to keep the action's start-up small.
-      const { writeJunit } = await import('./junit.js');
-      files.junitFile = await writeJunit(outcome, settings.junitPath);
+      const { junitXml } = await import('./junit.js');
+      await writeFileReplacing(settings.junitPath, junitXml(outcome));
+      files.junitFile = settings.junitPath;
       setOutput('junit-file', files.junitFile);
     } catch (error) {
       files.failures.push(`Could not write the JUnit report to ${settings.junitPath}: ${reason(error)}`);

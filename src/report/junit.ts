@@ -1,11 +1,10 @@
 import { clean } from '../runner/text.js';
 import { UNTITLED } from './escape.js';
 import type { RunOutcome } from './outcome.js';
-import { writeFileReplacing } from './results-file.js';
 import type { Verdict } from './test-case-status.js';
 
 const XML_SPECIALS = /[&<>"']/g;
-const XML_ENTITIES: Record<string, string> = {
+const ENTITY: Record<string, string> = {
   '&': '&amp;',
   '<': '&lt;',
   '>': '&gt;',
@@ -13,15 +12,9 @@ const XML_ENTITIES: Record<string, string> = {
   "'": '&apos;',
 };
 
-/**
- * An attribute value: cleaned, whole but on one line (some JUnit consumers cut a name at a newline
- * or show `&#10;` literally), escaped. The cleaner's set holds everything XML 1.0 cannot carry.
- */
+/** On one line: some JUnit consumers cut a name at a newline or show `&#10;` literally. */
 function xmlAttr(text: string): string {
-  return clean(text, Number.POSITIVE_INFINITY, 'fold').replace(
-    XML_SPECIALS,
-    (char) => XML_ENTITIES[char] ?? char,
-  );
+  return clean(text, Number.POSITIVE_INFINITY, 'fold').replace(XML_SPECIALS, (char) => ENTITY[char] ?? char);
 }
 
 /** JUnit's `time`: seconds as a plain decimal number, which its readers parse (not formatDuration's words). */
@@ -29,12 +22,7 @@ function seconds(ms: number | undefined): string {
   return ms !== undefined && Number.isFinite(ms) && ms > 0 ? (ms / 1000).toFixed(3) : '0';
 }
 
-function suiteNameOf(outcome: RunOutcome): string {
-  if (outcome.mode === 'suite') return outcome.testSuiteName || `suite ${outcome.testSuiteId ?? ''}`.trim();
-  return `project ${outcome.projectId ?? ''}`.trim();
-}
-
-/** What follows a test case's attributes: the same for every case of a status. */
+/** What follows a test case's attributes. */
 function closing(verdict: Verdict, status: string | undefined): string {
   switch (verdict.verdict) {
     case 'passed':
@@ -51,9 +39,13 @@ function closing(verdict: Verdict, status: string | undefined): string {
   return `><${verdict.verdict} message="${escaped}" type="${escaped}"/></testcase>`;
 }
 
-/** A JUnit XML report with one testsuite; its counts are the outcome's, from the same verdicts. */
+/** One testsuite; its counts are the outcome's, from the same verdicts. */
 export function junitXml(outcome: RunOutcome): string {
-  const suiteName = xmlAttr(suiteNameOf(outcome));
+  const suiteName = xmlAttr(
+    outcome.mode === 'suite'
+      ? outcome.testSuiteName || `suite ${outcome.testSuiteId ?? ''}`.trim()
+      : `project ${outcome.projectId ?? ''}`.trim(),
+  );
   const testCases = outcome.testCases.map(({ title, status, durationMs, verdict }) => {
     const name = xmlAttr(title).trim() || UNTITLED;
     return `    <testcase name="${name}" classname="${suiteName}" time="${seconds(durationMs)}"${closing(verdict, status)}`;
@@ -81,10 +73,4 @@ export function junitXml(outcome: RunOutcome): string {
     '</testsuites>',
     '',
   ].join('\n');
-}
-
-/** Writes the JUnit report to `file` (absolute), creating its directory; returns the path. */
-export async function writeJunit(outcome: RunOutcome, file: string): Promise<string> {
-  await writeFileReplacing(file, junitXml(outcome));
-  return file;
 }

@@ -5,12 +5,7 @@ import path from 'node:path';
 import { clean } from '../runner/text.js';
 import type { RunOutcome } from './outcome.js';
 
-const RESULTS_SCHEMA_VERSION = 1;
-
-/**
- * `test-run-<run id>.json`; when the id had to be changed to make a file name (characters replaced,
- * or cut), a short hash of the whole id follows it, so that two run ids never share a file.
- */
+/** When the id had to be changed to make a file name, a hash of it follows, so that two ids never share a file. */
 export function resultsFileName(runId: string | undefined): string {
   if (runId === undefined) return 'test-run-unknown.json';
   const name = runId.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 100);
@@ -19,14 +14,12 @@ export function resultsFileName(runId: string | undefined): string {
   return `test-run-${name}-${hash}.json`;
 }
 
-/** The results file's content: the normalised run and every test case, titles whole. */
 export function resultsJson(outcome: RunOutcome): string {
-  // Every string that can come from the service or the inputs is cleaned here, whole, rather than
-  // in a JSON.stringify replacer, which would take stringify off its fast path. Undefined fields are left out.
+  // Cleaned here, whole, rather than in a JSON.stringify replacer, which would take stringify off its fast path.
   const text = (value?: string) =>
     value === undefined ? undefined : clean(value, Number.POSITIVE_INFINITY, 'keep');
   const document = {
-    schemaVersion: RESULTS_SCHEMA_VERSION,
+    schemaVersion: 1,
     mode: outcome.mode,
     status: outcome.status,
     success: outcome.success,
@@ -54,7 +47,6 @@ export function resultsJson(outcome: RunOutcome): string {
   return JSON.stringify(document);
 }
 
-/** Writes `test-run-<run id>.json` under `resultsDir` and returns its path. */
 export async function writeResultsFile(outcome: RunOutcome, resultsDir = os.tmpdir()): Promise<string> {
   const file = path.join(resultsDir, resultsFileName(outcome.runId));
   await writeFileReplacing(file, resultsJson(outcome));
@@ -62,9 +54,8 @@ export async function writeResultsFile(outcome: RunOutcome, resultsDir = os.tmpd
 }
 
 /**
- * Writes `text` to `file` by way of a new temporary file beside it, renamed into place: a symbolic
- * link at `file` (a checkout may hold one) is replaced, never followed, and no reader sees half a
- * report. The folder is created when missing.
+ * By way of a new temporary file beside it, renamed into place: a symbolic link at `file` (a checkout
+ * may hold one) is replaced, never followed, and no reader sees half a report.
  */
 export async function writeFileReplacing(file: string, text: string): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });

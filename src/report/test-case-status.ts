@@ -1,15 +1,10 @@
 import type { TestCaseStatus } from '../service/schemas.js';
 
-/**
- * How a test case counts and shows, by its status: the contract's table of test case statuses,
- * written once. Keyed by the service's own list of statuses, so the two cannot drift apart.
- */
 interface StatusRow {
-  /** The count it adds to; `total` is the sum of the four. */
   count: 'passed' | 'flaky' | 'skipped' | 'failed';
   /** How JUnit records it (and the results file's `verdict`). */
   verdict: 'passed' | 'flaky' | 'skipped' | 'failure' | 'error' | 'unfinished';
-  /** Report order: failures first, passes last; the service's order within a rank. */
+  /** Report order: failures first, passes last. */
   rank: number;
   icon: string;
 }
@@ -17,6 +12,7 @@ interface StatusRow {
 /** In a final run, a test case still queued or running, or cancelled, did not finish. */
 const DID_NOT_FINISH: StatusRow = { count: 'failed', verdict: 'unfinished', rank: 0, icon: '⛔' };
 
+// The contract's table, keyed by the service's own list of statuses so that the two cannot drift apart.
 const STATUS_TABLE: Record<TestCaseStatus, StatusRow> = {
   FAILED: { count: 'failed', verdict: 'failure', rank: 0, icon: '❌' },
   ERROR: { count: 'failed', verdict: 'error', rank: 0, icon: '❌' },
@@ -30,20 +26,18 @@ const STATUS_TABLE: Record<TestCaseStatus, StatusRow> = {
   RUNNING: DID_NOT_FINISH,
 };
 
-/** A test case's verdict: its row of the table, with fail-on-flaky applied. */
+/** A row of the table with fail-on-flaky applied. */
 export interface Verdict extends StatusRow {
-  /** Whether it fails the step: any failure, and a flaky test case with fail-on-flaky. */
   fails: boolean;
   /** Its status in words: `FAILED`, `did not finish (RUNNING)`, `FLAKY (counts as failed)`. */
   label: string;
 }
 
-/** Whether a test case is reported as flaky: flaky, and not failing the step (fail-on-flaky is off). */
+/** Flaky, and not failing the step (fail-on-flaky is off). */
 export function isFlakyOnly({ verdict }: { verdict: Verdict }): boolean {
   return verdict.count === 'flaky' && !verdict.fails;
 }
 
-/** A status's verdict, built for the tables below. */
 function verdictOf(status: string | undefined, failOnFlaky: boolean): Verdict {
   const row = (status !== undefined && STATUS_TABLE[status as TestCaseStatus]) || DID_NOT_FINISH;
   const flakyFails = row.count === 'flaky' && failOnFlaky;
@@ -65,12 +59,11 @@ const VERDICTS = [false, true].map(
     ),
 );
 
-/** The verdict of a status (undefined: the service sent none). */
 export function judge(status: string | undefined, failOnFlaky: boolean): Verdict {
   return VERDICTS[failOnFlaky ? 1 : 0]?.get(status) ?? verdictOf(status, failOnFlaky);
 }
 
-/** Report order: a stable sort by rank, the service's order within a rank (run/conclude.ts sorts once). */
+/** A stable sort by rank. */
 export function inReportOrder<T extends { verdict: Verdict }>(testCases: readonly T[]): T[] {
   const byRank: T[][] = [];
   for (const testCase of testCases) {

@@ -1,12 +1,11 @@
-import type { FailOn } from '../inputs/settings.js';
+import type { Settings } from '../inputs/settings.js';
 import { baselineIn } from '../report/comment-digest.js';
 import { compareRuns, comparisonHeadline } from '../report/comparison.js';
 import { plural } from '../report/format.js';
 import type { RunOutcome } from '../report/outcome.js';
 import { info } from '../runner/log.js';
 import { line } from '../runner/text.js';
-import { runName } from './conclude.js';
-import { failureMessage } from './links.js';
+import { failureMessage, runName } from './conclude.js';
 import type { PullRequestThread } from './pr-comment.js';
 
 /** Statuses of a run that finished: its test cases tell the step's result. */
@@ -21,7 +20,7 @@ const FINISHED = new Set(['PASSED', 'FAILED']);
 export function judgeAgainstPrevious(
   outcome: RunOutcome,
   earlier: Pick<PullRequestThread, 'body' | 'headSha' | 'whyNone'>,
-  failOn: FailOn,
+  failOn: Settings['failOn'],
 ): RunOutcome {
   if (outcome.status === 'STARTED') return outcome;
   const { digest, rerun } = baselineIn(earlier.body, earlier.headSha);

@@ -1,10 +1,13 @@
+import type { Settings } from '../inputs/settings.js';
+import { expandUrl } from '../inputs/url-template.js';
 import { plural } from '../report/format.js';
 import type { Counts, OutputStatus, RunOutcome, TestCase } from '../report/outcome.js';
 import { inReportOrder, judge } from '../report/test-case-status.js';
+import { warning } from '../runner/log.js';
+import { line } from '../runner/text.js';
 import type { FinishedRun } from '../service/run-driver.js';
 import { isPlausibleDuration } from '../service/schemas.js';
 
-/** What is known of a run before its outcome: who it is and where it runs. */
 export type RunIdentity = Omit<
   RunOutcome,
   'status' | 'success' | 'testCases' | 'reportOrder' | 'counts' | 'notes'
@@ -12,15 +15,11 @@ export type RunIdentity = Omit<
 
 const NO_TEST_CASES: Counts = { total: 0, passed: 0, failed: 0, flaky: 0, skipped: 0 };
 
-/** How a failing step's message names the run. */
 export function runName(outcome: Pick<RunOutcome, 'mode' | 'runId'>): string {
   return `${outcome.mode === 'project' ? 'Project run' : 'Test suite run'} ${outcome.runId}`;
 }
 
-/**
- * The outcome of a run that reached a final status, with the contract's step result: each test
- * case's verdict is decided here, once, and the counts follow from them.
- */
+/** Each test case's verdict is decided here, once, and the counts follow from them. */
 export function finishedOutcome(identity: RunIdentity, run: FinishedRun): RunOutcome {
   const counts = { ...NO_TEST_CASES, total: run.testCases.length };
   let failing = 0;
@@ -38,11 +37,7 @@ export function finishedOutcome(identity: RunIdentity, run: FinishedRun): RunOut
     };
   });
   const project = identity.mode === 'project';
-  const status: OutputStatus = project
-    ? (run.serviceStatus as OutputStatus)
-    : failing === 0
-      ? 'PASSED'
-      : 'FAILED';
+  const status = (project ? run.serviceStatus : failing === 0 ? 'PASSED' : 'FAILED') as OutputStatus;
   const success = status === 'PASSED' && failing === 0;
   const flakyNote =
     identity.failOnFlaky && counts.flaky > 0
@@ -74,10 +69,6 @@ export function finishedOutcome(identity: RunIdentity, run: FinishedRun): RunOut
   };
 }
 
-/**
- * The outcome of a run with no test case known: started and left alone (`wait: false`), or one
- * whose result is unknown (timed out, cancelled, or the service failed).
- */
 export function emptyOutcome(
   identity: RunIdentity,
   status: 'STARTED' | 'TIMEDOUT' | 'CANCELLED' | 'ERROR',
@@ -94,4 +85,33 @@ export function emptyOutcome(
     message,
     notes,
   };
+}
+
+/** A link whose values are not known (a suite run's project, before the service names it) is left out. */
+export function withLinks(outcome: RunOutcome, settings: Settings): RunOutcome {
+  const { dashboardUrl: runTemplate, dashboardTestUrl: testTemplate } = settings;
+  if (runTemplate === undefined && testTemplate === undefined) return outcome;
+  // A value that would choose the link's host gives no link, and one warning per template.
+  const refusals = new Set<string>();
+  const expand = (...args: Parameters<typeof expandUrl>) => {
+    const expanded = expandUrl(...args);
+    if (typeof expanded !== 'object') return expanded;
+    refusals.add(expanded.refused);
+    return undefined;
+  };
+  const run = { projectId: outcome.projectId, runId: outcome.runId, testSuiteId: outcome.testSuiteId };
+  const dashboardUrl = expand(runTemplate, run);
+  // In place: the test cases are this run's own, and so each keeps its place in the report order.
+  for (const testCase of testTemplate === undefined ? [] : outcome.testCases) {
+    const { testRunId, testId } = testCase;
+    testCase.dashboardUrl = expand(testTemplate, { ...run, testRunId, testId });
+  }
+  const message =
+    !outcome.success && outcome.message ? failureMessage(outcome.message, dashboardUrl) : outcome.message;
+  for (const refusal of refusals) warning(line`${refusal}`);
+  return { ...outcome, dashboardUrl, message };
+}
+
+export function failureMessage(message: string, dashboardUrl: string | undefined): string {
+  return dashboardUrl ? `${message} The service's page for the run: ${dashboardUrl}` : message;
 }

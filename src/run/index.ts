@@ -1,25 +1,26 @@
+import { hideSensitiveValues } from '../inputs/sensitive-overrides.js';
 import { modeOf, type Settings } from '../inputs/settings.js';
 import { formatDuration } from '../report/format.js';
 import type { RunOutcome } from '../report/outcome.js';
-import { info } from '../runner/log.js';
-import { setOutput } from '../runner/step.js';
+import { info, warning } from '../runner/log.js';
+import { saveState, setOutput } from '../runner/step.js';
 import { line } from '../runner/text.js';
+import { type CallContext, ServiceClient } from '../service/client.js';
 import type { Clock } from '../service/clock.js';
 import { Aborted, DeadlineExceeded, ServiceError } from '../service/errors.js';
-import type { FinishedRun, RunDriver } from '../service/run-driver.js';
-import { cancelRun, whyLeftRunning } from './cancel.js';
-import { emptyOutcome, finishedOutcome, type RunIdentity } from './conclude.js';
-import { planRun, type RunPlan } from './driver.js';
-import { withLinks } from './links.js';
+import {
+  type FinishedRun,
+  ProjectRunDriver,
+  type RunDriver,
+  type StartedRun,
+  SuiteRunDriver,
+} from '../service/run-driver.js';
+import { emptyOutcome, finishedOutcome, type RunIdentity, withLinks } from './conclude.js';
 import { type JobCancellation, START_GRACE_MS } from './signals.js';
-import { saveRunState } from './state.js';
+import { STATE } from './state.js';
 import { openRunTunnels } from './tunnel.js';
 
-/**
- * Starts the run (or attaches to it), waits for its final status, and concludes: the outcome the
- * step reports, with its links to the service's pages. A run that does not finish is cancelled
- * when it is this step's to cancel.
- */
+/** A run that does not finish is cancelled when it is this step's to cancel. */
 export async function runToOutcome(
   settings: Settings,
   clock: Clock,
@@ -65,7 +66,9 @@ async function startAndWait(
 
   const leftRunning = whyLeftRunning(driver, runId, 'attachTo' in plan, settings.cancelOnAbort);
   const cancellable = settings.wait && leftRunning === undefined;
-  saveRunState({ runId, cancellable });
+  saveState(STATE.runId, runId);
+  saveState(STATE.cancellable, String(cancellable));
+  saveState(STATE.settled, 'false');
   if (!settings.wait) return emptyOutcome(identity, 'STARTED');
 
   let outcome: RunOutcome;
@@ -86,15 +89,11 @@ async function startAndWait(
     if (!(error instanceof ServiceError)) throw error;
     outcome = emptyOutcome(identity, 'ERROR', error.message);
   }
-  saveRunState({ runId, cancellable, settled });
+  saveState(STATE.settled, String(settled));
   return outcome;
 }
 
-/**
- * Starts the run, or attaches to the one `run-id` names. Returns its id, or the outcome when no
- * run could be started (the service failed, or the job was cancelled first). Adds what the start
- * tells of the run to `identity`.
- */
+/** The run's id, or the outcome when no run could be started. Adds what the start tells to `identity`. */
 async function startOrAttach(
   plan: RunPlan,
   identity: RunIdentity,
@@ -139,11 +138,7 @@ async function startOrAttach(
   }
 }
 
-/** Why a run did not finish, as its outcome says it. */
-interface Unfinished {
-  status: 'TIMEDOUT' | 'CANCELLED' | 'ERROR';
-  message: string;
-}
+type Unfinished = { status: 'TIMEDOUT' | 'CANCELLED' | 'ERROR'; message: string };
 
 const HEARTBEAT_MS = 60_000;
 /** The poll at the deadline may run this far past it (and no further than one request-timeout). */
@@ -154,13 +149,7 @@ export function jitteredInterval(pollIntervalMs: number, random: () => number): 
   return Math.round(pollIntervalMs * (0.9 + 0.2 * random()));
 }
 
-/**
- * Polls a run until its status is final, the deadline passes or the job is cancelled. When the
- * deadline comes between two polls, the run is polled once more before it counts as timed out,
- * so that a run that finished meanwhile is reported as finished (and never cancelled). Service
- * errors propagate as ServiceError. Elapsed times and the deadline count from `startedAt`, when
- * the start request was sent.
- */
+/** At the deadline, one more poll: a run that finished meanwhile is reported so, and never cancelled. */
 async function waitForFinish(
   driver: RunDriver,
   runId: string,
@@ -178,11 +167,8 @@ async function waitForFinish(
   try {
     for (;;) {
       if (signal.aborted) break;
-      const context = {
-        deadline: atDeadline ? clock.now() + Math.min(LAST_LOOK_MS, settings.requestTimeoutMs) : deadline,
-        signal,
-      };
-      const poll = await driver.poll(runId, context);
+      const lastLook = clock.now() + Math.min(LAST_LOOK_MS, settings.requestTimeoutMs);
+      const poll = await driver.poll(runId, { deadline: atDeadline ? lastLook : deadline, signal });
       // A line when the status changes, and one a minute while it does not.
       if (poll.status !== lastStatus || clock.now() - lastLineAt >= HEARTBEAT_MS) {
         const change = lastStatus ? `${lastStatus} -> ${poll.status}` : poll.status;
@@ -215,4 +201,71 @@ function timedOut(run: string, timeoutMs: number, lastStatus?: string, error?: D
   }
   const last = lastStatus ? `; its last status was ${lastStatus}` : '';
   return { status: 'TIMEDOUT', message: `${run} did not finish within ${timeout}${last}.` };
+}
+
+type RunPlan = { driver: RunDriver } & (
+  | { start: (context: CallContext) => Promise<StartedRun> }
+  | { attachTo: string }
+);
+
+/** The only place where the two modes differ: which driver, and what starts a run. */
+export function planRun(settings: Settings, clock: Clock): RunPlan {
+  const client = new ServiceClient(settings.baseUrl, settings.apiKey, settings.requestTimeoutMs, clock);
+  const { target } = settings;
+  if (target.kind === 'project') {
+    const driver = new ProjectRunDriver(client, target.projectId);
+    if (target.runId !== undefined) return { driver, attachTo: target.runId };
+    const { branch, environment } = settings;
+    const request = { branch, environment, playwrightProjectName: target.playwrightProjectName };
+    return { driver, start: (context) => driver.start(request, context) };
+  }
+  const driver = new SuiteRunDriver(client, target.testSuiteId);
+  if (target.kind === 'suite-attach') return { driver, attachTo: target.runId };
+  const { testSuiteId, options } = target;
+  const start = async (context: CallContext): Promise<StartedRun> => {
+    const started = await driver.start(testSuiteId, options, context);
+    const appliedOptions = started.appliedOptions && hideSensitiveValues(started.appliedOptions, options);
+    return { ...started, appliedOptions };
+  };
+  return { driver, start };
+}
+
+/** Sent while the job is ending. */
+const CANCEL_BUDGET_MS = 5000;
+const CANCEL_REQUEST_TIMEOUT_MS = 3000;
+
+/** Why this step leaves its run running when it does not finish, if it does. */
+function whyLeftRunning(driver: RunDriver, runId: string, attached: boolean, cancelOnAbort: boolean) {
+  const run = `${driver.kind} ${runId}`;
+  if (attached) return `${run} was not started by this step, so it is left running.`;
+  if (!cancelOnAbort) return `cancel-on-abort is false: ${run} is left running.`;
+  if (!driver.cancel) {
+    return `Test suite runs have no cancel operation in the service's interface: ${run} goes on.`;
+  }
+  return undefined;
+}
+
+/** A failure only warns; `settled` is false when a later try (the post step) could still cancel it. */
+export async function cancelRun(
+  driver: RunDriver,
+  runId: string,
+  clock: Clock,
+  requestTimeoutMs: number,
+  deadline = clock.now() + CANCEL_BUDGET_MS,
+): Promise<{ note: string; settled: boolean }> {
+  try {
+    await driver.cancel?.(runId, {
+      deadline,
+      requestTimeoutMs: Math.min(requestTimeoutMs, CANCEL_REQUEST_TIMEOUT_MS),
+    });
+    const note = line`Cancelled ${driver.kind} ${runId} on the service.`;
+    info(note);
+    return { note, settled: true };
+  } catch (error) {
+    const reason =
+      error instanceof ServiceError ? error.message : `Could not cancel ${driver.kind} ${runId}: ${error}`;
+    const note = line`${reason} It may still be running.`;
+    warning(note);
+    return { note, settled: false };
+  }
 }

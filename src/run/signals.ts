@@ -9,26 +9,22 @@ import type { Clock } from '../service/clock.js';
  * before SIGTERM.
  */
 export const CANCELLED_JOB_BUDGET_MS = 5500;
-/** A start still unanswered this long before the deadline is given up, so the cancel has time. */
-const CANCEL_RESERVE_MS = 2000;
-/** How long after the signal an unanswered start is given up. */
-export const START_GRACE_MS = CANCELLED_JOB_BUDGET_MS - CANCEL_RESERVE_MS;
+/** A start still unanswered 2 s before the deadline is given up, so the cancel has time. */
+export const START_GRACE_MS = CANCELLED_JOB_BUDGET_MS - 2000;
 
 const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
 
-/** The cancellation of the job: what the signal handlers trigger and every request obeys. */
 export class JobCancellation {
   private readonly cancelled = new AbortController();
   private readonly startGivenUp = new AbortController();
   private readonly disposed = new AbortController();
-  /** Set by the first signal: nothing runs past it. */
+  /** Nothing runs past it. */
   deadline: number | undefined;
 
   constructor(private readonly clock: Clock) {}
 
-  /** Aborts when the job is cancelled: polls stop at once, a start stops retrying. */
+  /** Polls stop at once, a start stops retrying. */
   readonly signal = this.cancelled.signal;
-  /** Aborts START_GRACE_MS after the job is cancelled: a start still in flight is abandoned. */
   readonly startAbandoned = this.startGivenUp.signal;
 
   /** The first call sets the deadline; later signals (SIGTERM after SIGINT) change nothing. */
@@ -41,19 +37,11 @@ export class JobCancellation {
     });
   }
 
-  /**
-   * Cancels the job when the runner does (SIGINT, then SIGTERM 7.5 s later), or when `source`
-   * aborts instead (tests that cancel in-process). The signal listeners keep Node from exiting at
-   * once, so the run can be cancelled and reported.
-   */
+  /** `source` for tests that cancel in-process. The signal listeners keep Node from exiting at once. */
   listen(source?: AbortSignal): void {
-    if (!source) {
-      for (const signal of SIGNALS) process.on(signal, this.onSignal);
-    } else if (source.aborted) {
-      this.cancel();
-    } else {
-      source.addEventListener('abort', () => this.cancel(), { signal: this.disposed.signal });
-    }
+    if (!source) for (const signal of SIGNALS) process.on(signal, this.onSignal);
+    else if (source.aborted) this.cancel();
+    else source.addEventListener('abort', () => this.cancel(), { signal: this.disposed.signal });
   }
 
   private readonly onSignal = (signal: NodeJS.Signals) => {
@@ -61,7 +49,7 @@ export class JobCancellation {
     this.cancel();
   };
 
-  /** Stops listening and drops the pending timer, so that nothing keeps Node alive after the step. */
+  /** So that nothing keeps Node alive after the step. */
   dispose(): void {
     this.disposed.abort();
     for (const signal of SIGNALS) process.off(signal, this.onSignal);

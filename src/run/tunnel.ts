@@ -4,18 +4,12 @@ import { registerSecret } from '../runner/secrets.js';
 import { getState, saveState } from '../runner/step.js';
 import { line, safe } from '../runner/text.js';
 import type { Clock } from '../service/clock.js';
-import type { Tunnel, TunnelError } from '../tunnel/open.js';
+import type { TunnelError } from '../tunnel/open.js';
 import { rewriteTunnelUrls } from '../tunnel/rewrite.js';
 import type { JobCancellation } from './signals.js';
 import { STATE } from './state.js';
 
-/**
- * Opens the `tunnel` input's tunnels before the run is started, when there are any: the settings
- * with the options' local URLs sent to the tunnels' public ones, a note for the summary, and
- * `close()`, which stops every cloudflared (at once when the job is cancelled; safe to call more than
- * once). Their pids are left for the post step, in case the main step is killed first; a tunnel that
- * goes down during the run is one warning, at once. A TunnelError when they could not be opened.
- */
+/** Their pids are left for the post step, in case the main step is killed before `close()`. */
 export async function openRunTunnels(
   settings: Settings,
   clock: Clock,
@@ -28,9 +22,8 @@ export async function openRunTunnels(
   // Loaded only for a tunnel: @actions/tool-cache and the process handling cost every other run nothing.
   const open = await import('../tunnel/open.js');
   const { originWaitMs, urlWaitMs, reachWaitMs } = open.TUNNEL_BOUNDS;
-  let tunnels: Tunnel[];
-  try {
-    tunnels = await open.openTunnels(target.tunnelOrigins, {
+  const tunnels = await open
+    .openTunnels(target.tunnelOrigins, {
       log: (text) => info(line`${text}`),
       mask: registerSecret,
       debug: (text) => debug(line`${text}`),
@@ -43,11 +36,9 @@ export async function openRunTunnels(
         urlWaitMs: Math.min(urlWaitMs, settings.timeoutMs),
         reachWaitMs: Math.min(reachWaitMs, settings.timeoutMs),
       },
-    });
-  } catch (error) {
-    if (error instanceof open.TunnelError) return error;
-    throw error;
-  }
+    })
+    .catch((error: unknown) => (error instanceof open.TunnelError ? error : Promise.reject(error)));
+  if (tunnels instanceof open.TunnelError) return tunnels;
   saveState(STATE.tunnelPids, tunnels.map((tunnel) => tunnel.pid).join(' '));
   let closing: Promise<void> | undefined;
   const close = () => {
@@ -68,7 +59,7 @@ export async function openRunTunnels(
   };
 }
 
-/** The post step: stops the cloudflared processes a killed main step left running. Only warns. */
+/** Only warns: the job's outcome is the main step's. */
 export async function stopLeftoverTunnels(state: (name: string) => string = getState): Promise<void> {
   const pids = state(STATE.tunnelPids).split(' ').filter(Boolean).map(Number);
   if (pids.length === 0) return;

@@ -16,7 +16,7 @@ export function redact(text: string): string {
   return secrets.reduce((result, secret) => result.split(secret).join('***'), text);
 }
 
-/** For tests: forget every secret registered so far. */
+/** For tests. */
 export function clearSecrets(): void {
   secrets.length = 0;
 }

@@ -1,12 +1,7 @@
 import * as core from '@actions/core';
 import { safe } from './text.js';
 
-/**
- * What the step reads from the runner and leaves for it besides the log: inputs, outputs, the state
- * for the post step, the job summary. Values written go through `safe`: an output or a state value
- * from the service holds no line break or control character.
- */
-
+// An output or a state value from the service holds no line break or control character.
 export { getInput, getState, isDebug } from '@actions/core';
 
 export function setOutput(name: string, value: string | number): void {

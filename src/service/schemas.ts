@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { debug } from '../runner/log.js';
-import { hasUnsafeCharacters, line } from '../runner/text.js';
+import { line, UNSAFE_CHARACTER } from '../runner/text.js';
 
 /**
  * Each schema is built on first use: building them all takes about 4 ms, which every run would
@@ -36,7 +36,7 @@ export type TestCaseStatus = (typeof TEST_CASE_STATUSES)[number];
 export function idProblem(value: string): string | undefined {
   if (value === '') return 'it is empty';
   if (value === '.' || value === '..') return `'${value}' is a path segment, not a name`;
-  if (hasUnsafeCharacters(value)) return 'it holds a control, line-break or invisible character';
+  if (UNSAFE_CHARACTER.test(value)) return 'it holds a control, line-break or invisible character';
   return undefined;
 }
 

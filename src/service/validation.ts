@@ -2,22 +2,20 @@ import * as z from 'zod/mini';
 import { cut } from '../runner/text.js';
 
 /**
- * Sentences for validation problems: where, what the field must be, and what was given. What a
- * field must be is read off the schema's JSON Schema (zod's public description of it), never
- * written a second time; zod's own messages ("Invalid input", or with its English locale "Too
- * small: expected number to be >=0") name neither the whole range nor the value given.
+ * What a field must be is read off the schema's JSON Schema, never written a second time: zod's own
+ * messages ("Too small: expected number to be >=0") name neither the whole range nor the value given.
  */
 
 type Issue = z.core.$ZodIssue;
 type Path = readonly PropertyKey[];
 type Json = z.core.JSONSchema.JSONSchema;
 
-/** Shows a value in an error message, shortened so a pasted blob cannot flood the log. */
+/** Shortened so that a pasted blob cannot flood the log. */
 export function shown(value: string): string {
   return `'${cut(value, 80)}'`;
 }
 
-/** What was given, for a message: short values as they are, others by their kind; `hidden`: the kind only (it may be a secret). */
+/** `hidden`: the kind only (it may be a secret). */
 export function describeValue(value: unknown, hidden = false): string {
   if (value === undefined) return 'nothing';
   if (value === null || typeof value !== 'object') {
@@ -44,7 +42,6 @@ function branches(schema: Json | boolean | undefined): Json[] {
   return types.map((type) => ({ ...schema, type, enum: schema.enum?.filter((value) => value !== null) }));
 }
 
-/** The part of `schema` that validates the value at `path`. */
 function schemaAt(schema: Json, path: Path): Json | undefined {
   let here: Json | undefined = schema;
   for (const key of path) {
@@ -83,17 +80,15 @@ const bound = (value: number | undefined) =>
 
 const WORDS: Readonly<Record<string, string>> = { string: 'a string', boolean: 'true or false' };
 
-function numberInWords(branch: Json): string {
-  const noun = branch.type === 'integer' ? 'an integer' : 'a number';
-  const [min, max] = [bound(branch.minimum), bound(branch.maximum)];
-  if (min !== undefined && max !== undefined) return `${noun} from ${min} to ${max}`;
-  if (min !== undefined) return `${noun}, ${min} or more`;
-  return max !== undefined ? `${noun}, ${max} or less` : noun;
-}
-
 function kindInWords(branch: Json): string {
   if (branch.enum) return `one of ${branch.enum.join(', ')}`;
-  if (branch.type === 'integer' || branch.type === 'number') return numberInWords(branch);
+  if (branch.type === 'integer' || branch.type === 'number') {
+    const noun = branch.type === 'integer' ? 'an integer' : 'a number';
+    const [min, max] = [bound(branch.minimum), bound(branch.maximum)];
+    if (min !== undefined && max !== undefined) return `${noun} from ${min} to ${max}`;
+    if (min !== undefined) return `${noun}, ${min} or more`;
+    return max !== undefined ? `${noun}, ${max} or less` : noun;
+  }
   if (branch.type === 'array') return `a list of ${short(branch.items as Json, 0)}`;
   if (branch.type !== 'object') return WORDS[String(branch.type)] ?? 'anything';
   if (branch.properties) return `an object ${short(branch, 0)}`;
@@ -102,22 +97,13 @@ function kindInWords(branch: Json): string {
   return any ? 'an object' : `an object that maps names to ${expectation(values)}`;
 }
 
-/**
- * What a value must be, in words: `an integer from 0 to 128`, `one of PROJECT, SUITE, DISABLED`,
- * and what it is when the schema says (`z.describe`): `a number, 0 or more (milliseconds)`.
- */
+/** `an integer from 0 to 128`, `one of PROJECT, SUITE`, `a number, 0 or more (milliseconds)` */
 function expectation(schema: Json): string {
   const words = branches(schema).map((branch) => {
     const kind = kindInWords(branch);
     return branch.description ? `${kind} (${branch.description})` : kind;
   });
   return words.length < 2 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;
-}
-
-/** `'number_of_workers'` or `'NumberOfWorkers'` -> `'numberOfWorkers'` */
-function closeKey(key: string, allowed: readonly string[]): string | undefined {
-  const squash = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
-  return allowed.find((candidate) => squash(candidate) === squash(key));
 }
 
 /** The issues of a union that failed, from the branch shaped like the input; the union's own when none is. */
@@ -131,11 +117,10 @@ function flatten(issue: Issue): Issue[] {
 }
 
 interface ExplainOptions {
-  /** Names the value at a path: `options.testMatch`, `field 'results'`. */
+  /** `options.testMatch`, `field 'results'` */
   where: (path: Path) => string;
-  /** Whether the value given at a path may be shown; else only its kind (it may be a secret). */
+  /** Else only its kind is shown (it may be a secret). */
   showsInput?: (path: Path) => boolean;
-  /** At most this many problems are listed; then how many more there are. */
   max: number;
 }
 
@@ -147,19 +132,17 @@ export function validate<T>(
 ): { data: T } | { problems: string } {
   const parsed = schema.safeParse(value, { reportInput: true });
   if (parsed.success) return { data: parsed.data };
-  return { problems: explainIssues(schema, parsed.error.issues, options).join(' ') };
-}
-
-function explainIssues(schema: z.core.$ZodType, issues: readonly Issue[], options: ExplainOptions): string[] {
   const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Json;
-  const flat = issues.flatMap(flatten);
+  const flat = parsed.error.issues.flatMap(flatten);
   const sentences = flat.slice(0, options.max).map((issue) => {
     const where = options.where(issue.path);
     const here = schemaAt(json, issue.path);
     if (issue.code === 'unrecognized_keys') {
       const allowed = Object.keys(branches(here).find((branch) => branch.properties)?.properties ?? {});
+      // `'number_of_workers'` or `'NumberOfWorkers'` -> `'numberOfWorkers'`
+      const squash = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
       const keys = issue.keys.map((key) => {
-        const close = closeKey(key, allowed);
+        const close = allowed.find((candidate) => squash(candidate) === squash(key));
         return close === undefined ? `'${key}'` : `'${key}' (did you mean '${close}'?)`;
       });
       return `${where} has unknown key ${keys.join(', ')}; allowed keys: ${allowed.join(', ')}.`;
@@ -177,5 +160,5 @@ function explainIssues(schema: z.core.$ZodType, issues: readonly Issue[], option
     return `${where} must be ${expected}; got ${given}${unquote}.`;
   });
   if (flat.length > options.max) sentences.push(`(and ${flat.length - options.max} more problems)`);
-  return sentences;
+  return { problems: sentences.join(' ') };
 }

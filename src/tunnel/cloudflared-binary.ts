@@ -6,10 +6,9 @@ import { which } from '@actions/io';
 import * as toolCache from '@actions/tool-cache';
 import { describeNetworkError } from '../service/transport.js';
 
-/** A release and the SHA-256 sums (lower-case hex) of its assets, by `${process.platform}-${process.arch}`. */
+/** Assets by `${process.platform}-${process.arch}`; for a .tgz, `binarySha256` is of the cloudflared inside. */
 export interface CloudflaredRelease {
   version: string;
-  /** `binarySha256`, for a .tgz: of the cloudflared inside; otherwise the binary is the download. */
   assets: Readonly<Record<string, { file: string; sha256: string; binarySha256?: string }>>;
 }
 
@@ -27,13 +26,13 @@ const CLOUDFLARED_RELEASE: CloudflaredRelease = {
     },
     'darwin-x64': {
       file: 'cloudflared-darwin-amd64.tgz',
-      sha256: 'f1727723c586500e2092368ae21871b3df7ddfd2cb097f22d81bee4a9c458bb4', // the .tgz
-      binarySha256: 'b0f770e1e0b281399a57219b840fd8eef1cc25387a404124248157ea2073727a', // the cloudflared inside
+      sha256: 'f1727723c586500e2092368ae21871b3df7ddfd2cb097f22d81bee4a9c458bb4',
+      binarySha256: 'b0f770e1e0b281399a57219b840fd8eef1cc25387a404124248157ea2073727a',
     },
     'darwin-arm64': {
       file: 'cloudflared-darwin-arm64.tgz',
-      sha256: '9042c2c5d8b2de78e60f313d5fb31b6c5c1cebde787a3caf1f2c9588084ac442', // the .tgz
-      binarySha256: 'b61054d3d6326ea558cb49826eebf5676e0d0a36d51b546975096ca3e0e3c89d', // the cloudflared inside
+      sha256: '9042c2c5d8b2de78e60f313d5fb31b6c5c1cebde787a3caf1f2c9588084ac442',
+      binarySha256: 'b61054d3d6326ea558cb49826eebf5676e0d0a36d51b546975096ca3e0e3c89d',
     },
     'win32-x64': {
       file: 'cloudflared-windows-amd64.exe',
@@ -44,37 +43,23 @@ const CLOUDFLARED_RELEASE: CloudflaredRelease = {
 
 const binaryName = (platform: NodeJS.Platform) => (platform === 'win32' ? 'cloudflared.exe' : 'cloudflared');
 
-/** The first `cloudflared` on PATH (of process.env) that this process may run. */
-export async function findOnPath(): Promise<string | undefined> {
-  return (await which(binaryName(process.platform))) || undefined;
-}
-
-export async function sha256Of(file: string): Promise<string> {
+async function sha256Of(file: string): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
   return hash.digest('hex');
 }
 
+/** Another host and release in tests. */
 export interface InstallOptions {
-  /** Where the release assets are, `<base>/<version>/<file>`; another host in tests. */
   releaseBaseUrl?: string;
-  /** The version and sums to trust; the pinned ones unless a test gives its own. */
   release?: CloudflaredRelease;
   platform?: NodeJS.Platform;
   arch?: string;
 }
 
-/** What keeps the binary from being installed, as a clause: "the download from … failed: HTTP 404". */
-export class InstallFailure extends Error {
-  override name = 'InstallFailure';
-}
-
 /**
- * The path of the pinned `cloudflared` in the runner's tool cache, its sum checked now: on a
- * self-hosted runner the cache outlives jobs, and anything may have been put there. Downloaded
- * through @actions/tool-cache when it is not there, or not the pinned binary (that one is deleted,
- * never run, and said in `log`); a download is checked before it is unpacked or cached, and one
- * whose sum differs from the pinned one is deleted, never run.
+ * Sums are checked before unpacking or caching, and on every use: a self-hosted runner's cache outlives
+ * jobs. Its errors' messages are clauses: "the download of … failed: HTTP 404".
  */
 export async function installCloudflared(
   options: InstallOptions = {},
@@ -85,7 +70,7 @@ export async function installCloudflared(
   const { version } = release;
   const asset = release.assets[`${platform}-${arch}`];
   if (!asset) {
-    throw new InstallFailure(
+    throw new Error(
       `this action downloads it only for Linux x64 and arm64, macOS x64 and arm64, and Windows x64, not ${platform} ${arch}`,
     );
   }
@@ -106,7 +91,7 @@ export async function installCloudflared(
       error instanceof toolCache.HTTPError
         ? `HTTP ${error.httpStatusCode}`
         : describeNetworkError(error, url, "the release host's").describe('no answer');
-    throw new InstallFailure(`the download of release ${version} from ${url} failed: ${why}`);
+    throw new Error(`the download of release ${version} from ${url} failed: ${why}`);
   });
   const cleanUp = [downloaded];
   try {
@@ -129,18 +114,13 @@ export async function installCloudflared(
 async function checkSum(file: string, pinned: string, what: string): Promise<void> {
   const actual = await sha256Of(file);
   if (actual !== pinned) {
-    throw new InstallFailure(
-      `${what} was refused (and not run): its SHA-256 is ${actual}, not the pinned ${pinned}`,
-    );
+    throw new Error(`${what} was refused (and not run): its SHA-256 is ${actual}, not the pinned ${pinned}`);
   }
 }
 
-/** The one on PATH, the job's own choice (unchecked: the pinned sums are of one release); else the pinned one, installed. */
-export async function locateCloudflared(
-  install: InstallOptions | undefined,
-  log: (line: string) => void,
-): Promise<string | { missing: string }> {
-  const onPath = await findOnPath();
+/** The one on PATH is the job's own choice, unchecked: the pinned sums are of one release. */
+export async function locateCloudflared(install: InstallOptions | undefined, log: (line: string) => void) {
+  const onPath = await which(binaryName(process.platform));
   if (onPath) {
     log(`Using cloudflared from PATH (not checked: the action checks only the one it downloads): ${onPath}`);
     return onPath;

@@ -10,7 +10,7 @@ import { EMPTY_LOG, type QuickTunnelLog, readLogLine } from './cloudflared-log.j
 /** From SIGTERM to a kill, and from the kill to giving up: cloudflared's --grace-period (1 s) and some slack. */
 export const KILL_AFTER_MS = 3_000;
 
-/** Once it has exited, how long its last lines may take to be read: a process it started may hold the pipes for good. */
+/** For its last lines after it exited: a process it started may hold the pipes for good. */
 const PIPE_DRAIN_MS = 200;
 
 /** What a Go program needs: PATH, home and temp folders, Windows' system variables, locale, certificates. */
@@ -29,23 +29,19 @@ export function cloudflaredEnv(env: NodeJS.ProcessEnv, platform = process.platfo
 }
 
 export interface LogSink {
-  /** Called with the public URL, and its host name, before the line that names it is passed on. */
+  /** Called with the public URL and its host before the line that names them is passed on. */
   mask: (secret: string) => void;
-  /** cloudflared's own lines (core.debug). */
   debug?: (line: string) => void;
 }
 
-/**
- * One cloudflared process, leading a process group of its own (POSIX). Its stderr (and stdout) are
- * read for its whole life, since a closed pipe would kill it; each line updates `log` first.
- */
+/** Its output is read for its whole life, since a closed pipe would kill it. */
 export class CloudflaredProcess {
   log: QuickTunnelLog = EMPTY_LOG;
-  /** How it ended, once it has: `exit code 1`, `signal SIGKILL`, `it could not be started: ENOENT`. */
+  /** `exit code 1`, `signal SIGKILL`, `it could not be started: ENOENT`. */
   exit: string | undefined;
-  /** Whether stop() was called: an exit after that is no surprise. */
+  /** An exit after stop() is no surprise. */
   stopping = false;
-  /** Resolves when the process has exited and its output is read (or its pipes let go); never rejects. */
+  /** Never rejects. */
   readonly exited: Promise<string>;
   readonly pid: number | undefined;
 
@@ -89,12 +85,8 @@ export class CloudflaredProcess {
     });
   }
 
-  /** Starts `binary` without a shell; `http2` (over TCP) for networks that drop UDP 7844. */
-  static async start(
-    { binary, origin, http2 }: { binary: string; origin: string; http2: boolean },
-    clock: Clock,
-    sink: LogSink,
-  ): Promise<CloudflaredProcess> {
+  /** Without a shell; `http2` (over TCP) for networks that drop UDP 7844. */
+  static async start(binary: string, origin: string, http2: boolean, clock: Clock, sink: LogSink) {
     const configDir = await mkdtemp(path.join(process.env.RUNNER_TEMP || os.tmpdir(), 'cloudflared-'));
     const configPath = path.join(configDir, 'config.yml');
     await writeFile(configPath, '');
@@ -121,7 +113,6 @@ export class CloudflaredProcess {
     return new CloudflaredProcess(child, configDir, clock, sink);
   }
 
-  /** Stops it and whatever it started (see stopProcessGroup), then removes its config. */
   async stop(killAfterMs: number): Promise<void> {
     this.stopping = true;
     const { pid } = this;
@@ -132,14 +123,10 @@ export class CloudflaredProcess {
   }
 }
 
-/**
- * 'gone': its whole group had already exited; 'stopped': it exited on SIGTERM (on Windows, its tree
- * on the kill); 'killed': a process lingered past the bound, and the group was killed; 'still
- * running': still there after the kill, or not ours to signal (EPERM).
- */
+/** 'still running': still there after the kill, or not ours to signal (EPERM). */
 export type GroupStop = 'gone' | 'stopped' | 'killed' | 'still running';
 
-/** Whether a process of group `pgid` is alive (on Windows, process `pgid`): zombies nobody reaps do not count. */
+/** Zombies nobody reaps do not count; on Windows, process `pgid`. */
 async function groupAlive(pgid: number): Promise<boolean> {
   try {
     process.kill(process.platform === 'win32' ? pgid : -pgid, 0);
@@ -158,15 +145,6 @@ async function groupAlive(pgid: number): Promise<boolean> {
   return false;
 }
 
-function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
-  try {
-    process.kill(-pgid, signal);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function goneWithin(pgid: number, ms: number, clock: Clock): Promise<boolean> {
   const deadline = clock.now() + ms;
   while (await groupAlive(pgid)) {
@@ -177,10 +155,8 @@ async function goneWithin(pgid: number, ms: number, clock: Clock): Promise<boole
 }
 
 /**
- * Stops cloudflared with whatever it started (a wrapper script may run it as a child), for the main
- * step and the post step alike. On POSIX it leads process group `pgid`: SIGTERM to the group, then
- * SIGKILL if any process of it is left after `killAfterMs`. On Windows its process tree is ended at
- * once. Resolves once none is left, or `killAfterMs` after the kill.
+ * With whatever cloudflared started (a wrapper script may run it as a child): SIGTERM to its group,
+ * SIGKILL after `killAfterMs`; on Windows its process tree is ended at once.
  */
 export async function stopProcessGroup(pgid: number, killAfterMs: number, clock: Clock): Promise<GroupStop> {
   if (!(await groupAlive(pgid))) return 'gone';
@@ -189,20 +165,22 @@ export async function stopProcessGroup(pgid: number, killAfterMs: number, clock:
     await promisify(execFile)('taskkill', taskkill, { windowsHide: true }).catch(() => undefined);
     return (await goneWithin(pgid, killAfterMs, clock)) ? 'stopped' : 'still running';
   }
-  if (!signalGroup(pgid, 'SIGTERM')) return (await groupAlive(pgid)) ? 'still running' : 'gone';
+  try {
+    process.kill(-pgid, 'SIGTERM');
+  } catch {
+    return (await groupAlive(pgid)) ? 'still running' : 'gone';
+  }
   if (await goneWithin(pgid, killAfterMs, clock)) return 'stopped';
-  signalGroup(pgid, 'SIGKILL');
+  try {
+    process.kill(-pgid, 'SIGKILL');
+  } catch {
+    // Gone by now, or not ours to signal: goneWithin tells.
+  }
   return (await goneWithin(pgid, killAfterMs, clock)) ? 'killed' : 'still running';
 }
 
-/**
- * The post step: stops the process groups of the cloudflared processes `pids` that a killed main step
- * saved; 'not cloudflared' for a pid of another program (Linux, where /proc tells) or no process's id.
- */
-export async function stopLeftover(
-  pids: readonly number[],
-  { killAfterMs = KILL_AFTER_MS, clock = systemClock }: { killAfterMs?: number; clock?: Clock } = {},
-): Promise<{ pid: number; outcome: GroupStop | 'not cloudflared' }[]> {
+/** The post step: `pids` come from the state a killed main step saved, and are checked before any signal. */
+export async function stopLeftover(pids: readonly number[], { killAfterMs = KILL_AFTER_MS } = {}) {
   const stopOne = async (pid: number): Promise<GroupStop | 'not cloudflared'> => {
     // 0 and negative numbers name process groups (-1: every process): never signalled, nor this process.
     if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return 'not cloudflared';
@@ -210,7 +188,7 @@ export async function stopLeftover(
     // Where /proc exists, its command line must name cloudflared; without /proc (macOS, Windows), or once it has exited, it may be.
     const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => 'cloudflared');
     if (!cmdline.includes('cloudflared')) return 'not cloudflared';
-    return stopProcessGroup(pid, killAfterMs, clock);
+    return stopProcessGroup(pid, killAfterMs, systemClock);
   };
   return Promise.all(pids.map(async (pid) => ({ pid, outcome: await stopOne(pid) })));
 }

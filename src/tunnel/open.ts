@@ -4,16 +4,16 @@ import { type InstallOptions, locateCloudflared } from './cloudflared-binary.js'
 import type { QuickTunnelLog } from './cloudflared-log.js';
 import { CloudflaredProcess, KILL_AFTER_MS, type LogSink } from './cloudflared-process.js';
 
-/** Attempts per origin, each with a fresh cloudflared: quick tunnels sometimes fail to register or never route. */
+/** Each with a fresh cloudflared: quick tunnels sometimes fail to register or never route. */
 const ATTEMPTS = 3;
 
 /** Worst case per origin: 60 s, then 3 × (30 + 60 s) and two pauses of 2 s. */
 export const TUNNEL_BOUNDS = {
-  /** For each local origin to answer, before cloudflared starts: apps take a while to boot. */
+  /** Apps take a while to boot. */
   originWaitMs: 60_000,
-  /** Per attempt: for cloudflared to print its public URL (it gives Cloudflare's API 15 s). */
+  /** Per attempt, for the URL: cloudflared gives Cloudflare's API 15 s. */
   urlWaitMs: 30_000,
-  /** Per attempt, once the URL is known: for the connection to register and the URL to reach the app. */
+  /** Per attempt, once the URL is known: registering and routing both take this long at worst. */
   reachWaitMs: 60_000,
   pollIntervalMs: 1_000,
   requestTimeoutMs: 5_000,
@@ -27,7 +27,6 @@ const LOG_CHECK_MS = 50;
 
 export interface OpenTunnelsOptions extends LogSink {
   log: (line: string) => void;
-  /** Called at once when the cloudflared of a tunnel that was up exits without stop(). */
   onUnexpectedExit?: (tunnel: Tunnel, message: string) => void;
   signal?: AbortSignal;
   clock?: Clock;
@@ -37,26 +36,17 @@ export interface OpenTunnelsOptions extends LogSink {
 
 export interface Tunnel {
   localOrigin: string;
-  /** `https://<name>.trycloudflare.com`: masked, since it opens the app to anyone who has it. */
+  /** Masked: it opens the app to anyone who has it. */
   publicOrigin: string;
   /** cloudflared's, for the post step to stop it if the main step could not. */
   pid: number;
-  /** From the call of openTunnels to this tunnel reaching the app. */
-  elapsedMs: number;
-  attempts: number;
-  /** Stops cloudflared (SIGTERM, a kill if it lingers) and removes its config; resolves once it is gone. */
   stop(): Promise<void>;
 }
 
-/** Its message names the origin; `cancelled` when the job's cancellation stopped it. */
+/** `cancelled`: the job's cancellation or another origin's failure stopped it. */
 export class TunnelError extends Error {
   override name = 'TunnelError';
-  constructor(
-    message: string,
-    readonly cancelled = false,
-  ) {
-    super(message);
-  }
+  cancelled = false;
 }
 
 const README = 'see "Test the app your job starts" in the README';
@@ -66,22 +56,21 @@ type AttemptFailure = { clause: string; rateLimited?: boolean; notRegistered?: b
 
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
-/** A line of cloudflared's log in a message: quoted, and cut when long. */
 const quoted = (line: string) => `"${line.length > 300 ? `${line.slice(0, 297)}...` : line}"`;
 
-/** How cloudflared ended, with its last error line (or last line) to say why. */
 function exited(how: string, { lastError, lastLine }: QuickTunnelLog): string {
   const last = lastError ?? lastLine;
   return `(${how})${last ? `: ${quoted(last)}` : ''}`;
 }
 
 function cancelled(origin: string): TunnelError {
-  return new TunnelError(`Stopped opening the tunnel to ${origin}: the job is being cancelled.`, true);
+  const message = `Stopped opening the tunnel to ${origin}: the job is being cancelled.`;
+  return Object.assign(new TunnelError(message), { cancelled: true });
 }
 
 type ProbeResult = { status: number } | { failure: string; tls: boolean };
 
-/** GET `url` once, through `https_proxy` when one is set (never for loopback): the status, or why none came. */
+/** Through `https_proxy` when one is set (never for loopback). */
 async function probe(url: string, timeoutMs: number, signal: AbortSignal): Promise<ProbeResult> {
   try {
     return { status: (await send(url, 'GET', {}, undefined, timeoutMs, signal)).status };
@@ -91,20 +80,12 @@ async function probe(url: string, timeoutMs: number, signal: AbortSignal): Promi
   }
 }
 
-/**
- * Whether the public URL's answer came from the app. Cloudflare's edge and cloudflared answer 5xx
- * for a name that does not route yet (530, 502…), so a 5xx counts only when the app itself
- * answered its local origin with the same status.
- */
+/** Cloudflare's edge and cloudflared answer 5xx for a name that does not route yet: such a status counts only when the app answered it locally. */
 export function reachedApp(status: number, localStatus: number | undefined): boolean {
   return status < 500 || status === localStatus;
 }
 
-/**
- * The one way the tunnel waits: calls `attempt` until it gives a value, at most every
- * `intervalMs`; undefined once `waitMs` (from the first try; the last try is made at the deadline)
- * have passed or `signal` aborted.
- */
+/** The one way the tunnel waits: undefined after `waitMs` (the last try at the deadline) or an abort. */
 export async function pollUntil<T>(
   attempt: () => Promise<T | undefined>,
   wait: { clock: Clock; waitMs: number; intervalMs: number; signal?: AbortSignal },
@@ -121,15 +102,8 @@ export async function pollUntil<T>(
   }
 }
 
-/**
- * Opens a quick tunnel to each of `origins` (checked local origins, e.g. `http://localhost:3000`),
- * all at once. Resolves once every public URL reaches its app; otherwise stops whatever it started
- * and throws a TunnelError whose message names the origin and what happened.
- */
-export async function openTunnels(
-  origins: readonly string[],
-  options: OpenTunnelsOptions,
-): Promise<Tunnel[]> {
+/** All at once: resolves once every public URL reaches its app, or stops whatever it started and throws. */
+export async function openTunnels(origins: readonly string[], options: OpenTunnelsOptions) {
   const opening = new Opening(options);
   const settled = await Promise.allSettled(
     origins.map((origin) =>
@@ -147,12 +121,11 @@ export async function openTunnels(
   throw failures.find((error) => !(error instanceof TunnelError && error.cancelled)) ?? failures[0];
 }
 
-/** One call of openTunnels: what the attempts for each origin share. */
 class Opening {
   readonly clock: Clock;
   readonly bounds: TunnelBounds;
   readonly startedAt: number;
-  /** Aborted once an origin has failed, so that the others are called off; `signal` aborts on that or the job's cancellation. */
+  /** Aborted once an origin has failed, so that the others are called off. */
   readonly callOff = new AbortController();
   readonly signal: AbortSignal;
   /** Looked for while the apps boot. */
@@ -170,7 +143,6 @@ class Opening {
     return pollUntil(attempt, { clock: this.clock, waitMs, intervalMs, signal: this.signal });
   }
 
-  /** Waits for the origin, then starts a fresh cloudflared until one reaches the app, ATTEMPTS times at most. */
   async open(origin: string): Promise<Tunnel> {
     const { options, bounds, signal } = this;
     const localStatus = await this.waitForOrigin(origin);
@@ -182,7 +154,7 @@ class Opening {
     let http2 = false;
     for (let number = 1; ; number++) {
       if (signal.aborted) throw cancelled(origin);
-      const cloudflared = await CloudflaredProcess.start({ binary, origin, http2 }, this.clock, options);
+      const cloudflared = await CloudflaredProcess.start(binary, origin, http2, this.clock, options);
       const outcome = await this.reach(cloudflared, localStatus, http2);
       if (typeof outcome === 'string') return this.tunnelOf(cloudflared, origin, outcome, number);
       await cloudflared.stop(bounds.killAfterMs);
@@ -203,7 +175,7 @@ class Opening {
     }
   }
 
-  /** Waits for `origin` to answer any HTTP request (a refused certificate counts); the status it answered. */
+  /** Any answer counts, a refused certificate too: the app is listening. */
   private async waitForOrigin(origin: string): Promise<number | undefined> {
     const { bounds, signal, options } = this;
     let lastTry = '';
@@ -221,18 +193,11 @@ class Opening {
     throw new TunnelError(message);
   }
 
-  /** The tunnel of a cloudflared that reached the app; an exit without stop() is reported. */
-  private tunnelOf(cloudflared: CloudflaredProcess, origin: string, publicOrigin: string, attempts: number) {
-    const tunnel: Tunnel = {
-      localOrigin: origin,
-      publicOrigin,
-      pid: cloudflared.pid as number,
-      elapsedMs: this.clock.now() - this.startedAt,
-      attempts,
-      stop: () => cloudflared.stop(this.bounds.killAfterMs),
-    };
-    const took = seconds(tunnel.elapsedMs);
-    this.options.log(`Tunnel to ${origin} is up at ${publicOrigin} (${took}, attempt ${attempts}).`);
+  private tunnelOf(cloudflared: CloudflaredProcess, origin: string, publicOrigin: string, attempt: number) {
+    const stop = () => cloudflared.stop(this.bounds.killAfterMs);
+    const tunnel = { localOrigin: origin, publicOrigin, pid: cloudflared.pid as number, stop };
+    const took = seconds(this.clock.now() - this.startedAt);
+    this.options.log(`Tunnel to ${origin} is up at ${publicOrigin} (${took}, attempt ${attempt}).`);
     void cloudflared.exited.then((exit) => {
       if (cloudflared.stopping) return;
       const message = `The tunnel to ${origin} is down: cloudflared exited ${exited(exit, cloudflared.log)}. The service's tests can no longer reach the app.`;
@@ -241,7 +206,6 @@ class Opening {
     return tunnel;
   }
 
-  /** The public origin, read from cloudflared's log, once it reaches the app; or why not. */
   private async reach(
     cloudflared: CloudflaredProcess,
     localStatus: number | undefined,
@@ -268,24 +232,21 @@ class Opening {
       return registered ?? endedEarly(cloudflared) ?? { clause, notRegistered: true };
     }
     let lastProbe = 'none';
-    const reached = await this.poll(
-      async () => {
-        const early = endedEarly(cloudflared);
-        if (early) return early;
-        const result = await probe(`${publicOrigin}/`, bounds.requestTimeoutMs, signal);
-        if ('status' in result && reachedApp(result.status, localStatus)) return publicOrigin;
-        lastProbe = 'status' in result ? `HTTP ${result.status}` : result.failure;
-        options.debug?.(`The public URL did not reach the app yet: ${lastProbe}`);
-        return undefined;
-      },
-      Math.max(0, reachBy - clock.now()),
-    );
+    const left = Math.max(0, reachBy - clock.now());
+    const reached = await this.poll(async () => {
+      const early = endedEarly(cloudflared);
+      if (early) return early;
+      const result = await probe(`${publicOrigin}/`, bounds.requestTimeoutMs, signal);
+      if ('status' in result && reachedApp(result.status, localStatus)) return publicOrigin;
+      lastProbe = 'status' in result ? `HTTP ${result.status}` : result.failure;
+      options.debug?.(`The public URL did not reach the app yet: ${lastProbe}`);
+      return undefined;
+    }, left);
     const clause = `its public URL did not reach the app within ${within} (last try: ${lastProbe})`;
     return reached ?? endedEarly(cloudflared) ?? { clause };
   }
 }
 
-/** Why cloudflared can give no tunnel any more, if so: Cloudflare refused one, or it exited. */
 function endedEarly({ log, exit }: CloudflaredProcess): AttemptFailure | undefined {
   if (log.rateLimited) {
     const clause =

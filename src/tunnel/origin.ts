@@ -1,9 +1,7 @@
 import { isLoopbackHost, originKey } from '../service/loopback.js';
 import { shown } from '../service/validation.js';
 
-type Check<T> = ({ ok: true } & T) | { ok: false; reason: string };
-
-/** Why `url` cannot be a `tunnel` entry (a local origin, as the one classifier reads it), as a sentence to follow the entry. */
+/** As a sentence to follow the entry. */
 function problemOf(url: URL | undefined): string | undefined {
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
     return 'is not an http:// or https:// URL such as http://localhost:3000.';
@@ -18,28 +16,25 @@ function problemOf(url: URL | undefined): string | undefined {
   return undefined;
 }
 
-/** A `tunnel` entry checked and normalised (`HTTP://LocalHost:3000/` becomes `http://localhost:3000`), or why not. */
-export function parseTunnelOrigin(text: string): Check<{ origin: string }> {
-  const url = URL.parse(text.trim()) ?? undefined;
-  const reason = problemOf(url);
-  return reason === undefined ? { ok: true, origin: (url as URL).origin } : { ok: false, reason };
-}
-
-/** Every entry checked; two entries for one origin (`localhost:3000` and `127.0.0.1:3000`) are refused. */
-export function parseTunnelOrigins(entries: readonly string[]): Check<{ origins: string[] }> {
+/** Normalised (`HTTP://LocalHost:3000/` becomes `http://localhost:3000`); one origin named twice is refused. */
+export function parseTunnelOrigins(
+  entries: readonly string[],
+): { ok: true; origins: string[] } | { ok: false; reason: string } {
   const byKey = new Map<string, string>();
   for (const entry of entries) {
-    const check = parseTunnelOrigin(entry);
-    if (!check.ok) return { ok: false, reason: `${shown(entry)} ${check.reason}` };
-    const key = originKey(check.origin) as string;
+    const url = URL.parse(entry) ?? undefined;
+    const problem = problemOf(url);
+    if (problem) return { ok: false, reason: `${shown(entry)} ${problem}` };
+    const { origin } = url as URL;
+    const key = originKey(origin) as string;
     const earlier = byKey.get(key);
     if (earlier !== undefined) {
       return {
         ok: false,
-        reason: `${shown(earlier)} and ${shown(check.origin)} are the same origin: name it once.`,
+        reason: `${shown(earlier)} and ${shown(origin)} are the same origin: name it once.`,
       };
     }
-    byKey.set(key, check.origin);
+    byKey.set(key, origin);
   }
   return { ok: true, origins: [...byKey.values()] };
 }

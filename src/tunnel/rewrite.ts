@@ -1,12 +1,9 @@
 import { isLocalWebUrl, originKey, withOrigin } from '../service/loopback.js';
 
-/** Where a string sits in the options: `['variableOverrides', 'API', 'value', 'urls', 0]`. */
+/** `['variableOverrides', 'API', 'value', 'urls', 0]` */
 type OptionPath = readonly (string | number)[];
 
-/**
- * Whether the string at `path` can point at the job's app: `urlReplacements[i].replacement`, a plain
- * `variableOverrides[name]`, or any leaf of a wrapped one's `value`.
- */
+/** `urlReplacements[i].replacement`, a plain `variableOverrides[name]`, or any leaf of a wrapped one's `value`. */
 function isUrlSlot(path: OptionPath): boolean {
   const [field, at, key] = path;
   if (field === 'urlReplacements')
@@ -14,10 +11,7 @@ function isUrlSlot(path: OptionPath): boolean {
   return field === 'variableOverrides' && typeof at === 'string' && (path.length === 2 || key === 'value');
 }
 
-/**
- * A copy of `value` with `map` applied to every URL slot's string. Records are rebuilt with
- * Object.fromEntries, which defines each key as an own property: no name, not even `__proto__`, is special.
- */
+/** Records are rebuilt with Object.fromEntries, which defines own properties: not even `__proto__` is special. */
 function mapOptionUrls(
   value: unknown,
   map: (text: string, path: OptionPath) => string,
@@ -31,10 +25,7 @@ function mapOptionUrls(
   );
 }
 
-/**
- * `options` with every URL whose origin is a tunnel's local origin sent to that tunnel's public origin
- * instead (`localhost`, `127.0.0.1` and `[::1]` with the same port count as one origin).
- */
+/** `localhost`, `127.0.0.1` and `[::1]` with the same port count as one origin. */
 export function rewriteTunnelUrls<T extends Record<string, unknown>>(
   options: T,
   publicOrigins: ReadonlyMap<string, string>,
@@ -46,11 +37,8 @@ export function rewriteTunnelUrls<T extends Record<string, unknown>>(
   }) as T;
 }
 
-/** The loopback http(s) and ws(s) URLs of `options` with no tunnel among `tunnelOrigins`: the service could not reach them. */
-export function untunnelledLoopbackUrls(
-  options: Record<string, unknown>,
-  tunnelOrigins: readonly string[],
-): { path: OptionPath; url: string }[] {
+/** The service could not reach these. */
+export function untunnelledLoopbackUrls(options: Record<string, unknown>, tunnelOrigins: readonly string[]) {
   const tunnelled = new Set(tunnelOrigins.map(originKey));
   const found: { path: OptionPath; url: string }[] = [];
   mapOptionUrls(options, (text, path) => {
