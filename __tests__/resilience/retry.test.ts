@@ -1,73 +1,178 @@
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { jest } from '@jest/globals';
 import { jitteredInterval } from '../../src/run/index.js';
-import {
-  BACKOFF_CAP_MS,
-  backoffDelay,
-  type Failure,
-  isRetryable,
-  OUTAGE_BUDGET_MS,
-  parseRetryAfter,
-  RETRY_AFTER_CAP_MS,
-  retryDelay,
-  type Stop,
-  withRetry,
-} from '../../src/service/request.js';
-import { describeNetworkError, TransportError } from '../../src/service/transport.js';
+import { Aborted, DeadlineExceeded, ServiceError } from '../../src/service/errors.js';
+import { type Party, type RetryRule, request } from '../../src/service/request.js';
+import { describeNetworkError } from '../../src/service/transport.js';
 import { virtualClock } from '../helpers/in-process.js';
+import { Connections, listen } from '../simulator/loopback.js';
+import { SERVER_CERT_PATH } from '../simulator/tls-front.js';
 
-const refused = new TransportError('ECONNREFUSED', 'network', false);
-const reset = new TransportError('ECONNRESET', 'network', true);
-const noAnswer = new TransportError('no answer within 100 ms', 'timeout', true);
-const aborted = new TransportError('aborted', 'aborted', true);
-const http = (status: number, retryAfterMs?: number): Failure => ({ status, retryAfterMs });
+/**
+ * The retry rules through request(), against a local server that answers each attempt as scripted
+ * (then 200), with the virtual clock: what it slept is the delay between attempts.
+ */
+type Step = number | { status: number; retryAfter: string } | 'reset' | 'hang';
+
+const OUTAGE_BUDGET_MS = 10 * 60_000;
+const BACKOFF_CAP_MS = 30_000;
+const RETRY_AFTER_CAP_MS = 120_000;
+
+const servers: { server: Server; connections: Connections }[] = [];
+let log = '';
+beforeEach(() => {
+  log = '';
+  jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    log += String(chunk);
+    return true;
+  });
+});
+afterEach(async () => {
+  jest.restoreAllMocks();
+  for (const { server, connections } of servers.splice(0)) await connections.close(server);
+});
+
+async function serve(
+  script: Step[] | ((hit: number) => Step | undefined),
+): Promise<{ url: string; hits: () => number }> {
+  let hits = 0;
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const step = typeof script === 'function' ? script(hits++) : script[hits++];
+    req.resume();
+    if (step === 'reset') req.socket.destroy();
+    else if (step === undefined) res.end('ok');
+    else if (typeof step === 'number') res.writeHead(step).end();
+    else if (step !== 'hang') res.writeHead(step.status, { 'retry-after': step.retryAfter }).end();
+  });
+  const connections = new Connections();
+  server.on('connection', (socket) => connections.track(socket));
+  servers.push({ server, connections });
+  await listen(server);
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/x`, hits: () => hits };
+}
+
+/** A URL on which nothing listens: every connection is refused. */
+async function refusing(): Promise<string> {
+  const server = createServer();
+  await listen(server);
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return `http://127.0.0.1:${port}/x`;
+}
+
+const SERVICE: Party = {
+  name: 'the service',
+  errorField: 'error',
+  redirect: { otherOrigin: () => 'elsewhere', notARead: 'a write' },
+  advice: () => undefined,
+  failed: (message, status) => new ServiceError(message, status),
+};
+
+interface Options {
+  clock?: ReturnType<typeof virtualClock>;
+  deadlineMs?: number;
+  signal?: AbortSignal;
+  stopRetriesOn?: AbortSignal;
+}
+
+/** request() under `rule`, with how many retries it announced. */
+function send(rule: RetryRule, url: string, options: Options = {}) {
+  const clock = options.clock ?? virtualClock();
+  const deadline = clock.now() + (options.deadlineMs ?? 3_600_000);
+  const method = rule === 'read' ? 'GET' : 'POST';
+  const { signal, stopRetriesOn } = options;
+  return request(
+    SERVICE,
+    { name: 'do it', rule, method, url, headers: {} },
+    { clock, deadline, signal, stopRetriesOn, requestTimeoutMs: 500 },
+  ).then((answer) => answer.body);
+}
+
+/** Whether one failure is retried under `rule`: sent again, and then answered. */
+async function retried(rule: RetryRule, failure: Step | 'refused' | 'aborted'): Promise<boolean> {
+  if (failure === 'refused') {
+    const clock = virtualClock();
+    await send(rule, await refusing(), { clock, deadlineMs: 5000 }).catch(() => undefined);
+    return clock.slept.length > 0;
+  }
+  if (failure === 'aborted') {
+    const { url, hits } = await serve([]);
+    const error = await send(rule, url, { signal: AbortSignal.abort() }).catch((e: unknown) => e);
+    return !(error instanceof Aborted) || hits() > 0;
+  }
+  const { url, hits } = await serve([failure]);
+  const answered = await send(rule, url).then(
+    () => true,
+    () => false,
+  );
+  expect(hits()).toBe(answered ? 2 : 1);
+  return answered;
+}
 
 describe('what each kind of operation retries', () => {
-  test.each([
-    [refused, true, true],
-    [reset, true, false],
-    [noAnswer, true, false],
-    [aborted, false, false],
-    [http(408), true, false],
-    [http(429), true, true],
-    [http(500), true, false],
-    [http(502), true, false],
-    [http(503), true, true],
-    [http(504), true, false],
-    [http(400), false, false],
-    [http(401), false, false],
-    [http(403), false, false],
-    [http(404), false, false],
-    [http(409), false, false],
-    [http(422), false, false],
-  ])('%p: read %p, start %p', (failure, read, start) => {
-    expect(isRetryable('read', failure)).toBe(read);
-    expect(isRetryable('start', failure)).toBe(start);
+  test.each<[Step | 'refused' | 'aborted', boolean, boolean]>([
+    ['refused', true, true],
+    ['reset', true, false],
+    ['hang', true, false],
+    ['aborted', false, false],
+    [408, true, false],
+    [429, true, true],
+    [500, true, false],
+    [502, true, false],
+    [503, true, true],
+    [504, true, false],
+    [400, false, false],
+    [401, false, false],
+    [403, false, false],
+    [404, false, false],
+    [409, false, false],
+    [422, false, false],
+  ])('%p: read %p, start %p', async (failure, read, start) => {
+    expect(await retried('read', failure)).toBe(read);
+    expect(await retried('start', failure)).toBe(start);
   });
 });
 
 describe('backoff', () => {
-  test('full jitter: up to min(cap, base * 2^attempt)', () => {
-    expect(backoffDelay(0, () => 0.999)).toBe(999);
-    expect(backoffDelay(3, () => 0.5)).toBe(4000);
-    expect(backoffDelay(0, () => 0)).toBe(0);
-    expect(backoffDelay(20, () => 0.999)).toBeLessThan(BACKOFF_CAP_MS);
-    expect(backoffDelay(20, () => 0.5)).toBe(BACKOFF_CAP_MS / 2);
+  test('full jitter: up to min(cap, base * 2^attempt)', async () => {
+    const slept = async (random: () => number, failures: number) => {
+      const clock = virtualClock(random);
+      await send('read', (await serve(Array(failures).fill(503))).url, { clock });
+      return clock.slept;
+    };
+    expect((await slept(() => 0.999, 1))[0]).toBe(999);
+    expect((await slept(() => 0.5, 4))[3]).toBe(4000);
+    expect(await slept(() => 0, 1)).toEqual([0]);
+    expect((await slept(() => 0.999, 21))[20]).toBeLessThan(BACKOFF_CAP_MS);
+    expect((await slept(() => 0.5, 21))[20]).toBe(BACKOFF_CAP_MS / 2);
   });
 
-  test('Retry-After in seconds or as an HTTP date', () => {
-    const now = Date.parse('2026-11-22T10:00:00Z');
-    expect(parseRetryAfter('7', now)).toBe(7000);
-    expect(parseRetryAfter('Sun, 22 Nov 2026 10:00:30 GMT', now)).toBe(30_000);
-    expect(parseRetryAfter('Sun, 22 Nov 2026 09:00:00 GMT', now)).toBe(0);
-    expect(parseRetryAfter(['3', '9'], now)).toBe(3000);
-    expect(parseRetryAfter('soon', now)).toBeUndefined();
-    expect(parseRetryAfter(undefined, now)).toBeUndefined();
+  test('Retry-After in seconds or as an HTTP date', async () => {
+    const slept = async (retryAfter: string) => {
+      const clock = virtualClock(() => 0.5);
+      await send('read', (await serve([{ status: 503, retryAfter }])).url, { clock });
+      return clock.slept[0];
+    };
+    expect(await slept('7')).toBe(7000);
+    // An HTTP date has whole seconds: 30 to 31 s ahead.
+    const date = new Date(Math.ceil((Date.now() + 30_000) / 1000) * 1000).toUTCString();
+    expect(await slept(date)).toBeGreaterThan(29_000);
+    expect(await slept(date)).toBeLessThanOrEqual(31_000);
+    // A date in the past, or a value that is neither, falls back to backoff (random 0.5, first attempt).
+    expect(await slept('Sun, 22 Nov 2026 09:00:00 GMT')).toBe(500);
+    expect(await slept('soon')).toBe(500);
   });
 
-  test('Retry-After of 0 or a past date falls back to backoff', () => {
-    expect(retryDelay(http(503, 0), 3, () => 0.5)).toBe(4000);
+  test('Retry-After of 0 or a past date falls back to backoff', async () => {
+    const clock = virtualClock(() => 0.5);
+    await send('read', (await serve([503, 503, 503, { status: 503, retryAfter: '0' }])).url, { clock });
+    expect(clock.slept[3]).toBe(4000);
   });
 
-  test('a refused certificate is never retried, and never reached the service', () => {
+  test('a refused certificate is never retried, and never reached the service', async () => {
     for (const code of [
       'DEPTH_ZERO_SELF_SIGNED_CERT',
       'CERT_HAS_EXPIRED',
@@ -78,10 +183,8 @@ describe('backoff', () => {
         Object.assign(new Error('tls'), { code }),
         'https://tests.example.com',
       );
-      expect(failure).toMatchObject({ kind: 'tls', mayHaveReached: false });
+      expect(failure).toMatchObject({ kind: 'tls', mayHaveReached: false, permanent: true });
       expect(failure.message).toContain(code);
-      expect(isRetryable('read', failure)).toBe(false);
-      expect(isRetryable('start', failure)).toBe(false);
     }
     expect(
       describeNetworkError(
@@ -92,12 +195,34 @@ describe('backoff', () => {
       kind: 'network',
       mayHaveReached: true,
     });
+    // A server whose certificate no CA this process trusts vouches for.
+    const key = readFileSync(SERVER_CERT_PATH.replace(/\.crt$/, '.key'));
+    const server = createHttpsServer({ cert: readFileSync(SERVER_CERT_PATH), key }, (_req, res) =>
+      res.end('ok'),
+    );
+    const connections = new Connections();
+    server.on('secureConnection', (socket) => connections.track(socket));
+    servers.push({ server, connections });
+    await listen(server);
+    const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/x`;
+    for (const rule of ['read', 'start'] as const) {
+      const clock = virtualClock();
+      await expect(send(rule, url, { clock })).rejects.toThrow(/TLS error \w+: the service's certificate/);
+      expect(clock.slept).toEqual([]);
+    }
   });
 
-  test('Retry-After wins over backoff, bounded', () => {
-    expect(retryDelay(http(429, 5000), 0, () => 0.9)).toBe(5000);
-    expect(retryDelay(http(503, 3_600_000), 0, () => 0.9)).toBe(RETRY_AFTER_CAP_MS);
-    expect(retryDelay(http(503), 2, () => 0.5)).toBe(2000);
+  test('Retry-After wins over backoff, bounded', async () => {
+    const slept = async (steps: Step[]) => {
+      const clock = virtualClock(() => 0.9);
+      await send('read', (await serve(steps)).url, { clock });
+      return clock.slept;
+    };
+    expect(await slept([{ status: 429, retryAfter: '5' }])).toEqual([5000]);
+    expect(await slept([{ status: 503, retryAfter: '3600' }])).toEqual([RETRY_AFTER_CAP_MS]);
+    const clock = virtualClock(() => 0.5);
+    await send('read', (await serve([503, 503, 503])).url, { clock });
+    expect(clock.slept[2]).toBe(2000);
   });
 
   test('poll delays carry about ±10 % jitter around the interval', () => {
@@ -107,129 +232,85 @@ describe('backoff', () => {
   });
 });
 
-/** The error the tests' retry loops stop with: the Stop, as it is. */
-class Stopped extends Error {
-  constructor(readonly stop: Stop) {
-    super(stop.reason);
-  }
-}
-const stopped = (stop: Stop) => new Stopped(stop);
-
-/** How a retry loop stopped; fails the test if it succeeded. */
-async function stopOf(loop: Promise<unknown>): Promise<Stop> {
-  const error = await loop.then(
-    () => new Error('expected the retry loop to give up'),
-    (reason: unknown) => reason,
-  );
-  if (error instanceof Stopped) return error.stop;
-  throw error;
-}
-
-/** An attempt function that fails with the given failures in turn, then succeeds. */
-function scripted(failures: Failure[]) {
-  let calls = 0;
-  const attempt = async () => {
-    const failure = failures[calls++];
-    return failure ? { ok: false as const, failure } : { ok: true as const, value: `ok after ${calls}` };
-  };
-  return { attempt, calls: () => calls };
-}
-
-describe('withRetry', () => {
+describe('the retry loop', () => {
   test('retries a read through transient failures, sleeping the backoff between attempts', async () => {
     const clock = virtualClock(() => 0.5);
-    const { attempt, calls } = scripted([http(503), reset, noAnswer, http(502)]);
-    await expect(
-      withRetry('read', { clock, stopped, deadline: clock.now() + 3_600_000 }, attempt),
-    ).resolves.toBe('ok after 5');
-    expect(calls()).toBe(5);
+    const { url, hits } = await serve([503, 'reset', 'hang', 502]);
+    await expect(send('read', url, { clock })).resolves.toBe('ok');
+    expect(hits()).toBe(5);
     expect(clock.slept).toEqual([500, 1000, 2000, 4000]);
+    expect(log).toContain('Could not do it (no answer); attempt 4 in 2.0 s.');
   });
 
   test('honours Retry-After', async () => {
     const clock = virtualClock();
-    const { attempt } = scripted([http(429, 7000)]);
-    await withRetry('read', { clock, stopped, deadline: clock.now() + 60_000 }, attempt);
+    const { url } = await serve([{ status: 429, retryAfter: '7' }]);
+    await send('read', url, { clock, deadlineMs: 60_000 });
     expect(clock.slept).toEqual([7000]);
   });
 
   test('a read rides out a five-minute outage', async () => {
     const clock = virtualClock(() => 0.99);
     const start = clock.now();
-    let calls = 0;
-    const attempt = async () => {
-      calls++;
-      return clock.now() - start < 5 * 60_000
-        ? { ok: false as const, failure: http(503) }
-        : { ok: true as const, value: 'back' };
-    };
-    await expect(withRetry('read', { clock, stopped, deadline: start + 3_600_000 }, attempt)).resolves.toBe(
-      'back',
-    );
-    expect(calls).toBeGreaterThan(10);
+    const { url, hits } = await serve(() => (clock.now() - start < 5 * 60_000 ? 503 : undefined));
+    await expect(send('read', url, { clock })).resolves.toBe('ok');
+    expect(hits()).toBeGreaterThan(10);
   });
 
   test('a read gives up once the outage outlasts the budget', async () => {
     const clock = virtualClock(() => 0.99);
-    const start = clock.now();
-    const attempt = async () => ({ ok: false as const, failure: http(503) });
-    const error = await stopOf(withRetry('read', { clock, stopped, deadline: start + 3_600_000 }, attempt));
-    expect(error.reason).toBe('budget');
-    expect(error.elapsedMs).toBeGreaterThan(OUTAGE_BUDGET_MS - BACKOFF_CAP_MS);
-    expect(error.elapsedMs).toBeLessThanOrEqual(OUTAGE_BUDGET_MS);
+    const { url } = await serve(() => 503);
+    const error = await send('read', url, { clock }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServiceError);
+    expect((error as Error).message).toMatch(
+      /^Could not do it: HTTP 503 \(gave up after \d+ attempts over \d+ s\)\.$/,
+    );
+    const elapsed = clock.slept.reduce((a, b) => a + b, 0);
+    expect(elapsed).toBeGreaterThan(OUTAGE_BUDGET_MS - BACKOFF_CAP_MS);
+    expect(elapsed).toBeLessThanOrEqual(OUTAGE_BUDGET_MS);
   });
 
   test('stops at the deadline rather than sleeping past it', async () => {
     const clock = virtualClock(() => 0.99);
-    const { attempt } = scripted([http(503), http(503), http(503), http(503), http(503)]);
-    const error = await stopOf(withRetry('read', { clock, stopped, deadline: clock.now() + 2500 }, attempt));
-    expect(error.reason).toBe('deadline');
+    const { url } = await serve([503, 503, 503, 503, 503]);
+    const error = await send('read', url, { clock, deadlineMs: 2500 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DeadlineExceeded);
+    expect((error as Error).message).toBe('The time-out expired while trying to do it.');
     expect(clock.slept.reduce((a, b) => a + b, 0)).toBeLessThan(2500);
   });
 
   test('a start is retried after 429, 503 and a refused connection, and nothing else', async () => {
-    const clock = virtualClock();
-    const retried = scripted([http(429), http(503), refused]);
-    await expect(
-      withRetry('start', { clock, stopped, deadline: clock.now() + 60_000 }, retried.attempt),
-    ).resolves.toBe('ok after 4');
-    for (const failure of [http(500), http(502), http(504), reset, noAnswer, http(400)]) {
-      const once = scripted([failure]);
-      const error = await withRetry(
-        'start',
-        { clock, stopped, deadline: clock.now() + 60_000 },
-        once.attempt,
-      ).catch((e) => e.stop);
-      expect(error.reason).toBe('not-retryable');
-      expect(once.calls()).toBe(1);
+    const refusals = await serve([429, 503]);
+    await expect(send('start', refusals.url, { deadlineMs: 60_000 })).resolves.toBe('ok');
+    expect(refusals.hits()).toBe(3);
+    expect(await retried('start', 'refused')).toBe(true);
+    for (const failure of [500, 502, 504, 'reset', 'hang', 400] as const) {
+      const clock = virtualClock();
+      const once = await serve([failure]);
+      await expect(send('start', once.url, { clock, deadlineMs: 60_000 })).rejects.toThrow(ServiceError);
+      expect(once.hits()).toBe(1);
+      expect(clock.slept).toEqual([]);
     }
   });
 
   test('a start gives up after a few attempts', async () => {
     const clock = virtualClock();
-    const { attempt, calls } = scripted(Array(10).fill(refused));
-    const error = await withRetry(
-      'start',
-      { clock, stopped, deadline: clock.now() + 3_600_000 },
-      attempt,
-    ).catch((e) => e.stop);
-    expect(error.reason).toBe('budget');
-    expect(calls()).toBe(5);
+    await expect(send('start', await refusing(), { clock })).rejects.toThrow(
+      /^Could not do it: network error ECONNREFUSED \(gave up after 5 attempts over [\d.]+ s\)\.$/,
+    );
+    expect(clock.slept).toHaveLength(4);
   });
 
   test('an abort stops at once', async () => {
+    const { url, hits } = await serve([503, 503]);
+    await expect(send('read', url, { signal: AbortSignal.abort() })).rejects.toThrow(Aborted);
+    expect(hits()).toBe(0);
+    // Stopping the retries lets the request in flight finish, and sends no other.
     const clock = virtualClock();
-    const controller = new AbortController();
-    controller.abort();
-    const { attempt, calls } = scripted([http(503), http(503)]);
-    const error = await stopOf(
-      withRetry(
-        'read',
-        { clock, stopped, deadline: clock.now() + 60_000, signal: controller.signal },
-        attempt,
-      ),
+    await expect(send('read', url, { clock, stopRetriesOn: AbortSignal.abort() })).rejects.toThrow(
+      'Could not do it: HTTP 503.',
     );
-    expect(error.reason).toBe('aborted');
-    expect(calls()).toBe(1);
+    expect(hits()).toBe(1);
+    expect(clock.slept).toEqual([]);
   });
 });

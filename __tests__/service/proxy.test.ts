@@ -1,5 +1,4 @@
-import { isRetryable } from '../../src/service/request.js';
-import { describeNetworkError, proxyRefusal } from '../../src/service/transport.js';
+import { describeNetworkError } from '../../src/service/transport.js';
 
 /**
  * How a proxy's refusal reads, from the errors http-client (through `tunnel`) and undici (for
@@ -16,7 +15,7 @@ const undici = (status: number) =>
     }),
   });
 
-describe('proxyRefusal', () => {
+describe('a proxy refusal', () => {
   const saved = { ...process.env };
   beforeEach(() => {
     for (const name of ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY', 'no_proxy', 'NO_PROXY']) {
@@ -29,12 +28,13 @@ describe('proxyRefusal', () => {
   });
 
   test('names the proxy without its credentials, the target, and the answer; a 407 says what to do', () => {
-    expect(proxyRefusal(tunnel('statusCode=407'), SERVICE)).toEqual({
+    expect(describeNetworkError(tunnel('statusCode=407'), SERVICE)).toMatchObject({
+      kind: 'proxy',
       message:
         'the proxy http://proxy.corp.example:3128 refused the tunnel to tests.example.test:443 with HTTP 407 Proxy Authentication Required: give its user name and password in the proxy URL, as https_proxy=http://USER:PASSWORD@HOST:PORT (percent-encoded)',
       permanent: true,
     });
-    expect(proxyRefusal(undici(407), 'https://api.github.com')?.message).toMatch(
+    expect(describeNetworkError(undici(407), 'https://api.github.com').message).toMatch(
       /^the proxy http:\/\/proxy\.corp\.example:3128 refused the tunnel to api\.github\.com:443 with HTTP 407 /,
     );
   });
@@ -46,7 +46,8 @@ describe('proxyRefusal', () => {
     [599, '', false],
   ])('%i: %s, permanent %s', (status, reason, permanent) => {
     for (const error of [tunnel(`statusCode=${status}`), undici(status)]) {
-      expect(proxyRefusal(error, 'https://tests.example.test:8443/x')).toEqual({
+      expect(describeNetworkError(error, 'https://tests.example.test:8443/x')).toMatchObject({
+        kind: 'proxy',
         message:
           `the proxy http://proxy.corp.example:3128 refused the tunnel to tests.example.test:8443 with HTTP ${status} ${reason}`.trim(),
         permanent,
@@ -55,7 +56,8 @@ describe('proxyRefusal', () => {
   });
 
   test('a proxy that cannot be reached is named, with the cause, and may recover', () => {
-    expect(proxyRefusal(tunnel('cause=connect ECONNREFUSED 10.0.0.1:3128'), SERVICE)).toEqual({
+    expect(describeNetworkError(tunnel('cause=connect ECONNREFUSED 10.0.0.1:3128'), SERVICE)).toMatchObject({
+      kind: 'proxy',
       message:
         'could not connect to the proxy http://proxy.corp.example:3128 (connect ECONNREFUSED 10.0.0.1:3128)',
       permanent: false,
@@ -71,18 +73,14 @@ describe('proxyRefusal', () => {
       'tunneling socket could not be established, statusCode=407',
       undefined,
     ]) {
-      expect(proxyRefusal(error, SERVICE)).toBeUndefined();
+      expect(describeNetworkError(error, SERVICE).kind).toBe('network');
     }
   });
 
-  test('as a transport error: it never reached the service, and only a recoverable one is retried', () => {
+  test('as a transport error: it never reached the service, and only a recoverable one may be retried', () => {
     const refused = describeNetworkError(tunnel('statusCode=407'), SERVICE);
     expect(refused).toMatchObject({ kind: 'proxy', mayHaveReached: false, permanent: true });
-    expect(isRetryable('read', refused)).toBe(false);
-    expect(isRetryable('start', refused)).toBe(false);
     const down = describeNetworkError(tunnel('statusCode=502'), SERVICE);
     expect(down).toMatchObject({ kind: 'proxy', mayHaveReached: false, permanent: false });
-    expect(isRetryable('read', down)).toBe(true);
-    expect(isRetryable('start', down)).toBe(true);
   });
 });

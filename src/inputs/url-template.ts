@@ -1,4 +1,4 @@
-import { isLoopbackHost, parseUrl } from '../service/loopback.js';
+import { isLoopbackHost } from '../service/loopback.js';
 import { shown } from '../service/validation.js';
 import { InputError } from './input-error.js';
 
@@ -24,8 +24,8 @@ export function parseUrlTemplate(name: string, text: string, allowed: readonly P
   }
   // Each placeholder stands in for itself as a label no URL would hold, to see which are in the host.
   const stand = (placeholder: string) => `placeholder-${placeholder.toLowerCase()}-here`;
-  const url = parseUrl(text.replace(PLACEHOLDER, (_, placeholder: string) => stand(placeholder)));
-  if (url === undefined) {
+  const url = URL.parse(text.replace(PLACEHOLDER, (_, placeholder: string) => stand(placeholder)));
+  if (url === null) {
     throw new InputError(
       `Input '${name}' must be a URL such as https://tests.example.com/runs/{runId}; got ${shown(text)}.`,
     );

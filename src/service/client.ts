@@ -1,22 +1,17 @@
 import type { z } from 'zod/mini';
 import type { Clock } from './clock.js';
 import { ServiceError } from './errors.js';
-import { type CallContext, errorText, type Party, type RetryRule, request } from './request.js';
+import { type CallContext, errorText, type Party, type Request, request } from './request.js';
 import { issuePath, validate } from './validation.js';
 
 export type { CallContext } from './request.js';
 
-export interface Operation<T> {
-  /** What the request does, as a phrase after "Could not": "get project run 'r1'". */
-  name: string;
-  /** Path below the base URL, ids already encoded. */
+/** A request to the service; a read is a GET, anything else a POST. */
+export interface Operation<T> extends Pick<Request, 'name' | 'rule'> {
+  /** Below the base URL, ids already encoded. */
   path: string;
   body?: unknown;
-  /** How it is retried; a read is a GET, anything else a POST. */
-  rule: RetryRule;
-  /** What a successful answer must look like; built when the first answer comes. */
   schema: () => z.ZodMiniType<T>;
-  /** What a 404 means for this operation: "Project 'p' was not found". */
   notFound: string;
 }
 
@@ -60,17 +55,14 @@ export class ServiceClient {
       { ...operation, method, url, headers, body },
       { ...context, clock: this.clock, requestTimeoutMs: context.requestTimeoutMs ?? this.requestTimeoutMs },
     );
-    return parseAnswer(operation, {
-      ...answer,
-      contentType: answer.headers.get('content-type') ?? undefined,
-    });
+    return parseAnswer(operation, answer);
   }
 }
 
-/** Parses and validates an answer: an error names the field that breaks the interface. */
+/** An error names the field that breaks the interface. */
 export function parseAnswer<T>(
   operation: Operation<T>,
-  answer: { status: number; body: string; contentType?: string },
+  answer: { status: number; body: string; headers?: Headers },
 ): T {
   // A start answered with a success status was most likely acted on, even if its body is unreadable.
   const accepted =
@@ -82,7 +74,8 @@ export function parseAnswer<T>(
     // An empty body parses to undefined, which the schema then accepts or names.
     json = answer.body.trim() === '' ? undefined : JSON.parse(answer.body);
   } catch {
-    const type = answer.contentType ? `, content-type ${answer.contentType}` : '';
+    const contentType = answer.headers?.get('content-type');
+    const type = contentType ? `, content-type ${contentType}` : '';
     throw new ServiceError(
       `Could not ${operation.name}: the response is not JSON (HTTP ${answer.status}${type})${errorText(answer.body)}${accepted}`,
     );

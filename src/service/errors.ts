@@ -1,22 +1,15 @@
-/**
- * A request failed for good: the service (or GitHub) answered with an error, broke its
- * interface, or could not be reached. The message names the operation, how it failed and what to do.
- */
+/** A request failed for good; the message names the operation, how it failed and what to do. */
 export class ServiceError extends Error {
   override name = 'ServiceError';
   constructor(
     message: string,
-    /** The HTTP status, when there was an answer. */
     readonly status?: number,
   ) {
     super(message);
   }
 }
 
-/**
- * The `timeout` input expired while a request was being made or retried, or the service asked
- * for a wait (Retry-After) that would outlast it.
- */
+/** The `timeout` input expired, or the service asked for a wait (Retry-After) that would outlast it. */
 export class DeadlineExceeded extends Error {
   override name = 'DeadlineExceeded';
   constructor(
@@ -30,7 +23,7 @@ export class DeadlineExceeded extends Error {
   }
 }
 
-/** The job is being cancelled; the message says how the last attempt ended. */
+/** The job is being cancelled. */
 export class Aborted extends Error {
   override name = 'Aborted';
   constructor(

@@ -4,208 +4,87 @@ import type { Clock } from './clock.js';
 import { Aborted, DeadlineExceeded } from './errors.js';
 import { type HttpAnswer, MAX_REDIRECTS, type RefusedRedirect, send, TransportError } from './transport.js';
 
-/**
- * The one path of a request to the service or to GitHub: sent (transport.ts), retried by its rule,
- * and when the retries stop, thrown as the error that outcome is, in words that name the request,
- * how it failed and what to do.
- */
-
 export interface CallContext {
   /** Absolute clock time after which no request starts and none runs on. */
   deadline: number;
   /** Aborts the request in flight, and stops the retries unless `stopRetriesOn` is given. */
   signal?: AbortSignal;
-  /**
-   * Stops the retries without aborting the request in flight (a start, whose answer is needed to
-   * cancel the run): that request runs on until `signal` aborts it or the deadline passes.
-   */
+  /** Stops the retries, not the request in flight (a start, whose answer is needed to cancel the run). */
   stopRetriesOn?: AbortSignal;
-  /** Per-request time-out; defaults to the client's. */
   requestTimeoutMs?: number;
 }
 
-/** An attempt that failed: a transport error, or an HTTP answer with an error status. */
-export type Failure = TransportError | HttpFailure;
-
-export interface HttpFailure {
-  status: number;
-  retryAfterMs?: number;
-  body?: string;
-  /** A redirect that was not followed. */
-  redirect?: RefusedRedirect;
-}
+type Failure = TransportError | (HttpAnswer & { retryAfterMs?: number });
 
 const BACKOFF_BASE_MS = 1000;
-export const BACKOFF_CAP_MS = 30_000;
-export const RETRY_AFTER_CAP_MS = 120_000;
-/** How long polls keep retrying through an outage before giving up. */
-export const OUTAGE_BUDGET_MS = 10 * 60_000;
+const BACKOFF_CAP_MS = 30_000;
+const RETRY_AFTER_CAP_MS = 120_000;
 
 const TRANSIENT = new Set([408, 429, 500, 502, 503, 504]);
 /** Answers that say the service refused the request without acting on it: see RULES. */
 const REFUSALS: ReadonlySet<number> = new Set([429, 503]);
 
 interface RuleSpec {
-  /** Answers worth another attempt. */
   statuses: ReadonlySet<number>;
-  /** Whether a request that may have reached the server may be sent again (it is idempotent). */
+  /** Whether a request that may have reached the server may be sent again. */
   idempotent: boolean;
-  maxAttempts: number;
+  maxAttempts?: number;
   /** Unset where every caller's deadline is the bound (the cancel's, the comment's). */
   maxElapsedMs?: number;
 }
 
 /**
- * What is safe to retry, per kind of operation. A request that is not idempotent is sent again
- * only when the server cannot have acted on it: it never reached it, or the answer refused it
- * (429, and for the service 503, on the usual reading of HTTP that the README states).
+ * A request that is not idempotent is sent again only when the server cannot have acted on it:
+ * it never reached it, or the answer refused it (429, and for the service 503, on the usual
+ * reading of HTTP that the README states).
  */
 const RULES = {
-  /** Polls and results: ridden through outages. */
-  read: {
-    statuses: TRANSIENT,
-    idempotent: true,
-    maxAttempts: Number.POSITIVE_INFINITY,
-    maxElapsedMs: OUTAGE_BUDGET_MS,
-  },
-  /** Starting a run. */
+  /** Polls and results: ridden through outages of up to ten minutes. */
+  read: { statuses: TRANSIENT, idempotent: true, maxElapsedMs: 10 * 60_000 },
   start: { statuses: REFUSALS, idempotent: false, maxAttempts: 5, maxElapsedMs: 2 * 60_000 },
-  /** Cancelling a run: idempotent, but sent while the job is ending, so only briefly retried. */
+  /** Sent while the job is ending, so only briefly retried. */
   cancel: { statuses: TRANSIENT, idempotent: true, maxAttempts: 3 },
-  /** Listing or updating pull request comments. */
   github: { statuses: TRANSIENT, idempotent: true, maxAttempts: 6 },
-  /**
-   * Creating a comment: sent again only when GitHub refused it, so that no retry leaves two. 429
-   * only: GitHub's 503 is not read as a refusal, since a comment behind it may exist.
-   */
+  /** Sent again only when refused, so that no retry leaves two: GitHub's 503 may hide a comment. */
   'github-create': { statuses: new Set([429]), idempotent: false, maxAttempts: 4 },
 } satisfies Record<string, RuleSpec>;
 
 export type RetryRule = keyof typeof RULES;
 
 /**
- * Whether the server may have acted on a request that failed this way: it may have reached the
- * server and the answer says nothing else. 4xx and the refusals say it did not; so does a
- * redirect, but for 303, which answers a request that was processed.
+ * Whether the server may have acted on a request that failed this way. 4xx and the refusals say
+ * it did not; so does a redirect, but for 303, which answers a request that was processed.
  */
-export function mayHaveActed(failure: Failure): boolean {
+function mayHaveActed(failure: Failure): boolean {
   if (failure instanceof TransportError) return failure.mayHaveReached;
   return failure.status === 303 || (failure.status >= 500 && !REFUSALS.has(failure.status));
 }
 
-export function isRetryable(rule: RetryRule, failure: Failure): boolean {
-  const spec: RuleSpec = RULES[rule];
-  if (failure instanceof TransportError) {
-    if (failure.kind === 'aborted' || failure.permanent) return false;
-    return spec.idempotent || !mayHaveActed(failure);
-  }
-  return spec.statuses.has(failure.status);
-}
-
-/** Exponential backoff with full jitter: a random delay up to min(cap, base * 2^attempt). */
-export function backoffDelay(attempt: number, random: () => number): number {
-  const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** attempt);
-  return Math.floor(random() * ceiling);
-}
-
-/** `Retry-After` as seconds or an HTTP date, in milliseconds from now; undefined when absent or malformed. */
-export function parseRetryAfter(value: string | string[] | undefined, now: number): number | undefined {
-  const text = Array.isArray(value) ? value[0] : value;
+/** `Retry-After` as seconds or an HTTP date, in milliseconds from now. */
+function parseRetryAfter(text: string | null): number | undefined {
   if (!text) return undefined;
   if (/^\d+$/.test(text.trim())) return Number(text.trim()) * 1000;
   const date = Date.parse(text);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - now);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
-/** The delay before the next attempt: the service's `Retry-After` when it gave one (bounded), else backoff. */
-export function retryDelay(failure: Failure, attempt: number, random: () => number): number {
-  const asked = failure instanceof TransportError ? undefined : failure.retryAfterMs;
-  // `Retry-After: 0` (or a date in the past) falls back to backoff: no tight loop against a busy service.
-  return asked ? Math.min(asked, RETRY_AFTER_CAP_MS) : backoffDelay(attempt, random);
-}
-
-/** Why the retries stopped (`retry-after`: the wait asked for reaches past the deadline), after what. */
-export interface Stop {
-  failure: Failure;
-  reason: 'not-retryable' | 'budget' | 'deadline' | 'retry-after' | 'aborted';
-  attempts: number;
-  elapsedMs: number;
-  /** Time left before the deadline when it stopped. */
-  timeLeftMs: number;
-}
-
-interface RetryContext {
-  clock: Clock;
-  /** Absolute time (clock ms) after which no attempt starts. */
-  deadline: number;
-  signal?: AbortSignal;
-  onRetry?: (failure: Failure, delayMs: number, attempt: number) => void;
-  /** The error thrown when the retries stop. */
-  stopped: (stop: Stop) => Error;
-}
-
-/**
- * Runs `attempt` until it succeeds, a failure is not retryable under `rule`, or the rule's budget
- * or the deadline runs out. `attempt` returns the value, or a Failure to retry.
- */
-export async function withRetry<T>(
-  rule: RetryRule,
-  context: RetryContext,
-  attempt: () => Promise<{ ok: true; value: T } | { ok: false; failure: Failure }>,
-): Promise<T> {
-  const { clock, deadline, signal } = context;
-  const limits: RuleSpec = RULES[rule];
-  const started = clock.now();
-  for (let attempts = 1; ; attempts++) {
-    const result = await attempt();
-    if (result.ok) return result.value;
-    const { failure } = result;
-    const delay = retryDelay(failure, attempts - 1, clock.random);
-    const resumeAt = clock.now() + delay;
-    const stop = (reason: Stop['reason']) =>
-      context.stopped({
-        failure,
-        reason,
-        attempts,
-        elapsedMs: clock.now() - started,
-        timeLeftMs: deadline - clock.now(),
-      });
-    if (signal?.aborted || (failure instanceof TransportError && failure.kind === 'aborted'))
-      throw stop('aborted');
-    if (!isRetryable(rule, failure)) throw stop('not-retryable');
-    if (resumeAt >= deadline) {
-      const asked = !(failure instanceof TransportError) && (failure.retryAfterMs ?? 0) > 0;
-      throw stop(asked ? 'retry-after' : 'deadline');
-    }
-    const overBudget = resumeAt - started > (limits.maxElapsedMs ?? Number.POSITIVE_INFINITY);
-    if (attempts >= limits.maxAttempts || overBudget) throw stop('budget');
-    context.onRetry?.(failure, delay, attempts);
-    await clock.sleep(delay, signal);
-    if (signal?.aborted) throw stop('aborted');
-  }
-}
-
-/** `1.5 s`, `62 s`: how long a retry waits or a failing operation lasted, in the service's messages. */
+/** `1.5 s`, `62 s`: how long a retry waits or a failing operation lasted. */
 function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
 }
-
-const MAX_ERROR_TEXT = 300;
 
 /** The answer's `error` (or `field`) text, or the start of a non-JSON body, on one line, short. */
 export function errorText(body: string | undefined, field = 'error'): string {
   if (!body) return '';
   let text = body;
   try {
-    const parsed: unknown = JSON.parse(body);
-    const said = (parsed as Record<string, unknown> | null)?.[field];
+    const said = (JSON.parse(body) as Record<string, unknown> | null)?.[field];
     if (typeof said === 'string') text = said;
   } catch {
     // not JSON: show the start of the body
   }
-  // On one line and short; the log masks secrets, and the reports redact and escape it again.
-  const clean = cut(text.replace(/\s+/g, ' ').trim(), MAX_ERROR_TEXT);
+  // The log masks secrets, and the reports redact and escape it again.
+  const clean = cut(text.replace(/\s+/g, ' ').trim(), 300);
   return clean ? `: ${clean}` : '';
 }
 
@@ -214,25 +93,20 @@ const MAY_HAVE_STARTED =
 
 /** Who answers, as its failures are told: the service, or GitHub. */
 export interface Party {
-  /** "the service", "GitHub": the subject of "… did not answer". */
   name: string;
   /** The field of an error answer that says why: the service's `error`, GitHub's `message`. */
   errorField: string;
   /** Why a redirect out of the origin, or of a write, was not followed, and what to do about it. */
   redirect: { otherOrigin: (origin: string) => string; notARead: string };
-  /** What to do about an answer with this status, if there is something to say. */
   advice(status: number, request: Request): string | undefined;
   /** The error a failed request ends in, when the job was not cancelled and no time-out explains it. */
   failed(message: string, status?: number): Error;
-  /** A delay the answer asks for, besides Retry-After (GitHub's rate limit); the failure's status as read. */
+  /** A delay the answer asks for besides Retry-After (GitHub's rate limit), with the status to read it as. */
   refusal?(answer: HttpAnswer): { status: number; retryAfterMs?: number } | undefined;
 }
 
-function describeRedirect(
-  party: Party,
-  status: number,
-  { location, origin, reason }: RefusedRedirect,
-): string {
+function describeRedirect(party: Party, status: number, redirect: RefusedRedirect): string {
+  const { location, origin, reason } = redirect;
   const moved = `${party.name} answered HTTP ${status}, a redirect to ${location}`;
   if (reason === 'other-origin') return `${moved}, which is ${party.redirect.otherOrigin(origin)}`;
   if (reason === 'not-a-read') return `${moved}: ${party.redirect.notARead}`;
@@ -241,31 +115,33 @@ function describeRedirect(
   return `${party.name} answered HTTP ${status}, a redirect without a usable Location.`;
 }
 
-function describeFailure(party: Party, operation: Request, stop: Stop): string {
-  const { failure, attempts, elapsedMs } = stop;
+/** Why the retries stopped (`retry-after`: the wait asked for reaches past the deadline), after what. */
+interface Stop {
+  failure: Failure;
+  reason: 'failed' | 'deadline' | 'retry-after' | 'aborted';
+  attempts: number;
+  elapsedMs: number;
+  timeLeftMs: number;
+}
+
+function describeFailure(party: Party, operation: Request, { failure, attempts, elapsedMs }: Stop): string {
   const tries = attempts > 1 ? ` (gave up after ${attempts} attempts over ${seconds(elapsedMs)})` : '';
   const start = `Could not ${operation.name}`;
   const mayHaveStarted = operation.rule === 'start' && mayHaveActed(failure);
-  if (failure instanceof TransportError) {
-    const what = failure.describe(`${party.name} did not answer (${failure.message})`);
-    if (mayHaveStarted) return `${start}: ${what}. ${MAY_HAVE_STARTED}`;
-    return `${start}: ${what}${tries}.`;
-  }
-  if (failure.redirect) {
+  if (!(failure instanceof TransportError) && failure.redirect) {
     const redirect = `${start}: ${describeRedirect(party, failure.status, failure.redirect)}`;
     return mayHaveStarted ? `${redirect} ${MAY_HAVE_STARTED}` : redirect;
   }
-  const status = `${start}: HTTP ${failure.status}${errorText(failure.body, party.errorField)}`;
-  const advice = party.advice(failure.status, operation);
-  if (advice) return `${status}. ${advice}`;
-  if (mayHaveStarted) return `${status}. ${MAY_HAVE_STARTED}`;
-  return `${status}${tries}.`;
+  const what =
+    failure instanceof TransportError
+      ? failure.describe(`${party.name} did not answer (${failure.message})`)
+      : `HTTP ${failure.status}${errorText(failure.body, party.errorField)}`;
+  const advice = failure instanceof TransportError ? undefined : party.advice(failure.status, operation);
+  const next = advice ?? (mayHaveStarted ? MAY_HAVE_STARTED : undefined);
+  return next ? `${start}: ${what}. ${next}` : `${start}: ${what}${tries}.`;
 }
 
-/**
- * The error a request that stopped being retried ends in: the job's cancellation, the time-out
- * (for a read, whose deadline is the `timeout` input's), or the party's failure.
- */
+/** The job's cancellation, the time-out (a read's deadline is the `timeout` input's), or a failure. */
 function settle(party: Party, operation: Request, stop: Stop): Error {
   const { failure, reason } = stop;
   if (reason === 'aborted') {
@@ -294,7 +170,6 @@ function settle(party: Party, operation: Request, stop: Stop): Error {
   return party.failed(describeFailure(party, operation, stop), status);
 }
 
-/** One request to either party, as its rule retries it. */
 export interface Request {
   /** What the request does, as a phrase after "Could not": "get project run 'r1'". */
   name: string;
@@ -303,52 +178,63 @@ export interface Request {
   url: string;
   headers: Record<string, string>;
   body?: string;
-  /** What a 404 means for this request, where the party says. */
+  /** What a 404 means: "Project 'p' was not found". */
   notFound?: string;
 }
 
-/** What a request needs besides itself: the time, the deadlines, the cancellation, the log. */
 export interface RequestContext extends CallContext {
   clock: Clock;
   requestTimeoutMs: number;
-  /** Told of each retry; the default logs "Could not … (…); attempt 2 in 1.5 s.". */
-  onRetry?: (failure: string, delayMs: number, attempt: number) => void;
 }
 
-/**
- * Sends `request` until it is answered with a success, or its rule says to stop; then throws the
- * error that outcome is (settle). The service's and GitHub's requests both come through here.
- */
+/** Sends `request` until it is answered with a success, or its rule says to stop and settle() throws. */
 export async function request(party: Party, request: Request, context: RequestContext): Promise<HttpAnswer> {
   const { clock, deadline } = context;
-  return withRetry(
-    request.rule,
-    {
-      clock,
-      deadline,
-      signal: context.stopRetriesOn ?? context.signal,
-      onRetry: (failure, delayMs, attempt) => {
-        const timedOut = failure instanceof TransportError && failure.kind === 'timeout';
-        const reason = failure instanceof TransportError ? failure.message : `HTTP ${failure.status}`;
-        const said = timedOut ? 'no answer' : reason;
-        if (context.onRetry) return context.onRetry(said, delayMs, attempt);
-        info(line`Could not ${request.name} (${said}); attempt ${attempt + 1} in ${seconds(delayMs)}.`);
-      },
-      stopped: (stop) => settle(party, request, stop),
-    },
-    async () => {
-      const timeoutMs = Math.max(1, Math.min(context.requestTimeoutMs, deadline - clock.now()));
-      const { url, method, headers, body } = request;
-      try {
-        const answer = await send(url, method, headers, body, timeoutMs, context.signal, `${party.name}'s`);
-        if (answer.status >= 200 && answer.status < 300) return { ok: true, value: answer };
-        const retryAfterMs = parseRetryAfter(answer.headers.get('retry-after') ?? undefined, Date.now());
-        const failure: HttpFailure = { ...answer, retryAfterMs, ...party.refusal?.(answer) };
-        return { ok: false, failure };
-      } catch (error) {
-        if (error instanceof TransportError) return { ok: false, failure: error };
-        throw error;
-      }
-    },
-  );
+  const signal = context.stopRetriesOn ?? context.signal;
+  const rule: RuleSpec = RULES[request.rule];
+  const started = clock.now();
+  for (let attempts = 1; ; attempts++) {
+    const timeoutMs = Math.max(1, Math.min(context.requestTimeoutMs, deadline - clock.now()));
+    const { url, method, headers, body } = request;
+    let failure: Failure;
+    try {
+      const answer = await send(url, method, headers, body, timeoutMs, context.signal, `${party.name}'s`);
+      if (answer.status >= 200 && answer.status < 300) return answer;
+      const retryAfterMs = parseRetryAfter(answer.headers.get('retry-after'));
+      failure = { ...answer, retryAfterMs, ...party.refusal?.(answer) };
+    } catch (error) {
+      if (!(error instanceof TransportError)) throw error;
+      failure = error;
+    }
+    const asked = failure instanceof TransportError ? undefined : failure.retryAfterMs;
+    const backoff = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attempts - 1));
+    // Full jitter, also for `Retry-After: 0` or a past date: no tight loop against a busy service.
+    const delay = asked ? Math.min(asked, RETRY_AFTER_CAP_MS) : Math.floor(clock.random() * backoff);
+    const resumeAt = clock.now() + delay;
+    const stop = (reason: Stop['reason']) =>
+      settle(party, request, {
+        failure,
+        reason,
+        attempts,
+        elapsedMs: clock.now() - started,
+        timeLeftMs: deadline - clock.now(),
+      });
+    if (signal?.aborted || (failure instanceof TransportError && failure.kind === 'aborted'))
+      throw stop('aborted');
+    const retryable =
+      failure instanceof TransportError
+        ? !failure.permanent && (rule.idempotent || !mayHaveActed(failure))
+        : rule.statuses.has(failure.status);
+    if (!retryable) throw stop('failed');
+    if (resumeAt >= deadline) throw stop(asked ? 'retry-after' : 'deadline');
+    const overBudget = resumeAt - started > (rule.maxElapsedMs ?? Number.POSITIVE_INFINITY);
+    if (attempts >= (rule.maxAttempts ?? Number.POSITIVE_INFINITY) || overBudget) throw stop('failed');
+    const said = failure instanceof TransportError ? failure.message : `HTTP ${failure.status}`;
+    const timedOut = failure instanceof TransportError && failure.kind === 'timeout';
+    info(
+      line`Could not ${request.name} (${timedOut ? 'no answer' : said}); attempt ${attempts + 1} in ${seconds(delay)}.`,
+    );
+    await clock.sleep(delay, signal);
+    if (signal?.aborted) throw stop('aborted');
+  }
 }

@@ -10,56 +10,46 @@ import {
   usableDecorations,
 } from './schemas.js';
 
-/** A test case as the service reports it (null where it sent null). */
 export interface TestCaseResult {
   title: string;
   status?: string | null;
   durationMs?: number | null;
-  /** Suite results: the test's own run and the test, which the service's pages are named by. */
+  /** Suite results: what the service's pages are named by. */
   testRunId?: string | null;
   testId?: string | null;
 }
 
+/** Suite runs also say their project, and the options the service applied. */
 export interface StartedRun {
   runId: string;
-  /** Suite runs: the project the suite belongs to. */
   projectId?: string;
   testSuiteName?: string;
-  /** Suite runs: the options the service applied, as it echoes them. */
   appliedOptions?: Record<string, unknown>;
 }
 
-/** A run whose status is final, with its test cases. */
 export interface FinishedRun {
-  /** The final status the service reported (suite runs: FINISHED). */
+  /** Suite runs: FINISHED. */
   serviceStatus: string;
   startedAt?: string;
   finishedAt?: string;
   branch?: string;
-  /** Suite runs: the project the suite belongs to, when the result says. */
   projectId?: string;
   testSuiteName?: string;
   testCases: readonly TestCaseResult[];
 }
 
-/** One poll: the run's status, and the finished run once that status is final. */
-export interface Poll {
-  status: string;
-  finished?: FinishedRun;
-}
-
 /** What the step does with a run of either kind once it has its id. Each driver also starts one. */
 export interface RunDriver {
-  /** "project run" or "test suite run". */
+  /** "project run" or "test suite run"; the target: "project 'p'" or "test suite 's'". */
   readonly kind: string;
-  /** "project 'p'" or "test suite 's'". */
   readonly target: string;
-  poll(runId: string, context: CallContext): Promise<Poll>;
+  /** The run's status, and the finished run once that status is final. */
+  poll(runId: string, context: CallContext): Promise<{ status: string; finished?: FinishedRun }>;
   /** Absent where the interface has no cancel operation (suite runs). */
   cancel?(runId: string, context: CallContext): Promise<void>;
 }
 
-/** Project runs: start, poll the run (whose final answer carries the results) and cancel. */
+/** Project runs: the final answer of a poll carries the results. */
 export class ProjectRunDriver implements RunDriver {
   readonly kind = 'project run';
   readonly target: string;
@@ -80,11 +70,10 @@ export class ProjectRunDriver implements RunDriver {
     const name = `start a project run for ${this.target}`;
     const notFound = `Project '${this.projectId}' was not found: check the 'project-id' input`;
     const operation = { name, path: this.runs, body, rule: 'start' as const, schema: projectRunStartSchema };
-    const { runId } = await this.client.call({ ...operation, notFound }, context);
-    return { runId };
+    return this.client.call({ ...operation, notFound }, context);
   }
 
-  async poll(runId: string, context: CallContext): Promise<Poll> {
+  async poll(runId: string, context: CallContext) {
     const path = `${this.runs}/${encodeURIComponent(runId)}`;
     const operation = { path, rule: 'read' as const, schema: projectRunSchema };
     const run = await this.client.call({ ...this.aboutRun(runId, 'get'), ...operation }, context);
@@ -101,7 +90,6 @@ export class ProjectRunDriver implements RunDriver {
     await this.client.call({ ...this.aboutRun(runId, 'cancel'), ...operation }, context);
   }
 
-  /** How a request about one run is named, and what its 404 means. */
   private aboutRun(runId: string, verb: 'get' | 'cancel') {
     return {
       name: `${verb} project run '${runId}' of ${this.target}`,
@@ -110,7 +98,7 @@ export class ProjectRunDriver implements RunDriver {
   }
 }
 
-/** Test suite runs: start with options, poll the status until FINISHED, then read the result once. */
+/** Test suite runs: the status is polled until FINISHED, then the result read once. */
 export class SuiteRunDriver implements RunDriver {
   readonly kind = 'test suite run';
   readonly target: string;
@@ -133,8 +121,7 @@ export class SuiteRunDriver implements RunDriver {
     return { runId, projectId, testSuiteName, appliedOptions };
   }
 
-  async poll(runId: string, context: CallContext): Promise<Poll> {
-    // The status and the result of a run are read alike.
+  async poll(runId: string, context: CallContext) {
     const read = <T>(what: 'status' | 'result', schema: Operation<T>['schema']) =>
       this.client.call(
         {

@@ -3,10 +3,6 @@ import { debug } from '../runner/log.js';
 import { line, UNSAFE_CHARACTER } from '../runner/text.js';
 
 /**
- * The service's interface as zod/mini schemas: the start-suite-run body (the `options` input is
- * validated against it) and every answer. Answers tolerate unknown extra fields (z.object drops
- * them); a missing or mistyped field is an error that names it.
- *
  * Each schema is built on first use: building them all takes about 4 ms, which every run would
  * otherwise pay before its first request, though a project run needs none of the suite's.
  */
@@ -18,7 +14,6 @@ export function once<T>(build: () => T): () => T {
   };
 }
 
-/** QUEUED and RUNNING are in progress; a project run in any other has its results. */
 const RUN_STATUSES = [
   'QUEUED',
   'RUNNING',
@@ -30,25 +25,13 @@ const RUN_STATUSES = [
 ] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
-/** The interface's test case statuses, and ERROR and CANCELLED, which suite run results also carry. */
-export const TEST_CASE_STATUSES = [
-  'QUEUED',
-  'RUNNING',
-  'PASSED',
-  'FAILED',
-  'TIMEDOUT',
-  'SKIPPED',
-  'INTERRUPTED',
-  'FLAKY',
-  'ERROR',
-  'CANCELLED',
-] as const;
+/** A run's, a test case's own (SKIPPED, FLAKY), and ERROR: CANCELLED and ERROR come in suite results. */
+export const TEST_CASE_STATUSES = [...RUN_STATUSES, 'SKIPPED', 'FLAKY', 'ERROR'] as const;
 export type TestCaseStatus = (typeof TEST_CASE_STATUSES)[number];
 
 /**
- * Why `value` cannot be an id, which names a resource inside a URL path, or undefined when it can:
- * ids from the service and from the inputs are checked where they enter, never where a URL is
- * built (encodeURIComponent keeps dots, and a URL resolves `.` and `..`).
+ * Why `value` cannot be an id, which names a resource inside a URL path: ids from the service and
+ * the inputs are checked where they enter (encodeURIComponent keeps dots, and a URL resolves `..`).
  */
 export function idProblem(value: string): string | undefined {
   if (value === '') return 'it is empty';
@@ -66,17 +49,14 @@ const id = () =>
 
 const testCaseStatus = () => z.enum(TEST_CASE_STATUSES);
 
-/** The longest a test case or a run can plausibly take: a duration past it is absurd. */
-const MAX_PLAUSIBLE_DURATION_MS = 31 * 24 * 3_600_000;
-const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
-
-/** A duration a report can show: a finite number of milliseconds, from 0 to 31 days. */
+/** A duration a report can show: from 0 to 31 days, the longest a test case or a run can plausibly take. */
 export function isPlausibleDuration(ms: unknown): ms is number {
-  return typeof ms === 'number' && Number.isFinite(ms) && ms >= 0 && ms <= MAX_PLAUSIBLE_DURATION_MS;
+  return typeof ms === 'number' && Number.isFinite(ms) && ms >= 0 && ms <= 31 * 24 * 3_600_000;
 }
 
 function isTimestamp(value: unknown): value is string {
-  return typeof value === 'string' && ISO_TIMESTAMP.test(value) && Number.isFinite(Date.parse(value));
+  const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
+  return typeof value === 'string' && iso.test(value) && Number.isFinite(Date.parse(value));
 }
 
 export const projectRunStartSchema = once(() => z.object({ runId: id() }));
@@ -102,11 +82,8 @@ export const projectRunSchema = once(() =>
 );
 
 /**
- * The decorations of a project run's answer as the report can use them. They are validated
- * loosely, so that the outcome the user waited for is never lost over one: an unusable value
- * (negative, absurd, not a number or not a timestamp) becomes unknown, with one debug line per
- * field and answer. (A run whose finishedAt is before its startedAt has an unknown duration: see
- * run/conclude.ts.)
+ * The decorations of a project run's answer, validated loosely so that the outcome the user waited
+ * for is never lost over one: an unusable value becomes unknown, with one debug line per field.
  */
 export function usableDecorations(run: z.infer<ReturnType<typeof projectRunSchema>>) {
   const unusable = new Map<string, unknown>();
@@ -131,7 +108,7 @@ export function usableDecorations(run: z.infer<ReturnType<typeof projectRunSchem
   return usable;
 }
 
-/** The interface does not say what a cancel answers: anything, or nothing. */
+/** The interface does not say what a cancel answers. */
 export const cancelAnswerSchema = once(() => z.unknown());
 
 export const suiteRunStartSchema = once(() =>
@@ -167,7 +144,6 @@ const count = () => z.int().check(z.minimum(0));
 const milliseconds = () => z.number().check(z.minimum(0), z.describe('milliseconds'));
 const testId = () => z.string().check(z.describe('a test id'));
 
-/** One entry of `variableOverrides`: plain, wrapped, or structured. */
 const variableOverride = () =>
   z.union([
     z.string(),
@@ -177,7 +153,7 @@ const variableOverride = () =>
     }),
   ]);
 
-/** The start-suite-run body; no field is required. */
+/** The start-suite-run body, which the `options` input is validated against. */
 export const suiteOptionsSchema = once(() =>
   z.strictObject({
     numberOfWorkers: z.optional(z.int().check(z.minimum(0), z.maximum(128))),

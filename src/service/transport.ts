@@ -1,22 +1,15 @@
 import { STATUS_CODES } from 'node:http';
 import { getProxyUrl, HttpClient } from '@actions/http-client';
 import { Agent, type Dispatcher, Headers, request } from 'undici';
-import { parseUrl } from './loopback.js';
 import { USER_AGENT } from './user-agent.js';
 
-/**
- * The most one answer may hold. The largest real answer, a run of 100,000 test cases with titles
- * of 250 characters, is about 33 MB; past this cap reading stops at once, so that an answer that
- * never ends costs the step this much memory and no more.
- */
+/** The largest real answer (100,000 test cases with 250-character titles) is about 33 MB; more is cut. */
 const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 /** Same-origin redirects of a read followed at most; more is a loop. */
 export const MAX_REDIRECTS = 3;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
-/** A redirect that was not followed, and why. */
 export interface RefusedRedirect {
-  /** The Location header, resolved against the request's URL; undefined when there was none. */
   location?: string;
   /** The request's origin, which is base-url's: the only one the API key goes to. */
   origin: string;
@@ -27,23 +20,17 @@ export interface HttpAnswer {
   status: number;
   headers: Headers;
   body: string;
-  /** Set when the answer is a redirect that was not followed. */
   redirect?: RefusedRedirect;
 }
 
 /** Network error codes raised before the connection exists, so the service cannot have seen the request. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
-/** A request that got no HTTP answer. */
 export class TransportError extends Error {
   override name = 'TransportError';
   constructor(
     message: string,
-    /**
-     * timeout: no answer within the request's deadline; aborted: the job is being cancelled;
-     * tls: the service's certificate was refused; proxy: the proxy refused the tunnel, or could
-     * not be reached; too-large: the answer passed MAX_ANSWER_BYTES and was not read further.
-     */
+    /** aborted: the job is being cancelled; proxy: the proxy refused the tunnel, or could not be reached. */
     readonly kind: 'network' | 'timeout' | 'aborted' | 'tls' | 'proxy' | 'too-large',
     /** False only when the request certainly never reached the service. */
     readonly mayHaveReached: boolean,
@@ -74,50 +61,40 @@ const proxyUnreachable = (url: string, cause: string | undefined) =>
   `could not connect to the proxy ${proxyFor(url)} (${cause})`;
 
 /**
- * The proxy's refusal behind the error of a request to `url`, if that is what it is: undici's
- * ("Proxy response (407) !== 200 when HTTP Tunneling", somewhere in the chain of causes), or the
- * `tunnel` package's, which @actions/tool-cache's downloads still go through ("tunneling socket
- * could not be established, statusCode=407" or "…, cause=connect ECONNREFUSED …").
+ * The proxy's refusal, as undici says it (somewhere in the chain of causes) or the `tunnel` package,
+ * which @actions/tool-cache's downloads still go through. A refusal (407, 403…) stays one; the
+ * proxy's own trouble (5xx) may pass.
  */
-export function proxyRefusal(
-  error: unknown,
-  url: string,
-): { message: string; permanent: boolean } | undefined {
+function proxyRefusal(error: unknown, url: string): TransportError | undefined {
   for (let current = error; current instanceof Error; current = current.cause) {
     const refused =
       /^tunneling socket could not be established, statusCode=(\d+)/.exec(current.message) ??
       /^Proxy response \((\d+)\) !== 200 when HTTP Tunneling/.exec(current.message);
-    if (refused) return refusal(Number(refused[1]), url);
     const unreachable = /^tunneling socket could not be established, cause=(.*)$/s.exec(current.message);
-    if (unreachable) return { message: proxyUnreachable(url, unreachable[1]), permanent: false };
+    if (unreachable) return new TransportError(proxyUnreachable(url, unreachable[1]), 'proxy', false);
+    if (!refused) continue;
+    const status = Number(refused[1]);
+    const { hostname, port, protocol } = new URL(url);
+    const target = `${hostname}:${port || (protocol === 'https:' ? 443 : 80)}`;
+    const answer = `HTTP ${status} ${STATUS_CODES[status] ?? ''}`.trim();
+    const credentials =
+      status === 407
+        ? ': give its user name and password in the proxy URL, as https_proxy=http://USER:PASSWORD@HOST:PORT (percent-encoded)'
+        : '';
+    const message = `the proxy ${proxyFor(url)} refused the tunnel to ${target} with ${answer}${credentials}`;
+    return new TransportError(message, 'proxy', false, status < 500);
   }
   return undefined;
 }
 
-/** A refusal (407, 403…) stays one; the proxy's own trouble (5xx) may pass. */
-function refusal(status: number, url: string) {
-  const { hostname, port, protocol } = new URL(url);
-  const target = `${hostname}:${port || (protocol === 'https:' ? 443 : 80)}`;
-  const answer = `HTTP ${status} ${STATUS_CODES[status] ?? ''}`.trim();
-  const credentials =
-    status === 407
-      ? ': give its user name and password in the proxy URL, as https_proxy=http://USER:PASSWORD@HOST:PORT (percent-encoded)'
-      : '';
-  const message = `the proxy ${proxyFor(url)} refused the tunnel to ${target} with ${answer}${credentials}`;
-  return { message, permanent: status < 500 };
-}
-
-/** OpenSSL's certificate errors, and Node's own TLS errors: raised before the request is sent. */
+/** OpenSSL's certificate errors and Node's own TLS errors: raised before the request is sent. */
 const TLS_CODE =
   /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|HOSTNAME_MISMATCH$)/;
 
 /** undici's words for a connection closed before the answer was whole: Node's http calls that ECONNRESET. */
 const CLOSED_EARLY = new Set(['UND_ERR_SOCKET', 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH']);
 
-/**
- * The innermost error down a chain of causes (fetch's "fetch failed", Octokit's wrapper) that has
- * a `code`, with that code; undici's codes for an early close read as ECONNRESET.
- */
+/** The innermost `code` down a chain of causes (fetch's "fetch failed", Octokit's wrapper). */
 function networkCause(error: unknown): { code?: string; message?: string } {
   // Duck-typed, not instanceof Error: an error may come from another realm (a test runner's VM).
   let found: { code?: string; message?: string } = {};
@@ -129,10 +106,7 @@ function networkCause(error: unknown): { code?: string; message?: string } {
   return found.code && CLOSED_EARLY.has(found.code) ? { ...found, code: 'ECONNRESET' } : found;
 }
 
-/**
- * A request to `url` that got no answer, as the retry rules and the messages see it; `peer` names
- * the server in a message about its certificate ("the service's", "GitHub's").
- */
+/** `peer` names the server in a message about its certificate ("the service's", "GitHub's"). */
 export function describeNetworkError(
   error: unknown,
   url: string,
@@ -140,7 +114,7 @@ export function describeNetworkError(
   proxied = false,
 ): TransportError {
   const tunnel = proxyRefusal(error, url);
-  if (tunnel) return new TransportError(tunnel.message, 'proxy', false, tunnel.permanent);
+  if (tunnel) return tunnel;
   const { code = '', message } = networkCause(error);
   const notSent = NOT_SENT_CODES.has(code);
   // Through a proxy, the only connection the step opens is to the proxy.
@@ -152,7 +126,7 @@ export function describeNetworkError(
   return new TransportError(text, 'network', !notSent);
 }
 
-/** Only its proxy settings are used: a new dispatcher for each request (keepAlive off). */
+/** Only for its proxy dispatcher (https_proxy, no_proxy): a new one for each request. */
 const proxyClient = new HttpClient(USER_AGENT, [], { keepAlive: false });
 
 const tooLarge = () =>
@@ -163,10 +137,7 @@ const tooLarge = () =>
     true,
   );
 
-/**
- * Where a redirect of a request to `from` may be followed: only a read, only within the request's
- * origin (the API key goes to base-url's origin and nowhere else), only MAX_REDIRECTS times.
- */
+/** Only a read, only within the request's origin (the only one the API key goes to), MAX_REDIRECTS times. */
 function redirectTarget(
   from: string,
   method: string,
@@ -174,18 +145,14 @@ function redirectTarget(
   hops: number,
 ): string | RefusedRedirect {
   const { origin } = new URL(from);
-  const target = location === undefined ? undefined : parseUrl(location, from);
-  if (target === undefined) return { location, origin, reason: 'no-location' };
+  const target = location === undefined ? null : URL.parse(location, from);
+  if (target === null) return { location, origin, reason: 'no-location' };
   const refuse = (reason: RefusedRedirect['reason']) => ({ location: target.href, origin, reason });
   if (method !== 'GET') return refuse('not-a-read');
   if (target.origin !== origin) return refuse('other-origin');
   return hops >= MAX_REDIRECTS ? refuse('too-many') : target.href;
 }
 
-/**
- * The body as text, at most MAX_ANSWER_BYTES: past them reading stops and the connection is
- * dropped at once, so that an answer that never ends costs this much memory and no more.
- */
 type Body = Dispatcher.ResponseData['body'];
 
 /** Closes the connection under a body not read to its end; the abort it causes is expected. */
@@ -218,11 +185,9 @@ function headersOf(raw: Dispatcher.ResponseData['headers']): Headers {
 }
 
 /**
- * Sends one request with undici's `request` (leaner than its `fetch`: no web streams, no CORS
- * bookkeeping, a third of the time to the first byte sent) through http-client's proxy dispatcher
- * (https_proxy, no_proxy), bounded by a deadline and an abort signal. A same-origin redirect of a GET is followed here, and any other comes back as the answer, with
- * `redirect` saying why it was not followed. `peer` names the server in a message about its
- * certificate.
+ * Sends with undici's `request` (leaner than its `fetch`: no web streams, no CORS bookkeeping, a
+ * third of the time to the first byte sent) through http-client's proxy dispatcher. A redirect
+ * that is not followed (redirectTarget) comes back as the answer, saying why.
  */
 export async function send(
   url: string,
@@ -236,7 +201,7 @@ export async function send(
   if (signal?.aborted) throw new TransportError('aborted', 'aborted', false);
   const timeout = AbortSignal.timeout(timeoutMs);
   const both = signal ? AbortSignal.any([signal, timeout]) : timeout;
-  // One connection per request, as before: nothing is kept open once the step is done with it.
+  // One connection per request: nothing is kept open once the step is done with it.
   const proxy = proxyClient.getAgentDispatcher(url);
   const dispatcher = proxy ?? new Agent({ pipelining: 0 });
   let target = url;

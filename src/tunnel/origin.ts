@@ -1,4 +1,4 @@
-import { isLoopbackHost, originKey, parseUrl } from '../service/loopback.js';
+import { isLoopbackHost, originKey } from '../service/loopback.js';
 import { shown } from '../service/validation.js';
 
 /** As a sentence to follow the entry. */
@@ -22,7 +22,7 @@ export function parseTunnelOrigins(
 ): { ok: true; origins: string[] } | { ok: false; reason: string } {
   const byKey = new Map<string, string>();
   for (const entry of entries) {
-    const url = parseUrl(entry);
+    const url = URL.parse(entry) ?? undefined;
     const problem = problemOf(url);
     if (problem) return { ok: false, reason: `${shown(entry)} ${problem}` };
     const { origin } = url as URL;
