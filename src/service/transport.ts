@@ -94,7 +94,7 @@ const TLS_CODE =
 /** undici's words for a connection closed before the answer was whole: Node's http calls that ECONNRESET. */
 const CLOSED_EARLY = new Set(['UND_ERR_SOCKET', 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH']);
 
-/** The innermost `code` down a chain of causes (fetch's "fetch failed", Octokit's wrapper). */
+/** The innermost `code` down a chain of causes (undici's error and its cause, Octokit's RequestError around ours). */
 function networkCause(error: unknown): { code?: string; message?: string } {
   // Duck-typed, not instanceof Error: an error may come from another realm (a test runner's VM).
   let found: { code?: string; message?: string } = {};
