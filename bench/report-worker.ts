@@ -84,7 +84,7 @@ const body = fs.readFileSync(bodyFile).toString('utf8');
 const client = {
   async call<T>(operation: Operation<T>): Promise<T> {
     if (operation.rule !== 'read') throw new Error(`unexpected call: ${operation.name}`);
-    return parseAnswer(operation, { status: 200, body });
+    return parseAnswer(operation, { status: 200, body }, await import('../src/service/schemas.js'));
   },
 } as unknown as ServiceClient;
 

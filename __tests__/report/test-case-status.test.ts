@@ -1,5 +1,5 @@
 import { inReportOrder, judge } from '../../src/report/test-case-status.js';
-import { TEST_CASE_STATUSES } from '../../src/service/schemas.js';
+import { TEST_CASE_STATUSES } from '../../src/service/interface.js';
 
 /**
  * The contract's table of test case statuses (ACTION-SPEC, "Test case statuses"): what each

@@ -1,5 +1,5 @@
-import { type SuiteOptions, suiteOptionsSchema } from '../service/schemas.js';
-import { issuePath, shown, validate } from '../service/validation.js';
+import type { SuiteOptions } from '../service/schemas.js';
+import { issuePath, shown } from '../service/validation.js';
 import { InputError } from './input-error.js';
 import { parseOptionsText } from './options-text.js';
 import { maskSensitiveOverrides } from './sensitive-overrides.js';
@@ -17,6 +17,7 @@ async function parseSuiteOptions(text: string): Promise<SuiteOptions> {
   if (text === '') return {};
   const raw = await parseOptionsText(text);
   maskSensitiveOverrides(raw);
+  const { suiteOptionsSchema, validate } = await import('../service/schemas.js');
   const parsed = validate(suiteOptionsSchema(), raw, {
     where: (path) => issuePath('options', path),
     // Nothing under variableOverrides is shown, only its kind: a value there may be a secret.

@@ -1,8 +1,9 @@
 import * as path from 'node:path';
 import { registerSecret } from '../runner/secrets.js';
 import { getInput } from '../runner/step.js';
+import { idProblem, SUITE_ENVIRONMENTS } from '../service/interface.js';
 import { isLoopbackHost } from '../service/loopback.js';
-import { idProblem, SUITE_ENVIRONMENTS, type SuiteOptions } from '../service/schemas.js';
+import type { SuiteOptions } from '../service/schemas.js';
 import { issuePath, shown } from '../service/validation.js';
 import { parseTunnelOrigins } from '../tunnel/origin.js';
 import { untunnelledLoopbackUrls } from '../tunnel/rewrite.js';

@@ -1,6 +1,6 @@
 // Both run kinds produce it; everything that reports reads only these types.
 import type { Mode } from '../inputs/settings.js';
-import type { RunStatus } from '../service/schemas.js';
+import type { RunStatus } from '../service/interface.js';
 import type { Digest } from './comment-digest.js';
 import type { Verdict } from './test-case-status.js';
 

@@ -1,4 +1,4 @@
-import type { TestCaseStatus } from '../service/schemas.js';
+import type { TestCaseStatus } from '../service/interface.js';
 
 interface StatusRow {
   count: 'passed' | 'flaky' | 'skipped' | 'failed';

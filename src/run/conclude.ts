@@ -5,8 +5,8 @@ import type { Counts, OutputStatus, RunOutcome, TestCase } from '../report/outco
 import { inReportOrder, judge } from '../report/test-case-status.js';
 import { warning } from '../runner/log.js';
 import { line } from '../runner/text.js';
+import { isPlausibleDuration } from '../service/interface.js';
 import type { FinishedRun } from '../service/run-driver.js';
-import { isPlausibleDuration } from '../service/schemas.js';
 
 export type RunIdentity = Omit<
   RunOutcome,

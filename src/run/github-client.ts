@@ -2,7 +2,8 @@ import type { Settings } from '../inputs/settings.js';
 import { warning } from '../runner/log.js';
 import { line } from '../runner/text.js';
 import type { Clock } from '../service/clock.js';
-import { GitHub, GitHubError, githubFetch } from '../service/github.js';
+import { GitHubError } from '../service/errors.js';
+import type { GitHub } from '../service/github.js';
 import { USER_AGENT } from '../service/user-agent.js';
 
 /** Each task: a lookup, or one pull request's comment. */
@@ -29,8 +30,12 @@ export async function connectGitHub(
     );
     return undefined;
   }
-  // Octokit comes only with the comment: the start of every other run stays as it is.
-  const { getOctokit } = await import('@actions/github');
+  // Octokit, and zod for GitHub's answers, come only with the comment or lookup: every other run
+  // starts without them.
+  const [{ getOctokit }, { GitHub, githubFetch }] = await Promise.all([
+    import('@actions/github'),
+    import('../service/github.js'),
+  ]);
   const { apiUrl } = settings.workflow;
   const requestTimeoutMs = Math.min(settings.requestTimeoutMs, GITHUB_REQUEST_TIMEOUT_MS);
   const octokit = getOctokit(token, {

@@ -5,7 +5,8 @@ import { commentMarker, renderComment } from '../report/pr-comment.js';
 import { info } from '../runner/log.js';
 import { line } from '../runner/text.js';
 import type { Clock } from '../service/clock.js';
-import { type Comment, type GitHub, GitHubError } from '../service/github.js';
+import { GitHubError } from '../service/errors.js';
+import type { Comment, GitHub } from '../service/github.js';
 import { connectGitHub, type GitHubTask, warnFailed } from './github-client.js';
 import type { PullRequestsOfRun } from './pull-requests.js';
 

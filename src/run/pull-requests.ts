@@ -4,7 +4,8 @@ import { isPullRequestEvent, type PullRequestRef } from '../inputs/workflow-run.
 import { info } from '../runner/log.js';
 import { line } from '../runner/text.js';
 import type { Clock } from '../service/clock.js';
-import { type GitHub, GitHubError, type Pull } from '../service/github.js';
+import { GitHubError } from '../service/errors.js';
+import type { GitHub, Pull } from '../service/github.js';
 import { connectGitHub, type GitHubTask, warnFailed } from './github-client.js';
 
 /** One commit at the head of several pull requests: this many get the comment. */

@@ -2,16 +2,19 @@ import type { z } from 'zod/mini';
 import type { Clock } from './clock.js';
 import { ServiceError } from './errors.js';
 import { type CallContext, errorText, type Party, type Request, request } from './request.js';
-import { issuePath, validate } from './validation.js';
+import { issuePath } from './validation.js';
 
 export type { CallContext } from './request.js';
+
+/** The answers' schemas, loaded with the first answer: zod is not needed before the first request. */
+export type Schemas = typeof import('./schemas.js');
 
 /** A request to the service; a read is a GET, anything else a POST. */
 export interface Operation<T> extends Pick<Request, 'name' | 'rule'> {
   /** Below the base URL, ids already encoded. */
   path: string;
   body?: unknown;
-  schema: () => z.ZodMiniType<T>;
+  schema: (schemas: Schemas) => z.ZodMiniType<T>;
   notFound: string;
 }
 
@@ -55,7 +58,7 @@ export class ServiceClient {
       { ...operation, method, url, headers, body },
       { ...context, clock: this.clock, requestTimeoutMs: context.requestTimeoutMs ?? this.requestTimeoutMs },
     );
-    return parseAnswer(operation, answer);
+    return parseAnswer(operation, answer, await import('./schemas.js'));
   }
 }
 
@@ -63,6 +66,7 @@ export class ServiceClient {
 export function parseAnswer<T>(
   operation: Operation<T>,
   answer: { status: number; body: string; headers?: Headers },
+  schemas: Schemas,
 ): T {
   // A start answered with a success status was most likely acted on, even if its body is unreadable.
   const accepted =
@@ -81,7 +85,7 @@ export function parseAnswer<T>(
     );
   }
   const where = (path: readonly PropertyKey[]) => `field '${issuePath('', path)}'`;
-  const result = validate(operation.schema(), json, { where, max: 3 });
+  const result = schemas.validate(operation.schema(schemas), json, { where, max: 3 });
   if ('data' in result) return result.data;
   throw new ServiceError(
     `Could not ${operation.name}: the response does not match the service interface: ${result.problems}${accepted}`,

@@ -9,6 +9,10 @@ export class ServiceError extends Error {
   }
 }
 
+export class GitHubError extends ServiceError {
+  override name = 'GitHubError';
+}
+
 /** The `timeout` input expired, or the service asked for a wait (Retry-After) that would outlast it. */
 export class DeadlineExceeded extends Error {
   override name = 'DeadlineExceeded';

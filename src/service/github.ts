@@ -3,10 +3,11 @@ import * as z from 'zod/mini';
 import { info } from '../runner/log.js';
 import { line } from '../runner/text.js';
 import { systemClock } from './clock.js';
-import { Aborted, ServiceError } from './errors.js';
+import { Aborted, GitHubError } from './errors.js';
+import { once } from './interface.js';
 import { type Party, type RequestContext, type RetryRule, request } from './request.js';
-import { once } from './schemas.js';
-import { issuePath, validate } from './validation.js';
+import { validate } from './schemas.js';
+import { issuePath } from './validation.js';
 
 type Octokit = ReturnType<typeof getOctokit>;
 
@@ -36,10 +37,6 @@ const answers = once(() => {
 
 export type Comment = z.infer<ReturnType<typeof answers>['list']>[number];
 export type Pull = z.infer<ReturnType<typeof answers>['pull']>;
-
-export class GitHubError extends ServiceError {
-  override name = 'GitHubError';
-}
 
 function checked<T>(schema: z.ZodMiniType<T>, value: unknown, what: string): T {
   const result = validate(schema, value, {

@@ -1,14 +1,5 @@
-import type { CallContext, Operation, ServiceClient } from './client.js';
-import {
-  cancelAnswerSchema,
-  projectRunSchema,
-  projectRunStartSchema,
-  type SuiteOptions,
-  suiteRunResultSchema,
-  suiteRunStartSchema,
-  suiteRunStatusSchema,
-  usableDecorations,
-} from './schemas.js';
+import type { CallContext, Operation, Schemas, ServiceClient } from './client.js';
+import type { SuiteOptions } from './schemas.js';
 
 export interface TestCaseResult {
   title: string;
@@ -69,15 +60,23 @@ export class ProjectRunDriver implements RunDriver {
   ): Promise<StartedRun> {
     const name = `start a project run for ${this.target}`;
     const notFound = `Project '${this.projectId}' was not found: check the 'project-id' input`;
-    const operation = { name, path: this.runs, body, rule: 'start' as const, schema: projectRunStartSchema };
+    const operation = {
+      name,
+      path: this.runs,
+      body,
+      rule: 'start' as const,
+      schema: (s: Schemas) => s.projectRunStartSchema(),
+    };
     return this.client.call({ ...operation, notFound }, context);
   }
 
   async poll(runId: string, context: CallContext) {
     const path = `${this.runs}/${encodeURIComponent(runId)}`;
-    const operation = { path, rule: 'read' as const, schema: projectRunSchema };
+    const operation = { path, rule: 'read' as const, schema: (s: Schemas) => s.projectRunSchema() };
     const run = await this.client.call({ ...this.aboutRun(runId, 'get'), ...operation }, context);
     if (run.status === 'QUEUED' || run.status === 'RUNNING') return { status: run.status };
+    // Loaded with the answer's check: zod's schemas are not needed before the first request.
+    const { usableDecorations } = await import('./schemas.js');
     const usable = usableDecorations(run);
     const branch = run.branchName ?? undefined;
     return { status: run.status, finished: { serviceStatus: run.status, branch, ...usable } };
@@ -86,7 +85,7 @@ export class ProjectRunDriver implements RunDriver {
   async cancel(runId: string, context: CallContext): Promise<void> {
     const path = `${this.runs}/cancel`;
     const body = { where: { runId } };
-    const operation = { path, body, rule: 'cancel' as const, schema: cancelAnswerSchema };
+    const operation = { path, body, rule: 'cancel' as const, schema: (s: Schemas) => s.cancelAnswerSchema() };
     await this.client.call({ ...this.aboutRun(runId, 'cancel'), ...operation }, context);
   }
 
@@ -115,7 +114,13 @@ export class SuiteRunDriver implements RunDriver {
     const name = `start a test suite run for ${this.target}`;
     const path = `/v1/testSuite/${encodeURIComponent(testSuiteId)}/run`;
     const notFound = `Test suite '${testSuiteId}' was not found: check the 'test-suite-id' input`;
-    const operation = { name, path, body: options, rule: 'start' as const, schema: suiteRunStartSchema };
+    const operation = {
+      name,
+      path,
+      body: options,
+      rule: 'start' as const,
+      schema: (s: Schemas) => s.suiteRunStartSchema(),
+    };
     const started = await this.client.call({ ...operation, notFound }, context);
     const { testSuiteRunId: runId, projectId, testSuiteName, options: appliedOptions } = started;
     return { runId, projectId, testSuiteName, appliedOptions };
@@ -133,9 +138,9 @@ export class SuiteRunDriver implements RunDriver {
         },
         context,
       );
-    const { status } = await read('status', suiteRunStatusSchema);
+    const { status } = await read('status', (s) => s.suiteRunStatusSchema());
     if (status !== 'FINISHED') return { status };
-    const { projectId, testSuiteName, results } = await read('result', suiteRunResultSchema);
+    const { projectId, testSuiteName, results } = await read('result', (s) => s.suiteRunResultSchema());
     const testCases = results.map(({ testName, status, runId, testId }) => ({
       title: testName,
       status,

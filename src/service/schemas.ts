@@ -1,44 +1,15 @@
 import * as z from 'zod/mini';
 import { debug } from '../runner/log.js';
-import { line, UNSAFE_CHARACTER } from '../runner/text.js';
-
-/**
- * Each schema is built on first use: building them all takes about 4 ms, which every run would
- * otherwise pay before its first request, though a project run needs none of the suite's.
- */
-export function once<T>(build: () => T): () => T {
-  let built: T | undefined;
-  return () => {
-    built ??= build();
-    return built;
-  };
-}
-
-const RUN_STATUSES = [
-  'QUEUED',
-  'RUNNING',
-  'PASSED',
-  'FAILED',
-  'TIMEDOUT',
-  'CANCELLED',
-  'INTERRUPTED',
-] as const;
-export type RunStatus = (typeof RUN_STATUSES)[number];
-
-/** A run's, a test case's own (SKIPPED, FLAKY), and ERROR: CANCELLED and ERROR come in suite results. */
-export const TEST_CASE_STATUSES = [...RUN_STATUSES, 'SKIPPED', 'FLAKY', 'ERROR'] as const;
-export type TestCaseStatus = (typeof TEST_CASE_STATUSES)[number];
-
-/**
- * Why `value` cannot be an id, which names a resource inside a URL path: ids from the service and
- * the inputs are checked where they enter (encodeURIComponent keeps dots, and a URL resolves `..`).
- */
-export function idProblem(value: string): string | undefined {
-  if (value === '') return 'it is empty';
-  if (value === '.' || value === '..') return `'${value}' is a path segment, not a name`;
-  if (UNSAFE_CHARACTER.test(value)) return 'it holds a control, line-break or invisible character';
-  return undefined;
-}
+import { line } from '../runner/text.js';
+import {
+  idProblem,
+  isPlausibleDuration,
+  once,
+  RUN_STATUSES,
+  SUITE_ENVIRONMENTS,
+  TEST_CASE_STATUSES,
+} from './interface.js';
+import { type ExplainOptions, explainIssues, type Json } from './validation.js';
 
 const id = () =>
   z.string().check(
@@ -48,16 +19,6 @@ const id = () =>
   );
 
 const testCaseStatus = () => z.enum(TEST_CASE_STATUSES);
-
-/** A duration a report can show: from 0 to 31 days, the longest a test case or a run can plausibly take. */
-export function isPlausibleDuration(ms: unknown): ms is number {
-  return typeof ms === 'number' && Number.isFinite(ms) && ms >= 0 && ms <= 31 * 24 * 3_600_000;
-}
-
-function isTimestamp(value: unknown): value is string {
-  const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
-  return typeof value === 'string' && iso.test(value) && Number.isFinite(Date.parse(value));
-}
 
 export const projectRunStartSchema = once(() => z.object({ runId: id() }));
 
@@ -80,6 +41,11 @@ export const projectRunSchema = once(() =>
     ),
   }),
 );
+
+function isTimestamp(value: unknown): value is string {
+  const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
+  return typeof value === 'string' && iso.test(value) && Number.isFinite(Date.parse(value));
+}
 
 /**
  * The decorations of a project run's answer, validated loosely so that the outcome the user waited
@@ -137,9 +103,6 @@ export const suiteRunResultSchema = once(() =>
   }),
 );
 
-/** The environments a suite run can be started in (its applied options may also say ALL). */
-export const SUITE_ENVIRONMENTS = ['PRODUCTION', 'STAGING', 'DEVELOPMENT'] as const;
-
 const count = () => z.int().check(z.minimum(0));
 const milliseconds = () => z.number().check(z.minimum(0), z.describe('milliseconds'));
 const testId = () => z.string().check(z.describe('a test id'));
@@ -180,3 +143,15 @@ export const suiteOptionsSchema = once(() =>
 );
 
 export type SuiteOptions = z.infer<ReturnType<typeof suiteOptionsSchema>>;
+
+/** `value` as `schema` says, or one sentence per problem: where, what it must be, and what was given. */
+export function validate<T>(
+  schema: z.ZodMiniType<T>,
+  value: unknown,
+  options: ExplainOptions,
+): { data: T } | { problems: string } {
+  const parsed = schema.safeParse(value, { reportInput: true });
+  if (parsed.success) return { data: parsed.data };
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Json;
+  return { problems: explainIssues(json, parsed.error.issues, options) };
+}

@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
 import { cut } from '../runner/text.js';
 
 /**
@@ -8,7 +8,7 @@ import { cut } from '../runner/text.js';
 
 type Issue = z.core.$ZodIssue;
 type Path = readonly PropertyKey[];
-type Json = z.core.JSONSchema.JSONSchema;
+export type Json = z.core.JSONSchema.JSONSchema;
 
 /** Shortened so that a pasted blob cannot flood the log. */
 export function shown(value: string): string {
@@ -116,7 +116,7 @@ function flatten(issue: Issue): Issue[] {
   return shaped.flatMap((inner) => flatten({ ...inner, path: [...issue.path, ...inner.path] } as Issue));
 }
 
-interface ExplainOptions {
+export interface ExplainOptions {
   /** `options.testMatch`, `field 'results'` */
   where: (path: Path) => string;
   /** Else only its kind is shown (it may be a secret). */
@@ -124,16 +124,9 @@ interface ExplainOptions {
   max: number;
 }
 
-/** `value` as `schema` says, or one sentence per problem: where, what it must be, and what was given. */
-export function validate<T>(
-  schema: z.ZodMiniType<T>,
-  value: unknown,
-  options: ExplainOptions,
-): { data: T } | { problems: string } {
-  const parsed = schema.safeParse(value, { reportInput: true });
-  if (parsed.success) return { data: parsed.data };
-  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Json;
-  const flat = parsed.error.issues.flatMap(flatten);
+/** One sentence per problem: where, what it must be (read off the schema's JSON Schema), what was given. */
+export function explainIssues(json: Json, issues: readonly Issue[], options: ExplainOptions): string {
+  const flat = issues.flatMap(flatten);
   const sentences = flat.slice(0, options.max).map((issue) => {
     const where = options.where(issue.path);
     const here = schemaAt(json, issue.path);
@@ -160,5 +153,5 @@ export function validate<T>(
     return `${where} must be ${expected}; got ${given}${unquote}.`;
   });
   if (flat.length > options.max) sentences.push(`(and ${flat.length - options.max} more problems)`);
-  return { problems: sentences.join(' ') };
+  return sentences.join(' ');
 }
