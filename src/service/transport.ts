@@ -1,4 +1,6 @@
 import { STATUS_CODES } from 'node:http';
+import { pipeline } from 'node:stream';
+import { createGunzip } from 'node:zlib';
 import { getProxyUrl, HttpClient } from '@actions/http-client';
 import { Agent, type Dispatcher, Headers, request } from 'undici';
 import { USER_AGENT } from './user-agent.js';
@@ -158,17 +160,20 @@ type Body = Dispatcher.ResponseData['body'];
 /** Closes the connection under a body not read to its end; the abort it causes is expected. */
 const drop = (body: Body) => body.on('error', () => undefined).destroy();
 
-async function readBody(body: Body, headers: Headers): Promise<string> {
+/** A gzipped answer is unpacked as it is read: the cap counts the bytes unpacked, so a bomb stops at it too. */
+async function readBody(raw: Body, headers: Headers): Promise<string> {
   if (Number(headers.get('content-length')) > MAX_ANSWER_BYTES) {
-    drop(body);
+    drop(raw);
     throw tooLarge();
   }
+  const gzipped = headers.get('content-encoding')?.trim().toLowerCase() === 'gzip';
+  const body = gzipped ? pipeline(raw, createGunzip(), () => undefined) : raw;
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
     size += chunk.length;
     if (size > MAX_ANSWER_BYTES) {
-      drop(body);
+      drop(raw);
       throw tooLarge();
     }
     chunks.push(chunk);
@@ -209,7 +214,8 @@ export async function send(
     for (let hops = 0; ; hops++) {
       const response = await request(target, {
         method: method as Dispatcher.HttpMethod,
-        headers: { 'user-agent': USER_AGENT, ...headers },
+        // Results can be tens of megabytes of JSON, which gzip shrinks tenfold.
+        headers: { 'user-agent': USER_AGENT, 'accept-encoding': 'gzip', ...headers },
         body,
         signal: both,
         dispatcher,
