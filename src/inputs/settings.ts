@@ -15,7 +15,7 @@ import { readWorkflowRun } from './workflow-run.js';
 export type Mode = 'project' | 'suite';
 
 /** What the step runs, and all that only one kind of run has. */
-export type Target =
+type Target =
   | { kind: 'project'; projectId: string; runId?: string; playwrightProjectName?: string }
   | { kind: 'suite-start'; testSuiteId: string; options: SuiteOptions; tunnelOrigins: string[] }
   /** The suite's id, if given, only names the run that `runId` attaches to. */

@@ -124,7 +124,7 @@ export class CloudflaredProcess {
 }
 
 /** 'still running': still there after the kill, or not ours to signal (EPERM). */
-export type GroupStop = 'gone' | 'stopped' | 'killed' | 'still running';
+type GroupStop = 'gone' | 'stopped' | 'killed' | 'still running';
 
 /** Zombies nobody reaps do not count; on Windows, process `pgid`. */
 async function groupAlive(pgid: number): Promise<boolean> {
@@ -158,7 +158,7 @@ async function goneWithin(pgid: number, ms: number, clock: Clock): Promise<boole
  * With whatever cloudflared started (a wrapper script may run it as a child): SIGTERM to its group,
  * SIGKILL after `killAfterMs`; on Windows its process tree is ended at once.
  */
-export async function stopProcessGroup(pgid: number, killAfterMs: number, clock: Clock): Promise<GroupStop> {
+async function stopProcessGroup(pgid: number, killAfterMs: number, clock: Clock): Promise<GroupStop> {
   if (!(await groupAlive(pgid))) return 'gone';
   if (process.platform === 'win32') {
     const taskkill = ['/pid', String(pgid), '/T', '/F'];

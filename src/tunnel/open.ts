@@ -25,7 +25,7 @@ export type TunnelBounds = typeof TUNNEL_BOUNDS;
 /** cloudflared's log is read into memory: looked at this often, a line counts the moment it is printed. */
 const LOG_CHECK_MS = 50;
 
-export interface OpenTunnelsOptions extends LogSink {
+interface OpenTunnelsOptions extends LogSink {
   log: (line: string) => void;
   onUnexpectedExit?: (tunnel: Tunnel, message: string) => void;
   signal?: AbortSignal;
