@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { registerSecret } from '../runner/secrets.js';
 import { getInput } from '../runner/step.js';
 import { idProblem, SUITE_ENVIRONMENTS } from '../service/interface.js';
-import { isLoopbackHost } from '../service/loopback.js';
+import { isHttpsOrLocal, isLoopbackHost } from '../service/loopback.js';
 import type { SuiteOptions } from '../service/schemas.js';
 import { issuePath, shown } from '../service/validation.js';
 import { parseTunnelOrigins } from '../tunnel/origin.js';
@@ -110,13 +110,12 @@ function parseBaseUrl(value: string): { baseUrl: string; loopback: boolean } {
   if (url.search || url.hash) {
     throw new InputError(`Input 'base-url' must not have a query or fragment; got ${shown(value)}.`);
   }
-  const loopback = isLoopbackHost(url.hostname);
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+  if (!isHttpsOrLocal(url)) {
     throw new InputError(
       `Input 'base-url' must use https:// (plain http:// is accepted only for localhost, 127.0.0.0/8 and [::1], so the API key never crosses a network in clear text); got ${shown(value)}.`,
     );
   }
-  return { baseUrl: url.href.replace(/\/+$/, ''), loopback };
+  return { baseUrl: url.href.replace(/\/+$/, ''), loopback: isLoopbackHost(url.hostname) };
 }
 
 /** A folder for a report: the path ends with a slash (either kind, on every system). */

@@ -1,4 +1,4 @@
-import { isLoopbackHost } from '../service/loopback.js';
+import { isHttpsOrLocal } from '../service/loopback.js';
 import { shown } from '../service/validation.js';
 import { InputError } from './input-error.js';
 
@@ -31,7 +31,7 @@ export function parseUrlTemplate(name: string, text: string, allowed: readonly P
     );
   }
   if (url.username || url.password) throw new InputError(`Input '${name}' must not carry credentials.`);
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
+  if (!isHttpsOrLocal(url)) {
     throw new InputError(
       `Input '${name}' must be an https:// URL (http:// only on localhost, 127.0.0.0/8 and [::1]); got ${shown(text)}.`,
     );

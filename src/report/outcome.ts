@@ -1,6 +1,6 @@
 // Both run kinds produce it; everything that reports reads only these types.
 import type { Mode } from '../inputs/settings.js';
-import type { RunStatus } from '../service/interface.js';
+import type { InProgress, RunStatus } from '../service/interface.js';
 import type { Digest } from './comment-digest.js';
 import type { Verdict } from './test-case-status.js';
 
@@ -16,7 +16,7 @@ export interface TestCase {
   verdict: Verdict;
 }
 
-export type OutputStatus = Exclude<RunStatus, 'QUEUED' | 'RUNNING'> | 'ERROR' | 'STARTED';
+export type OutputStatus = Exclude<RunStatus, InProgress> | 'ERROR' | 'STARTED';
 
 export type Counts = Record<'total' | Verdict['count'], number>;
 

@@ -15,9 +15,14 @@ export function once<T>(build: () => T): () => T {
   };
 }
 
+/** A project run in any other status has its results. */
+const IN_PROGRESS = ['QUEUED', 'RUNNING'] as const;
+export type InProgress = (typeof IN_PROGRESS)[number];
+export const isInProgress = (status: string): status is InProgress =>
+  (IN_PROGRESS as readonly string[]).includes(status);
+
 export const RUN_STATUSES = [
-  'QUEUED',
-  'RUNNING',
+  ...IN_PROGRESS,
   'PASSED',
   'FAILED',
   'TIMEDOUT',

@@ -33,6 +33,11 @@ export function isLoopbackHost(hostname: string): boolean {
   );
 }
 
+/** https://, or plain http:// to this machine only: nothing sent there crosses a network in clear text. */
+export function isHttpsOrLocal(url: URL): boolean {
+  return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname));
+}
+
 export function isLocalWebUrl(text: string): boolean {
   const url = URL.parse(text);
   return url !== null && WEB_SCHEMES[url.protocol] !== undefined && isLoopbackHost(url.hostname);

@@ -1,4 +1,5 @@
 import type { CallContext, Operation, Schemas, ServiceClient } from './client.js';
+import { isInProgress } from './interface.js';
 import type { SuiteOptions } from './schemas.js';
 
 export interface TestCaseResult {
@@ -74,7 +75,7 @@ export class ProjectRunDriver implements RunDriver {
     const path = `${this.runs}/${encodeURIComponent(runId)}`;
     const operation = { path, rule: 'read' as const, schema: (s: Schemas) => s.projectRunSchema() };
     const run = await this.client.call({ ...this.aboutRun(runId, 'get'), ...operation }, context);
-    if (run.status === 'QUEUED' || run.status === 'RUNNING') return { status: run.status };
+    if (isInProgress(run.status)) return { status: run.status };
     // Loaded with the answer's check: zod's schemas are not needed before the first request.
     const { usableDecorations } = await import('./schemas.js');
     const usable = usableDecorations(run);
