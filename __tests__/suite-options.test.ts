@@ -1,5 +1,6 @@
 import { buildSuiteOptions, defaultNote, type SuiteOptionInputs } from '../src/inputs/options.js';
 import { hideSensitiveValues } from '../src/inputs/sensitive-overrides.js';
+import { readWorkflowRun } from '../src/inputs/workflow-run.js';
 import { clearSecrets } from '../src/runner/secrets.js';
 import { ALIAS_BOMB, deeplyNested } from './helpers/hostile-options.js';
 import { runInProcess } from './helpers/in-process.js';
@@ -339,7 +340,7 @@ test('valid options reach the simulator (so that zero requests above means somet
 });
 
 describe('buildSuiteOptions merges the inputs and the default note', () => {
-  const NO_INPUTS: SuiteOptionInputs = { branchExplicit: false, env: {} };
+  const NO_INPUTS: SuiteOptionInputs = { branchExplicit: false, workflow: readWorkflowRun({}) };
   const GITHUB = {
     GITHUB_REPOSITORY: 'octo/shop',
     GITHUB_SHA: 'fedcba9876543210fedcba9876543210fedcba98',
@@ -356,7 +357,11 @@ describe('buildSuiteOptions merges the inputs and the default note', () => {
 
   test('the environment input fills options.environment; the default note is added', async () => {
     expect(
-      await buildSuiteOptions('retries: 2', { ...NO_INPUTS, environment: 'DEVELOPMENT', env: GITHUB }),
+      await buildSuiteOptions('retries: 2', {
+        ...NO_INPUTS,
+        environment: 'DEVELOPMENT',
+        workflow: readWorkflowRun(GITHUB),
+      }),
     ).toEqual({ retries: 2, environment: 'DEVELOPMENT', metadata: { note: NOTE } });
   });
 
@@ -365,7 +370,7 @@ describe('buildSuiteOptions merges the inputs and the default note', () => {
       await buildSuiteOptions('{"metadata": {"note": "by hand"}}', {
         branch: 'main',
         branchExplicit: false,
-        env: GITHUB,
+        workflow: readWorkflowRun(GITHUB),
       }),
     ).toEqual({ metadata: { git: { branch: 'main' }, note: 'by hand' } });
   });
@@ -375,7 +380,7 @@ describe('buildSuiteOptions merges the inputs and the default note', () => {
       await buildSuiteOptions('metadata: {git: {branch: hotfix}}', {
         branch: 'main',
         branchExplicit: false,
-        env: GITHUB,
+        workflow: readWorkflowRun(GITHUB),
       }),
     ).toEqual({ metadata: { git: { branch: 'hotfix' }, note: NOTE } });
   });
@@ -385,17 +390,24 @@ describe('buildSuiteOptions merges the inputs and the default note', () => {
       await buildSuiteOptions('metadata: {git: {branch: main}}', {
         branch: 'main',
         branchExplicit: true,
-        env: {},
+        workflow: readWorkflowRun({}),
       }),
     ).toEqual({ metadata: { git: { branch: 'main' } } });
   });
 
   test("an explicit branch, 'none' included, that differs from options.metadata.git.branch is an error", async () => {
     await expect(
-      buildSuiteOptions('metadata: {git: {branch: main}}', { branch: 'dev', branchExplicit: true, env: {} }),
+      buildSuiteOptions('metadata: {git: {branch: main}}', {
+        branch: 'dev',
+        branchExplicit: true,
+        workflow: readWorkflowRun({}),
+      }),
     ).rejects.toThrow("Input 'branch' ('dev') and options.metadata.git.branch ('main') disagree");
     await expect(
-      buildSuiteOptions('metadata: {git: {branch: main}}', { branchExplicit: true, env: {} }),
+      buildSuiteOptions('metadata: {git: {branch: main}}', {
+        branchExplicit: true,
+        workflow: readWorkflowRun({}),
+      }),
     ).rejects.toThrow("Input 'branch' ('none' (send no branch)) and options.metadata.git.branch ('main')");
   });
 
@@ -430,26 +442,34 @@ describe('buildSuiteOptions merges the inputs and the default note', () => {
   });
 
   test('defaultNote names the repository, the commit and the workflow run', () => {
-    expect(defaultNote(GITHUB)).toBe(NOTE);
-    expect(defaultNote({ ...GITHUB, GITHUB_SERVER_URL: '' })).toBe(
+    expect(defaultNote(readWorkflowRun(GITHUB))).toBe(NOTE);
+    expect(defaultNote(readWorkflowRun({ ...GITHUB, GITHUB_SERVER_URL: '' }))).toBe(
       'GitHub Actions: octo/shop@fedcba987654 https://github.com/octo/shop/actions/runs/77',
     );
-    expect(defaultNote({ GITHUB_REPOSITORY: 'octo/shop' })).toBe('GitHub Actions: octo/shop');
-    expect(defaultNote({})).toBeUndefined();
+    expect(defaultNote(readWorkflowRun({ GITHUB_REPOSITORY: 'octo/shop' }))).toBe(
+      'GitHub Actions: octo/shop',
+    );
+    expect(defaultNote(readWorkflowRun({}))).toBeUndefined();
   });
 
   test("on a pull request, defaultNote names the pull request's head commit and number, not the merge commit", () => {
     const eventFile = pullRequestEventFile(SAMPLE_PULL_REQUEST);
     for (const event of ['pull_request', 'pull_request_target']) {
-      expect(defaultNote({ ...GITHUB, GITHUB_EVENT_NAME: event, GITHUB_EVENT_PATH: eventFile })).toBe(
+      expect(
+        defaultNote(readWorkflowRun({ ...GITHUB, GITHUB_EVENT_NAME: event, GITHUB_EVENT_PATH: eventFile })),
+      ).toBe(
         `GitHub Actions: octo/shop@${SAMPLE_PULL_REQUEST.headSha.slice(0, 12)} (pull request #7) https://github.example.com/octo/shop/actions/runs/77`,
       );
     }
     // a push names its own commit; a payload that cannot be read, the merge commit
-    expect(defaultNote({ ...GITHUB, GITHUB_EVENT_NAME: 'push', GITHUB_EVENT_PATH: eventFile })).toBe(NOTE);
-    expect(defaultNote({ ...GITHUB, GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: '/nowhere' })).toBe(
-      NOTE,
-    );
+    expect(
+      defaultNote(readWorkflowRun({ ...GITHUB, GITHUB_EVENT_NAME: 'push', GITHUB_EVENT_PATH: eventFile })),
+    ).toBe(NOTE);
+    expect(
+      defaultNote(
+        readWorkflowRun({ ...GITHUB, GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: '/nowhere' }),
+      ),
+    ).toBe(NOTE);
   });
 
   test('hideSensitiveValues hides what the service marks sensitive and what was sent as sensitive', () => {

@@ -36,7 +36,7 @@ export async function run(dependencies: RunDependencies = {}): Promise<void> {
     const read = await readSettings(input, env);
     // Before the run: a suite run's default note names the pull request found.
     const found = await findPullRequests(read, clock, job.signal);
-    const settings = withPullRequestNote(read, found, env ?? process.env);
+    const settings = withPullRequestNote(read, found);
     const ran = await runToOutcome(settings, clock, job);
     const thread = await openPullRequestThread(ran, settings, found, clock, job.signal);
     const outcome = judgeAgainstPrevious(ran, thread, settings.failOn);

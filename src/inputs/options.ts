@@ -3,14 +3,14 @@ import { issuePath, shown } from '../service/validation.js';
 import { InputError } from './input-error.js';
 import { parseOptionsText } from './options-text.js';
 import { maskSensitiveOverrides } from './sensitive-overrides.js';
-import { type PullRequestRef, readWorkflowRun, workflowRunUrl } from './workflow-run.js';
+import { type PullRequestRef, type WorkflowRun, workflowRunUrl } from './workflow-run.js';
 
 export interface SuiteOptionInputs {
   environment?: string;
   branch?: string;
   /** From the `branch` input rather than from the runner's variables. */
   branchExplicit: boolean;
-  env: NodeJS.ProcessEnv;
+  workflow: WorkflowRun;
 }
 
 async function parseSuiteOptions(text: string): Promise<SuiteOptions> {
@@ -48,7 +48,7 @@ export async function buildSuiteOptions(text: string, inputs: SuiteOptionInputs)
     );
   }
   const branch = optionsBranch ?? inputs.branch;
-  const note = options.metadata?.note ?? defaultNote(inputs.env);
+  const note = options.metadata?.note ?? defaultNote(inputs.workflow);
   const environment = options.environment ?? inputs.environment;
   const metadata = {
     ...(branch !== undefined ? { git: { branch } } : {}),
@@ -62,8 +62,7 @@ export async function buildSuiteOptions(text: string, inputs: SuiteOptionInputs)
 }
 
 /** On a pull request, its head commit: GITHUB_SHA is then a temporary merge commit on no branch. */
-export function defaultNote(env: NodeJS.ProcessEnv, found?: PullRequestRef): string | undefined {
-  const workflow = readWorkflowRun(env);
+export function defaultNote(workflow: WorkflowRun, found?: PullRequestRef): string | undefined {
   if (!workflow.repository) return undefined;
   const pullRequest = found ?? workflow.pullRequest;
   const commit = pullRequest?.headSha ?? workflow.eventCommit?.sha ?? workflow.sha;

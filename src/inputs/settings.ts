@@ -303,6 +303,8 @@ export async function readSettings(readRaw: InputReader = getInput, env: NodeJS.
     );
   }
   const junit = input('junit-report');
+  // Read once: the event payload is a file.
+  const workflow = readWorkflowRun(env);
   const settings = {
     apiKey,
     /** Without a trailing slash; may carry a path prefix. */
@@ -317,12 +319,16 @@ export async function readSettings(readRaw: InputReader = getInput, env: NodeJS.
     summary: parseBoolean(input, 'summary'),
     junitPath: junit ? reportPath(env.GITHUB_WORKSPACE || process.cwd(), junit, 'junit.xml') : undefined,
     resultsDir: env.RUNNER_TEMP || undefined,
+    workflow,
     prComment: parseChoice(input, 'pr-comment', ['off', 'always', 'on-failure'] as const),
     githubToken,
     ...dashboardTemplates(input, idTarget),
-    workflow: readWorkflowRun(env),
     pullRequestNumber: pullRequestInput(input),
   };
-  const run = { environment: parseEnvironment(input, idTarget), ...resolveBranch(input('branch'), env), env };
+  const run = {
+    environment: parseEnvironment(input, idTarget),
+    ...resolveBranch(input('branch'), env),
+    workflow,
+  };
   return { ...settings, ...(await completeTarget(input, idTarget, run, loopback)) };
 }

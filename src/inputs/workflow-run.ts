@@ -82,8 +82,10 @@ export function readWorkflowRun(env: NodeJS.ProcessEnv) {
 }
 
 /** Undefined outside a runner. */
+export type WorkflowRun = ReturnType<typeof readWorkflowRun>;
+
 export function workflowRunUrl(
-  workflow: ReturnType<typeof readWorkflowRun>,
+  workflow: WorkflowRun,
   options: { attempt?: boolean } = {},
 ): string | undefined {
   if (!workflow.repository || !workflow.runId) return undefined;

@@ -96,17 +96,13 @@ async function lookUp(
 }
 
 /** The default note names the pull request found (it was built before GitHub was asked); the user's stays. */
-export function withPullRequestNote(
-  settings: Settings,
-  found: PullRequestsOfRun,
-  env: NodeJS.ProcessEnv,
-): Settings {
+export function withPullRequestNote(settings: Settings, found: PullRequestsOfRun): Settings {
   const [first] = found.pullRequests;
   const { target } = settings;
   if (target.kind !== 'suite-start' || first === undefined) return settings;
   const metadata = target.options.metadata;
-  if (metadata?.note === undefined || metadata.note !== defaultNote(env)) return settings;
-  const note = defaultNote(env, first);
+  if (metadata?.note === undefined || metadata.note !== defaultNote(settings.workflow)) return settings;
+  const note = defaultNote(settings.workflow, first);
   return {
     ...settings,
     target: { ...target, options: { ...target.options, metadata: { ...metadata, note } } },
