@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import { pipeline } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { getProxyUrl, HttpClient } from '@actions/http-client';
-import { Agent, type Dispatcher, Headers, request } from 'undici';
+import { Client, type Dispatcher, Headers, request } from 'undici';
 import { USER_AGENT } from './user-agent.js';
 
 /** The largest real answer (100,000 test cases with 250-character titles) is about 33 MB; more is cut. */
@@ -206,9 +206,10 @@ export async function send(
   if (signal?.aborted) throw new TransportError('aborted', 'aborted', false);
   const timeout = AbortSignal.timeout(timeoutMs);
   const both = signal ? AbortSignal.any([signal, timeout]) : timeout;
-  // One connection per request: nothing is kept open once the step is done with it.
+  // One connection per request, nothing kept open once the step is done with it; a Client, not an
+  // Agent's pool of them: a redirect is followed only within the origin.
   const proxy = proxyClient.getAgentDispatcher(url);
-  const dispatcher = proxy ?? new Agent({ pipelining: 0 });
+  const dispatcher = proxy ?? new Client(new URL(url).origin, { pipelining: 0 });
   let target = url;
   try {
     for (let hops = 0; ; hops++) {
