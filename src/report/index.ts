@@ -17,10 +17,11 @@ const MAX_FAILED_LINES = 50;
 function logOutcome(outcome: RunOutcome): void {
   info(line`${countsLine(outcome.counts)}`);
   const failing = outcome.reportOrder.filter((testCase) => testCase.verdict.fails);
+  // Escaped: terser keeps a tagged template's text as written, and the bundle stays ASCII.
   for (const testCase of failing.slice(0, MAX_FAILED_LINES)) {
-    info(line`  ✗ ${safe(testCase.verdict.label, 60)}  ${safe(testCase.title, 200) || UNTITLED}`);
+    info(line`  \u2717 ${safe(testCase.verdict.label, 60)}  ${safe(testCase.title, 200) || UNTITLED}`);
   }
-  if (failing.length > MAX_FAILED_LINES) info(line`  … and ${failing.length - MAX_FAILED_LINES} more`);
+  if (failing.length > MAX_FAILED_LINES) info(line`  \u2026 and ${failing.length - MAX_FAILED_LINES} more`);
 }
 
 /** Not `run-id` (set when the run starts), the file paths, and `success` (set last). */
