@@ -37,8 +37,9 @@ for (const [name, asset] of Object.entries(assets)) {
 // Else the project's "type": "module" would make Node read dist/index.js as an ES module.
 if (format === 'cjs') writeFileSync(path.join(out, 'package.json'), '{\n  "type": "commonjs"\n}\n');
 
-const COMMENTS_KEPT = /@preserve|@copyright|@lic|@cc_on|^\**!/i;
-const ascii = (text) => text.replace(/[^\0-\x7f]/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
+const ascii = (text) => text.replace(/[^\p{ASCII}]/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`);
+const kept = (_, c) =>
+  /@preserve|@copyright|@lic|^\**!/i.test(Object.assign(c, { value: ascii(c.value) }).value);
 for (const file of readdirSync(out).filter((name) => name.endsWith('.js'))) {
   const code = readFileSync(path.join(out, file), 'utf8');
   const map = readFileSync(path.join(out, `${file}.map`), 'utf8');
@@ -46,8 +47,7 @@ for (const file of readdirSync(out).filter((name) => name.endsWith('.js'))) {
     module: format === 'esm',
     compress: { passes: 2 },
     mangle: { keep_classnames: true, keep_fnames: true },
-    // The notices terser keeps (its default), escaped too: V8 keeps an all-ASCII text one byte a character.
-    format: { ascii_only: true, comments: (_, note) => COMMENTS_KEPT.test((note.value = ascii(note.value))) },
+    format: { ascii_only: true, comments: kept }, // kept: terser's default notices, printed escaped
     sourceMap: { content: map, filename: file, url: `${file}.map` },
   });
   writeFileSync(path.join(out, file), result.code);
