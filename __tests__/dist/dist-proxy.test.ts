@@ -159,7 +159,7 @@ describe.each(nodeBinaries())('dist/index.js through an HTTPS proxy, on $name', 
     expect(annotations(result.stdout, 'error')).toEqual([
       expect.stringMatching(
         new RegExp(
-          `^::error::Could not start a project run for project 'proj-1': the proxy ${proxy.url} refused the tunnel to ${TARGET} with HTTP 502 Bad Gateway \\(gave up after \\d+ attempts over [\\d.]+ s\\)\\.$`,
+          `^::error::Could not start a project run for project 'proj-1': the proxy ${proxy.url} refused the tunnel to ${TARGET} with HTTP 502 Bad Gateway \\(gave up after \\d+ attempts over ([\\d.]+ s|\\d+ ms)\\)\\.$`,
         ),
       ),
     ]);
@@ -210,7 +210,7 @@ describe.each(nodeBinaries())('dist/index.js through an HTTPS proxy, on $name', 
     expect(annotations(result.stdout, 'error')).toEqual([
       expect.stringMatching(
         new RegExp(
-          `^::error::Could not start a project run for project 'proj-1': could not connect to the proxy ${unreachable} \\(connect ECONNREFUSED 127\\.0\\.0\\.1:\\d+\\) \\(gave up after \\d+ attempts over [\\d.]+ s\\)\\.$`,
+          `^::error::Could not start a project run for project 'proj-1': could not connect to the proxy ${unreachable} \\(connect ECONNREFUSED 127\\.0\\.0\\.1:\\d+\\) \\(gave up after \\d+ attempts over ([\\d.]+ s|\\d+ ms)\\)\\.$`,
         ),
       ),
     ]);

@@ -84,7 +84,7 @@ describe.each(nodeBinaries())('tunnel, dist/index.js on $name', ({ bin }) => {
 
     expect(result.outputs).toMatchObject({ status: 'ERROR', success: 'false' });
     const [message] = annotations(result.stdout, 'error');
-    expect(message).toContain(`Could not open a tunnel to ${origin}: nothing answered there within 2 s`);
+    expect(message).toContain(`Could not open a tunnel to ${origin}: nothing answered there within 2.0 s`);
     expect(message).toContain('No run was started.');
     expect(sim.count('startSuiteRun')).toBe(0);
     expect(world.standIn.invocations()).toEqual([]);

@@ -34,7 +34,7 @@ describe('the timeout input', () => {
     ]);
     expect(sim.requests.at(-1)?.body).toEqual({ where: { runId: 'run-1' } });
     expect(annotations(result.log, 'error')[0]).toMatch(
-      /project run run-1 did not finish within the time-out of 2 min 0 s \('timeout' input\); its last status was RUNNING/,
+      /project run run-1 did not finish within the time-out of 2 min \('timeout' input\); its last status was RUNNING/,
     );
     expect(result.summary).toContain('Cancelled project run run-1 on the service.');
     // one event, one line of the log

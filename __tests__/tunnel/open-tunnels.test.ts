@@ -68,7 +68,7 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-const UP_AT_ATTEMPT_2 = /^Tunnel to \S+ is up at \S+ \(\d+\.\d s, attempt 2\)\.$/;
+const UP_AT_ATTEMPT_2 = /^Tunnel to \S+ is up at \S+ \((\d+ ms|\d+\.\d s), attempt 2\)\.$/;
 
 describe('openTunnels', () => {
   it('opens a quick tunnel whose public URL reaches the app, masked before it is printed, and stops it', async () => {
@@ -106,7 +106,9 @@ describe('openTunnels', () => {
     expect(run.logs).toEqual([
       `Using cloudflared from PATH (not checked: the action checks only the one it downloads): ${path.join(w.standIn.binDir, 'cloudflared')}`,
       expect.stringMatching(
-        new RegExp(`^Tunnel to ${w.app.origin} is up at ${publicOrigin} \\(\\d+\\.\\d s, attempt 1\\)\\.$`),
+        new RegExp(
+          `^Tunnel to ${w.app.origin} is up at ${publicOrigin} \\((\\d+ ms|\\d+\\.\\d s), attempt 1\\)\\.$`,
+        ),
       ),
     ]);
 
@@ -189,11 +191,11 @@ describe('openTunnels', () => {
       name: 'TunnelError',
       message: expect.stringMatching(
         new RegExp(
-          `^Could not open a tunnel to ${origin}: nothing answered there within 0\\.\\d s \\(last try: network error ECONNREFUSED\\)\\. Start the app before this step, and check its port; see "Test the app your job starts" in the README\\.$`,
+          `^Could not open a tunnel to ${origin}: nothing answered there within \\d+ ms \\(last try: network error ECONNREFUSED\\)\\. Start the app before this step, and check its port; see "Test the app your job starts" in the README\\.$`,
         ),
       ),
     });
-    expect(run.logs).toContain(`Waiting for ${origin} to answer (up to 0.5 s)…`);
+    expect(run.logs).toContain(`Waiting for ${origin} to answer (up to 500 ms)…`);
     expect(w.standIn.invocations()).toEqual([]);
   });
 
@@ -277,12 +279,12 @@ describe('openTunnels', () => {
     [
       'no-url',
       { urlWaitMs: 300 },
-      /the last one: cloudflared printed no tunnel URL within 0\.3 s \(its last line: "Starting metrics server on 127\.0\.0\.1:\d+\/metrics"\)\. Quick tunnels need /,
+      /the last one: cloudflared printed no tunnel URL within 300 ms \(its last line: "Starting metrics server on 127\.0\.0\.1:\d+\/metrics"\)\. Quick tunnels need /,
     ],
     [
       'unreachable',
       { reachWaitMs: 400 },
-      /the last one: its public URL did not reach the app within 0\.4 s \(last try: the proxy http:\/\/127\.0\.0\.1:\d+ refused the tunnel to [a-z]+-[a-z]+-[a-z]+-\d+\.trycloudflare\.com:443 with HTTP 502 Bad Gateway\)\. Quick tunnels need /,
+      /the last one: its public URL did not reach the app within 400 ms \(last try: the proxy http:\/\/127\.0\.0\.1:\d+ refused the tunnel to [a-z]+-[a-z]+-[a-z]+-\d+\.trycloudflare\.com:443 with HTTP 502 Bad Gateway\)\. Quick tunnels need /,
     ],
     [
       'refuse-429',

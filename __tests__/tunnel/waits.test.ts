@@ -100,12 +100,12 @@ describe('the documented wait for a local origin', () => {
           clock,
         }),
       ).rejects.toThrow(
-        `Could not open a tunnel to http://127.0.0.1:${port}: nothing answered there within 60 s (last try: network error ECONNREFUSED).`,
+        `Could not open a tunnel to http://127.0.0.1:${port}: nothing answered there within 1 min (last try: network error ECONNREFUSED).`,
       );
       expect(TUNNEL_BOUNDS.originWaitMs).toBe(60_000);
       expect(clock.slept.reduce((sum, ms) => sum + ms, 0)).toBe(60_000);
       expect(clock.slept.every((ms) => ms === TUNNEL_BOUNDS.pollIntervalMs)).toBe(true);
-      expect(lines).toContain(`Waiting for http://127.0.0.1:${port} to answer (up to 60 s)…`);
+      expect(lines).toContain(`Waiting for http://127.0.0.1:${port} to answer (up to 1 min)…`);
       expect(standIn.invocations()).toEqual([]);
     } finally {
       process.env.PATH = saved;

@@ -1,11 +1,11 @@
 import { stat } from 'node:fs/promises';
+import { formatDuration } from '../runner/duration.js';
 import { appendSummary } from '../runner/step.js';
 import { cellText, linked, preText } from './escape.js';
 import {
   comparisonHeadline,
   comparisonLists,
   countsLine,
-  formatDuration,
   headingOf,
   type ListMarkup,
   plural,

@@ -1,7 +1,7 @@
 import { hideSensitiveValues } from '../inputs/sensitive-overrides.js';
 import { modeOf, type Settings } from '../inputs/settings.js';
-import { formatDuration } from '../report/format.js';
 import type { RunOutcome } from '../report/outcome.js';
+import { formatDuration } from '../runner/duration.js';
 import { info, warning } from '../runner/log.js';
 import { saveState, setOutput } from '../runner/step.js';
 import { line } from '../runner/text.js';

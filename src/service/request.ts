@@ -1,3 +1,4 @@
+import { formatDuration } from '../runner/duration.js';
 import { info } from '../runner/log.js';
 import { cut, line } from '../runner/text.js';
 import type { Clock } from './clock.js';
@@ -68,11 +69,6 @@ function parseRetryAfter(text: string | null): number | undefined {
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
-/** `1.5 s`, `62 s`: how long a retry waits or a failing operation lasted. */
-function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
-}
-
 /** The answer's `error` (or `field`) text, or the start of a non-JSON body, on one line, short. */
 export function errorText(body: string | undefined, field = 'error'): string {
   if (!body) return '';
@@ -125,7 +121,7 @@ interface Stop {
 }
 
 function describeFailure(party: Party, operation: Request, { failure, attempts, elapsedMs }: Stop): string {
-  const tries = attempts > 1 ? ` (gave up after ${attempts} attempts over ${seconds(elapsedMs)})` : '';
+  const tries = attempts > 1 ? ` (gave up after ${attempts} attempts over ${formatDuration(elapsedMs)})` : '';
   const start = `Could not ${operation.name}`;
   const mayHaveStarted = operation.rule === 'start' && mayHaveActed(failure);
   if (!(failure instanceof TransportError) && failure.redirect) {
@@ -154,7 +150,7 @@ function settle(party: Party, operation: Request, stop: Stop): Error {
   // A wait the service asks for past a read's deadline is not slept through, and the step says so.
   if (reason === 'retry-after' && operation.rule === 'read') {
     const askedMs = failure instanceof TransportError ? 0 : (failure.retryAfterMs ?? 0);
-    const asked = `${describeFailure(party, operation, stop)} The service asked to wait ${seconds(askedMs)} (Retry-After) before trying again, longer than the ${seconds(stop.timeLeftMs)} left before the time-out ('timeout' input): the step stopped waiting.`;
+    const asked = `${describeFailure(party, operation, stop)} The service asked to wait ${formatDuration(askedMs)} (Retry-After) before trying again, longer than the ${formatDuration(stop.timeLeftMs)} left before the time-out ('timeout' input): the step stopped waiting.`;
     return new DeadlineExceeded(asked, asked, true);
   }
   // One read cut short by the deadline is the time-out at work; anything else means the service
@@ -232,7 +228,7 @@ export async function request(party: Party, request: Request, context: RequestCo
     const said = failure instanceof TransportError ? failure.message : `HTTP ${failure.status}`;
     const timedOut = failure instanceof TransportError && failure.kind === 'timeout';
     info(
-      line`Could not ${request.name} (${timedOut ? 'no answer' : said}); attempt ${attempts + 1} in ${seconds(delay)}.`,
+      line`Could not ${request.name} (${timedOut ? 'no answer' : said}); attempt ${attempts + 1} in ${formatDuration(delay)}.`,
     );
     await clock.sleep(delay, signal);
     if (signal?.aborted) throw stop('aborted');

@@ -1,3 +1,4 @@
+import { formatDuration } from '../runner/duration.js';
 import { type Clock, systemClock } from '../service/clock.js';
 import { send, TransportError } from '../service/transport.js';
 import { type InstallOptions, locateCloudflared } from './cloudflared-binary.js';
@@ -53,8 +54,6 @@ const README = 'see "Test the app your job starts" in the README';
 
 /** Why one attempt gave no working tunnel: the next attempt goes over TCP after `notRegistered`. */
 type AttemptFailure = { clause: string; rateLimited?: boolean; notRegistered?: boolean };
-
-const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
 const quoted = (line: string) => `"${line.length > 300 ? `${line.slice(0, 297)}...` : line}"`;
 
@@ -183,20 +182,20 @@ class Opening {
       const result = await probe(`${origin}/`, bounds.requestTimeoutMs, signal);
       if ('status' in result || result.tls) return { status: 'status' in result ? result.status : undefined };
       if (lastTry === '')
-        options.log(`Waiting for ${origin} to answer (up to ${seconds(bounds.originWaitMs)})…`);
+        options.log(`Waiting for ${origin} to answer (up to ${formatDuration(bounds.originWaitMs)})…`);
       lastTry = result.failure;
       return undefined;
     }, bounds.originWaitMs);
     if (signal.aborted) throw cancelled(origin);
     if (answer) return answer.status;
-    const message = `Could not open a tunnel to ${origin}: nothing answered there within ${seconds(bounds.originWaitMs)} (last try: ${lastTry}). Start the app before this step, and check its port; ${README}.`;
+    const message = `Could not open a tunnel to ${origin}: nothing answered there within ${formatDuration(bounds.originWaitMs)} (last try: ${lastTry}). Start the app before this step, and check its port; ${README}.`;
     throw new TunnelError(message);
   }
 
   private tunnelOf(cloudflared: CloudflaredProcess, origin: string, publicOrigin: string, attempt: number) {
     const stop = () => cloudflared.stop(this.bounds.killAfterMs);
     const tunnel = { localOrigin: origin, publicOrigin, pid: cloudflared.pid as number, stop };
-    const took = seconds(this.clock.now() - this.startedAt);
+    const took = formatDuration(this.clock.now() - this.startedAt);
     this.options.log(`Tunnel to ${origin} is up at ${publicOrigin} (${took}, attempt ${attempt}).`);
     void cloudflared.exited.then((exit) => {
       if (cloudflared.stopping) return;
@@ -218,11 +217,11 @@ class Opening {
     if (typeof publicOrigin !== 'string') {
       const { lastLine } = cloudflared.log;
       const last = lastLine ? ` (its last line: ${quoted(lastLine)})` : '';
-      const clause = `cloudflared printed no tunnel URL within ${seconds(bounds.urlWaitMs)}${last}`;
+      const clause = `cloudflared printed no tunnel URL within ${formatDuration(bounds.urlWaitMs)}${last}`;
       return publicOrigin ?? { clause };
     }
     const reachBy = clock.now() + bounds.reachWaitMs;
-    const within = seconds(bounds.reachWaitMs);
+    const within = formatDuration(bounds.reachWaitMs);
     // Not asked for before its connection registers: a name that does not resolve yet can be cached as such.
     const registered = await fromLog((log) => log.registered || undefined, bounds.reachWaitMs);
     if (registered !== true) {

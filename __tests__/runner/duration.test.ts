@@ -1,4 +1,4 @@
-import { formatDuration, NO_DURATION } from '../../src/report/format.js';
+import { formatDuration, NO_DURATION } from '../../src/runner/duration.js';
 
 describe('formatDuration', () => {
   it.each([
@@ -9,12 +9,12 @@ describe('formatDuration', () => {
     [1_000, '1.0 s'],
     [1_234, '1.2 s'],
     [59_900, '59.9 s'],
-    [59_960, '1 min 0 s'],
+    [59_960, '1 min'],
     [184_000, '3 min 4 s'],
     [3_599_400, '59 min 59 s'],
-    [3_599_600, '1 h 0 min'],
+    [3_599_600, '1 h'],
     [3_720_000, '1 h 2 min'],
-    [90_000_000, '25 h 0 min'],
+    [90_000_000, '25 h'],
   ])('%p ms -> %p', (ms, expected) => {
     expect(formatDuration(ms)).toBe(expected);
   });
