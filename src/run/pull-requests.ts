@@ -34,7 +34,8 @@ export async function findPullRequests(
   signal: AbortSignal,
 ): Promise<PullRequestsOfRun> {
   const { workflow, pullRequestNumber } = settings;
-  const asked = settings.prComment !== 'off' && settings.wait;
+  // Also for fail-on 'new': the pull request names the base branch to compare with.
+  const asked = (settings.prComment !== 'off' || settings.failOn === 'new') && settings.wait;
   const explicit = pullRequestNumber !== undefined && asked;
   if (!explicit && isPullRequestEvent(workflow.eventName)) {
     const { pullRequest } = workflow;
