@@ -2,6 +2,7 @@ import { getOctokit } from '@actions/github';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { runProcess } from '../helpers/process.js';
 import {
+  DEFAULT_BASE_SHA,
   DEFAULT_TOKEN,
   GITHUB_ACTIONS_BOT,
   GitHubSimulator,
@@ -637,6 +638,262 @@ describe('faults', () => {
     expect((await call(s, 'GET', commentsPath())).status).toBe(200);
     expect(s.requests.at(-1)?.n).toBe(9); // counts are not reset
     expect(s.comments(OWNER, REPO, PR)).toHaveLength(1); // nor the comments
+  });
+});
+
+describe('commits', () => {
+  // 1 - 2 - 3            main (3)
+  //      \
+  //       4 - 5          feature/x (5)
+  // 1 - 2 - 3 - 9        release (9): a merge of 3 and 5, first parent 3
+  //               /
+  //      ... 4 - 5
+  // 0                    orphan: a second root
+  const C0 = '0'.repeat(40);
+  const C1 = '1'.repeat(40);
+  const C2 = '2'.repeat(40);
+  const C3 = '3'.repeat(40);
+  const C4 = '4'.repeat(40);
+  const C5 = '5'.repeat(40);
+  const C9 = '9'.repeat(40);
+  const graph: Scenario = {
+    commits: [
+      { owner: OWNER, repo: REPO, sha: C2, parents: [C1] },
+      { owner: OWNER, repo: REPO, sha: C3, parents: [C2], message: 'Third' },
+      { owner: OWNER, repo: REPO, sha: C4, parents: [C2] },
+      { owner: OWNER, repo: REPO, sha: C5, parents: [C4] },
+      { owner: OWNER, repo: REPO, sha: C9, parents: [C3, C5] },
+    ],
+    branches: [
+      { owner: OWNER, repo: REPO, name: 'main', sha: C3 },
+      { owner: OWNER, repo: REPO, name: 'feature/x', sha: C5 },
+      { owner: OWNER, repo: REPO, name: 'release', sha: C9 },
+      { owner: OWNER, repo: REPO, name: 'orphan', sha: C0 },
+    ],
+  };
+
+  it('gets a commit by sha, prefix or branch, with its parents first parent first, shaped like GitHub', async () => {
+    const s = await startSim(graph);
+    const gh = octokit(s);
+    const merge = await gh.rest.repos.getCommit({ owner: OWNER, repo: REPO, ref: 'release' });
+    expect(merge.status).toBe(200);
+    expect(merge.data).toMatchObject({
+      sha: C9,
+      url: `${s.url}/repos/${OWNER}/${REPO}/commits/${C9}`,
+      html_url: `https://github.com/${OWNER}/${REPO}/commit/${C9}`,
+      commit: { message: `Commit ${C9.slice(0, 7)}`, comment_count: 0 },
+      files: [],
+    });
+    expect(merge.data.parents).toEqual([
+      {
+        sha: C3,
+        url: `${s.url}/repos/${OWNER}/${REPO}/commits/${C3}`,
+        html_url: `https://github.com/${OWNER}/${REPO}/commit/${C3}`,
+      },
+      expect.objectContaining({ sha: C5 }),
+    ]);
+
+    for (const ref of [C3, C3.slice(0, 7), C3.toUpperCase(), 'main', 'heads/main', 'refs/heads/main']) {
+      const { data } = await gh.rest.repos.getCommit({ owner: OWNER, repo: REPO, ref });
+      expect([ref, data.sha, data.commit.message, data.parents.map((p) => p.sha)]).toEqual([
+        ref,
+        C3,
+        'Third',
+        [C2],
+      ]);
+    }
+    // A parent that is not listed itself is a root; so is a branch head that is not listed.
+    expect((await gh.rest.repos.getCommit({ owner: OWNER, repo: REPO, ref: C1 })).data.parents).toEqual([]);
+    expect((await gh.rest.repos.getCommit({ owner: OWNER, repo: REPO, ref: 'orphan' })).data.sha).toBe(C0);
+    expect(s.requests.at(-1)?.path).toBe(`/repos/${OWNER}/${REPO}/commits/orphan`);
+    expect(s.count('getCommit')).toBe(9);
+  });
+
+  it('answers 422 No commit found for an unknown sha, an unknown branch and an ambiguous prefix', async () => {
+    const s = await startSim({
+      ...graph,
+      commits: [
+        ...(graph.commits ?? []),
+        { owner: OWNER, repo: REPO, sha: `4${'0'.repeat(39)}`, parents: [] },
+      ],
+    });
+    const unknown = await rejection(
+      octokit(s).rest.repos.getCommit({ owner: OWNER, repo: REPO, ref: 'f'.repeat(40) }),
+    );
+    expect(unknown.status).toBe(422);
+    expect(unknown.response?.data).toEqual({
+      message: `No commit found for SHA: ${'f'.repeat(40)}`,
+      documentation_url: 'https://docs.github.com/rest/commits/commits#get-a-commit',
+      status: '422',
+    });
+    expect(await call(s, 'GET', `/repos/${OWNER}/${REPO}/commits/nope`)).toMatchObject({
+      status: 422,
+      json: { message: 'No commit found for SHA: nope' },
+    });
+    expect((await call(s, 'GET', `/repos/${OWNER}/${REPO}/commits/4444`)).status).toBe(200);
+    expect((await call(s, 'GET', `/repos/${OWNER}/${REPO}/commits/4`)).status).toBe(422); // too short
+    expect((await call(s, 'GET', `/repos/${OWNER}/${REPO}/commits/400`)).status).toBe(422); // too short
+    expect((await call(s, 'GET', `/repos/${OWNER}/${REPO}/commits/4000`)).status).toBe(200); // 4000…0 only
+    s.setScenario({
+      ...graph,
+      commits: [
+        ...(graph.commits ?? []),
+        { owner: OWNER, repo: REPO, sha: `44${'0'.repeat(38)}`, parents: [] },
+      ],
+    });
+    expect((await call(s, 'GET', `/repos/${OWNER}/${REPO}/commits/4444`)).status).toBe(200);
+    expect((await call(s, 'GET', `/repos/${OWNER}/${REPO}/commits/4400`)).status).toBe(200);
+    s.setScenario({
+      ...graph,
+      commits: [
+        ...(graph.commits ?? []),
+        { owner: OWNER, repo: REPO, sha: `4444${'0'.repeat(36)}`, parents: [] },
+      ],
+    });
+    expect((await call(s, 'GET', `/repos/${OWNER}/${REPO}/commits/4444`)).status).toBe(422); // two match
+    expect((await call(s, 'GET', `/repos/${OWNER}/other/commits/main`)).status).toBe(422);
+  });
+
+  it('reads commits and branches live, and without commits takes every 40-hex sha for a root commit', async () => {
+    const s = await startSim({ branches: [{ owner: OWNER, repo: REPO, name: 'main', sha: C1 }] });
+    const get = (ref: string) => call(s, 'GET', `/repos/${OWNER}/${REPO}/commits/${ref}`);
+    expect(await get(C5)).toMatchObject({ status: 200, json: { sha: C5, parents: [] } });
+    expect(await get('main')).toMatchObject({ status: 200, json: { sha: C1 } });
+    expect((await get(C5.slice(0, 10))).status).toBe(422); // a prefix names a known commit only
+    expect((await get('develop')).status).toBe(422);
+
+    s.setScenario(graph);
+    expect(await get('main')).toMatchObject({ status: 200, json: { sha: C3 } });
+    expect((await get('f'.repeat(40))).status).toBe(422); // commits given: strict
+
+    // The commit's pulls still route as before, beside the commit.
+    s.setScenario({ pulls: [{ owner: OWNER, repo: REPO, number: 3, headSha: C5, headRef: 'feature/x' }] });
+    expect(await call(s, 'GET', `/repos/${OWNER}/${REPO}/commits/${C5}/pulls`)).toMatchObject({
+      status: 200,
+      json: [{ number: 3 }],
+    });
+    expect(s.requests.map((r) => r.operation).slice(-2)).toEqual(['getCommit', 'commitPulls']);
+  });
+
+  it('compares two refs as git does: ahead, behind, the merge base over all parents, the commits ahead oldest first', async () => {
+    const s = await startSim(graph);
+    const gh = octokit(s);
+    const compare = async (base: string, head: string) =>
+      (await gh.rest.repos.compareCommits({ owner: OWNER, repo: REPO, base, head })).data;
+    const summary = (c: Awaited<ReturnType<typeof compare>>) => ({
+      status: c.status,
+      ahead_by: c.ahead_by,
+      behind_by: c.behind_by,
+      total_commits: c.total_commits,
+      base: c.base_commit.sha,
+      merge_base: c.merge_base_commit.sha,
+      commits: c.commits.map((commit) => commit.sha),
+    });
+
+    // Diverged at 2: the nearest common ancestor, not the root 1.
+    const diverged = await compare('main', 'feature/x');
+    expect(summary(diverged)).toEqual({
+      status: 'diverged',
+      ahead_by: 2,
+      behind_by: 1,
+      total_commits: 2,
+      base: C3,
+      merge_base: C2,
+      commits: [C4, C5],
+    });
+    expect(diverged).toMatchObject({
+      url: `${s.url}/repos/${OWNER}/${REPO}/compare/main...feature%2Fx`,
+      html_url: `https://github.com/${OWNER}/${REPO}/compare/main...feature%2Fx`,
+      files: [],
+    });
+    expect(s.requests.at(-1)?.path).toBe(`/repos/${OWNER}/${REPO}/compare/main...feature%2Fx`);
+    expect(summary(await compare('feature/x', 'main'))).toMatchObject({
+      status: 'diverged',
+      ahead_by: 1,
+      behind_by: 2,
+      merge_base: C2,
+      commits: [C3],
+    });
+
+    // The merge 9 reaches 5 through its second parent: 5 is the merge base, not 2.
+    expect(summary(await compare('feature/x', 'release'))).toEqual({
+      status: 'ahead',
+      ahead_by: 2,
+      behind_by: 0,
+      total_commits: 2,
+      base: C5,
+      merge_base: C5,
+      commits: [C3, C9],
+    });
+    expect(summary(await compare(C1, 'release'))).toMatchObject({
+      ahead_by: 5,
+      merge_base: C1,
+      commits: [C2, C3, C4, C5, C9],
+    });
+    expect(summary(await compare('release', C4.slice(0, 7)))).toMatchObject({
+      status: 'behind',
+      ahead_by: 0,
+      behind_by: 3, // 3, 5 and the merge 9
+      merge_base: C4,
+      commits: [],
+    });
+    expect(summary(await compare('main', C3))).toMatchObject({ status: 'identical', merge_base: C3 });
+
+    const basehead = await gh.rest.repos.compareCommitsWithBasehead({
+      owner: OWNER,
+      repo: REPO,
+      basehead: 'main...release',
+    });
+    expect(summary(basehead.data)).toMatchObject({ status: 'ahead', ahead_by: 3, merge_base: C3 });
+  });
+
+  it('answers 404 to an unknown ref and to unrelated histories', async () => {
+    const s = await startSim(graph);
+    const unknown = await rejection(
+      octokit(s).rest.repos.compareCommits({ owner: OWNER, repo: REPO, base: 'main', head: 'nope' }),
+    );
+    expect(unknown.status).toBe(404);
+    expect(unknown.response?.data).toEqual({
+      message: 'Not Found',
+      documentation_url: 'https://docs.github.com/rest/commits/commits#compare-two-commits',
+      status: '404',
+    });
+    expect((await call(s, 'GET', `/repos/${OWNER}/${REPO}/compare/${'f'.repeat(40)}...main`)).status).toBe(
+      404,
+    );
+    expect(await call(s, 'GET', `/repos/${OWNER}/${REPO}/compare/main...orphan`)).toMatchObject({
+      status: 404,
+      json: { message: 'No common ancestor between main and orphan.' },
+    });
+    expect((await call(s, 'GET', `/repos/${OWNER}/${REPO}/compare/main..feature`)).status).toBe(404);
+    expect(s.requests.at(-1)?.operation).toBe('unknown');
+  });
+
+  it("answers a pull request's base from its baseRef and the branches, or its baseSha", async () => {
+    const pull = { owner: OWNER, repo: REPO, headSha: C5, headRef: 'feature/x' };
+    const s = await startSim({
+      ...graph,
+      branches: [...(graph.branches ?? []), { owner: OWNER, repo: REPO, name: 'develop', sha: C4 }],
+      pulls: [
+        { ...pull, number: 1 },
+        { ...pull, number: 2, baseRef: 'develop' },
+        { ...pull, number: 3, baseRef: 'develop', baseSha: C2 },
+        { ...pull, number: 4, baseRef: 'gone' },
+      ],
+    });
+    const base = async (n: number) =>
+      (await octokit(s).rest.pulls.get({ owner: OWNER, repo: REPO, pull_number: n })).data.base;
+    expect(await base(1)).toMatchObject({
+      label: `${OWNER}:main`,
+      ref: 'main',
+      sha: C3,
+      repo: { full_name: `${OWNER}/${REPO}` },
+    });
+    expect(await base(2)).toMatchObject({ label: `${OWNER}:develop`, ref: 'develop', sha: C4 });
+    expect(await base(3)).toMatchObject({ ref: 'develop', sha: C2 });
+    expect(await base(4)).toMatchObject({ ref: 'gone', sha: DEFAULT_BASE_SHA });
+    s.setScenario({ pulls: [{ ...pull, number: 1 }] });
+    expect(await base(1)).toMatchObject({ ref: 'main', sha: DEFAULT_BASE_SHA });
   });
 });
 

@@ -1,11 +1,12 @@
 /**
  * A simulator of the GitHub REST API's issue-comment endpoints, for end-to-end tests of the sticky
- * pull-request comment.
+ * pull-request comment, with the pulls and commit endpoints around them.
  *
  * It serves like https://api.github.com (or a GitHub Enterprise `/api/v3` with `prefix`) over real
  * HTTP on 127.0.0.1, with repositories whose pull requests hold comments, scripted by a `Scenario`:
- * which token is valid, whether it may write, which pull requests exist with which comments, and
- * which requests fail and how. Every request is logged, so a test can check what the client sent.
+ * which token is valid, whether it may write, which pull requests exist with which comments, which
+ * commits and branches a repository has, and which requests fail and how. Every request is logged,
+ * so a test can check what the client sent.
  *
  * Choices where GitHub's behaviour is not copied exactly (see also the comments below):
  * - Order of checks for a request: route (unknown -> 404, no auth needed), faults, auth (401),
@@ -23,8 +24,16 @@
  * - GraphQL answers one query, the token's `viewer { login databaseId }` (the scenario's `user`,
  *   as GitHub answers for an installation token: the bot's login with `[bot]`, its user id);
  *   any other query gets GraphQL's `errors`.
+ * - Commits are a graph of shas and parents only: no trees, files, diffs or signatures (getCommit
+ *   and compare answer `files: []`), one author and one date for all. A ref is a branch (`main`,
+ *   `heads/main`, `refs/heads/main`), a sha or an unambiguous prefix of 4+ hex digits, in one path
+ *   segment (encoded, as Octokit sends it); tags and `owner:branch` heads are not simulated.
+ * - compare's merge base is git merge-base's; when there are several (criss-cross merges), the
+ *   nearest to the head. Its `commits` are all those ahead, parents first, in one answer (GitHub
+ *   pages them past 250).
  */
 
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import * as os from 'node:os';
@@ -46,6 +55,8 @@ import {
 } from './json-server.js';
 
 export type IssueComment = components['schemas']['issue-comment'];
+export type Commit = components['schemas']['commit'];
+export type CommitComparison = components['schemas']['commit-comparison'];
 export type AuthorAssociation = components['schemas']['author-association'];
 
 export type Operation =
@@ -55,7 +66,9 @@ export type Operation =
   | 'graphql' // POST  /graphql (GitHub Enterprise: /api/graphql beside /api/v3)  body {query}: viewer only
   | 'getPull' // GET   {prefix}/repos/{owner}/{repo}/pulls/{pull_number}
   | 'listPulls' // GET   {prefix}/repos/{owner}/{repo}/pulls?state&head&per_page&page
-  | 'commitPulls'; // GET   {prefix}/repos/{owner}/{repo}/commits/{sha}/pulls
+  | 'commitPulls' // GET   {prefix}/repos/{owner}/{repo}/commits/{sha}/pulls
+  | 'getCommit' // GET   {prefix}/repos/{owner}/{repo}/commits/{ref}  (ref: a sha, a sha's prefix or a branch)
+  | 'compare'; // GET   {prefix}/repos/{owner}/{repo}/compare/{base}...{head}
 
 export interface SimUser {
   login: string;
@@ -126,6 +139,33 @@ export interface Scenario {
    * a commit that exists only in a fork.
    */
   pulls?: SimPull[];
+  /**
+   * The repositories' commits (read live, as `pulls`). When set, a repository's commits are those
+   * listed here, the parents they name (a parent not listed is a root) and its branches' heads;
+   * another sha -> 422 (getCommit) or 404 (compare). When absent, every 40-hex sha is a commit
+   * without parents, so a test that needs no history need not describe one.
+   */
+  commits?: SimCommit[];
+  /** Branches and their heads (read live): a ref names one as `main`, `heads/main` or `refs/heads/main`. */
+  branches?: SimBranch[];
+}
+
+/** A commit of octo/shop: its parents, first parent first (a merge has two or more). */
+export interface SimCommit {
+  owner: string;
+  repo: string;
+  sha: string;
+  parents: string[];
+  /** Default 'Commit <first 7 hex digits>'. */
+  message?: string;
+}
+
+/** A branch of octo/shop and the commit at its head. */
+export interface SimBranch {
+  owner: string;
+  repo: string;
+  name: string;
+  sha: string;
 }
 
 /** A pull request of the pulls endpoints: octo/shop#7 from `head` (`owner/repo`, default the base). */
@@ -139,6 +179,10 @@ export interface SimPull {
   head?: string;
   /** Default 'open'. */
   state?: 'open' | 'closed';
+  /** The base branch; default 'main'. */
+  baseRef?: string;
+  /** The base's sha; default the head of `baseRef` in `branches`, else DEFAULT_BASE_SHA. */
+  baseSha?: string;
 }
 
 export const DEFAULT_TOKEN = 'ghs_test-token';
@@ -150,6 +194,9 @@ export const HUMAN_USER: SimUser = { login: 'octocat', id: 583231, type: 'User' 
 
 export const MAX_BODY_LENGTH = 65536;
 
+/** A pull request's base sha when neither the pull nor the scenario's branches give one. */
+export const DEFAULT_BASE_SHA = 'b'.repeat(40);
+
 const DOCS = {
   rest: 'https://docs.github.com/rest',
   listComments: 'https://docs.github.com/rest/issues/comments#list-issue-comments',
@@ -158,12 +205,17 @@ const DOCS = {
   getPull: 'https://docs.github.com/rest/pulls/pulls#get-a-pull-request',
   listPulls: 'https://docs.github.com/rest/pulls/pulls#list-pull-requests',
   commitPulls: 'https://docs.github.com/rest/commits/commits#list-pull-requests-associated-with-a-commit',
+  getCommit: 'https://docs.github.com/rest/commits/commits#get-a-commit',
+  compare: 'https://docs.github.com/rest/commits/commits#compare-two-commits',
 } as const;
 
 /** GitHub's error body: {message, documentation_url, status} (status as a string, as GitHub sends it). */
 function githubError(status: number, message: string, documentationUrl: string = DOCS.rest) {
   return { message, documentation_url: documentationUrl, status: String(status) };
 }
+
+/** Every simulated commit's author and committer date. */
+const COMMIT_DATE = '2024-05-01T12:00:00Z';
 
 // Above 2^31, as GitHub's comment ids are now: a client that stores them in an int32 breaks here too.
 const FIRST_COMMENT_ID = 2_400_000_001;
@@ -196,6 +248,10 @@ interface Route {
   number: number;
   /** commitPulls: the commit. */
   sha?: string;
+  /** getCommit: the ref as the path names it (decoded); compare: the base. */
+  ref?: string;
+  /** compare: the head. */
+  head?: string;
 }
 
 export class GitHubSimulator extends JsonServer<Operation> {
@@ -374,6 +430,8 @@ export class GitHubSimulator extends JsonServer<Operation> {
     }
     const pulls = method === 'GET' ? pullsRoute(rest) : undefined;
     if (pulls) return { ...pulls, repo };
+    const commits = method === 'GET' ? commitsRoute(rest) : undefined;
+    if (commits) return { ...commits, repo };
     const [issues, a, b, ...more] = rest;
     if (issues !== 'issues' || more.length > 0) return undefined;
     if (isId(a) && b === 'comments') {
@@ -414,6 +472,9 @@ export class GitHubSimulator extends JsonServer<Operation> {
       route.operation === 'commitPulls'
     ) {
       return this.pullsAnswer(route, repository, path) ?? notFound;
+    }
+    if (route.operation === 'getCommit' || route.operation === 'compare') {
+      return this.commitsAnswer(route, repository, docs);
     }
 
     if (route.operation === 'updateComment') {
@@ -509,7 +570,9 @@ export class GitHubSimulator extends JsonServer<Operation> {
   private pullsAnswer(route: Route, repository: Repository, path: string): Reply | undefined {
     const here = `${repository.owner}/${repository.repo}`.toLowerCase();
     const pulls = (this.scenario.pulls ?? []).filter((p) => `${p.owner}/${p.repo}`.toLowerCase() === here);
-    const render = (pull: SimPull) => renderPull(pull, this.url);
+    const graph = new CommitGraph(this.scenario, repository);
+    const render = (pull: SimPull) =>
+      renderPull(pull, this.url, pull.baseSha ?? graph.branch(pull.baseRef ?? 'main') ?? DEFAULT_BASE_SHA);
     if (route.operation === 'getPull') {
       const pull = pulls.find((p) => p.number === route.number);
       return pull && { status: 200, body: render(pull) };
@@ -526,6 +589,94 @@ export class GitHubSimulator extends JsonServer<Operation> {
       .filter((p) => !head || `${(p.head ?? here).split('/')[0]}:${p.headRef}`.toLowerCase() === head)
       .sort((a, b) => b.number - a.number); // GitHub's default: newest first
     return this.page(`${this.url}/repositories/${repository.id}/pulls`, matching.map(render), query);
+  }
+
+  /** getCommit and compare, over the scenario's commits and branches as they are now. */
+  private commitsAnswer(route: Route, repository: Repository, docs: string): Reply {
+    const graph = new CommitGraph(this.scenario, repository);
+    const base = graph.resolve(route.ref ?? '');
+    if (route.operation === 'getCommit') {
+      // GitHub says SHA whatever the ref named (a branch too).
+      if (!base)
+        return { status: 422, body: githubError(422, `No commit found for SHA: ${route.ref}`, docs) };
+      const commit: Commit = {
+        ...this.renderCommit(repository, graph, base),
+        stats: { total: 0, additions: 0, deletions: 0 },
+        files: [],
+      };
+      return { status: 200, body: commit };
+    }
+    const head = graph.resolve(route.head ?? '');
+    if (!base || !head) return { status: 404, body: githubError(404, 'Not Found', docs) };
+    const mergeBase = graph.mergeBase(base, head);
+    if (!mergeBase) {
+      const message = `No common ancestor between ${route.ref} and ${route.head}.`;
+      return { status: 404, body: githubError(404, message, docs) };
+    }
+    const ahead = graph.only(head, base);
+    const behindBy = graph.only(base, head).length;
+    const status =
+      ahead.length === 0 ? (behindBy === 0 ? 'identical' : 'behind') : behindBy === 0 ? 'ahead' : 'diverged';
+    const { owner, repo } = repository;
+    const basehead = `${encodeURIComponent(route.ref ?? '')}...${encodeURIComponent(route.head ?? '')}`;
+    const web = `https://github.com/${owner}/${repo}`;
+    const comparison: CommitComparison = {
+      url: `${this.url}/repos/${owner}/${repo}/compare/${basehead}`,
+      html_url: `${web}/compare/${basehead}`,
+      permalink_url: `${web}/compare/${owner}:${base.slice(0, 7)}...${owner}:${head.slice(0, 7)}`,
+      diff_url: `${web}/compare/${basehead}.diff`,
+      patch_url: `${web}/compare/${basehead}.patch`,
+      base_commit: this.renderCommit(repository, graph, base),
+      merge_base_commit: this.renderCommit(repository, graph, mergeBase),
+      status,
+      ahead_by: ahead.length,
+      behind_by: behindBy,
+      total_commits: ahead.length,
+      commits: ahead.map((sha) => this.renderCommit(repository, graph, sha)),
+      files: [],
+    };
+    return { status: 200, body: comparison };
+  }
+
+  /** A commit as getCommit and compare show it (without getCommit's stats and files). */
+  private renderCommit(repository: Repository, graph: CommitGraph, sha: string): Commit {
+    const { owner, repo } = repository;
+    const api = `${this.url}/repos/${owner}/${repo}`;
+    const web = `https://github.com/${owner}/${repo}`;
+    const tree = createHash('sha1').update(`tree of ${sha}`).digest('hex');
+    const person = {
+      name: HUMAN_USER.login,
+      email: `${HUMAN_USER.id}+${HUMAN_USER.login}@users.noreply.github.com`,
+    };
+    return {
+      url: `${api}/commits/${sha}`,
+      sha,
+      node_id: `C_kwDO${Buffer.from(`${repository.id}:${sha}`).toString('base64url')}`,
+      html_url: `${web}/commit/${sha}`,
+      comments_url: `${api}/commits/${sha}/comments`,
+      commit: {
+        url: `${api}/git/commits/${sha}`,
+        author: { ...person, date: COMMIT_DATE },
+        committer: { ...person, date: COMMIT_DATE },
+        message: graph.message(sha),
+        comment_count: 0,
+        tree: { sha: tree, url: `${api}/git/trees/${tree}` },
+        verification: {
+          verified: false,
+          reason: 'unsigned',
+          payload: null,
+          signature: null,
+          verified_at: null,
+        },
+      },
+      author: renderUser(HUMAN_USER),
+      committer: renderUser(HUMAN_USER),
+      parents: graph.parents(sha).map((parent) => ({
+        sha: parent,
+        url: `${api}/commits/${parent}`,
+        html_url: `${web}/commit/${parent}`,
+      })),
+    };
   }
 
   /** One page of a list, with GitHub's Link header (prev, next, last, first; the query kept). */
@@ -705,7 +856,7 @@ function pullsRoute(rest: string[]): Omit<Route, 'repo'> | undefined {
 }
 
 /** A pull request as the REST API shows it, as far as a client of the pulls endpoints reads it. */
-function renderPull(pull: SimPull, apiUrl: string) {
+function renderPull(pull: SimPull, apiUrl: string, baseSha: string) {
   const base = `${pull.owner}/${pull.repo}`;
   const head = pull.head ?? base;
   const repository = (fullName: string) => ({
@@ -729,8 +880,135 @@ function renderPull(pull: SimPull, apiUrl: string) {
       sha: pull.headSha,
       repo: repository(head),
     },
-    base: { label: `${pull.owner}:main`, ref: 'main', sha: 'b'.repeat(40), repo: repository(base) },
+    base: {
+      label: `${pull.owner}:${pull.baseRef ?? 'main'}`,
+      ref: pull.baseRef ?? 'main',
+      sha: baseSha,
+      repo: repository(base),
+    },
   };
+}
+
+/** The commit routes after /repos/{owner}/{repo} (GET only); the ref is one path segment, encoded. */
+function commitsRoute(rest: string[]): Omit<Route, 'repo'> | undefined {
+  const [a, b, c, ...more] = rest;
+  if (more.length > 0 || b === undefined || c !== undefined) return undefined;
+  if (a === 'commits') return { operation: 'getCommit', number: 0, ref: b };
+  // A branch name holds no '..' (git check-ref-format), so the first '...' splits base from head.
+  const at = b.indexOf('...');
+  if (a === 'compare' && at > 0 && at + 3 < b.length) {
+    return { operation: 'compare', number: 0, ref: b.slice(0, at), head: b.slice(at + 3) };
+  }
+  return undefined;
+}
+
+/**
+ * One repository's commits and branches as the scenario describes them when a request arrives.
+ * Shas are compared in lower case; branch names as given.
+ */
+class CommitGraph {
+  private readonly parentsOf = new Map<string, string[]>();
+  private readonly messages = new Map<string, string>();
+  private readonly heads = new Map<string, string>();
+  /** False when the scenario has no `commits`: every 40-hex sha is then a commit without parents. */
+  private readonly strict: boolean;
+
+  constructor(scenario: Scenario, repository: { owner: string; repo: string }) {
+    const here = `${repository.owner}/${repository.repo}`.toLowerCase();
+    const mine = <T extends { owner: string; repo: string }>(list: T[] | undefined) =>
+      (list ?? []).filter((each) => `${each.owner}/${each.repo}`.toLowerCase() === here);
+    this.strict = scenario.commits !== undefined;
+    for (const commit of mine(scenario.commits)) {
+      const sha = commit.sha.toLowerCase();
+      this.parentsOf.set(
+        sha,
+        commit.parents.map((parent) => parent.toLowerCase()),
+      );
+      if (commit.message !== undefined) this.messages.set(sha, commit.message);
+    }
+    for (const parents of [...this.parentsOf.values()]) {
+      for (const parent of parents) if (!this.parentsOf.has(parent)) this.parentsOf.set(parent, []);
+    }
+    for (const branch of mine(scenario.branches)) {
+      const sha = branch.sha.toLowerCase();
+      this.heads.set(branch.name, sha);
+      if (!this.parentsOf.has(sha)) this.parentsOf.set(sha, []);
+    }
+  }
+
+  /** The head of a branch, if the scenario has it. */
+  branch(name: string): string | undefined {
+    return this.heads.get(name);
+  }
+
+  /** The commit a ref names: a branch, a known sha or an unambiguous prefix of one (4+ hex digits, as git). */
+  resolve(ref: string): string | undefined {
+    const head = this.heads.get(ref.replace(/^(?:refs\/)?heads\//, ''));
+    if (head) return head;
+    const sha = ref.toLowerCase();
+    if (!/^[0-9a-f]{4,40}$/.test(sha)) return undefined;
+    if (this.parentsOf.has(sha) || (!this.strict && sha.length === 40)) return sha;
+    const matches = [...this.parentsOf.keys()].filter((known) => known.startsWith(sha));
+    return matches.length === 1 ? matches[0] : undefined;
+  }
+
+  parents(sha: string): string[] {
+    return this.parentsOf.get(sha) ?? [];
+  }
+
+  message(sha: string): string {
+    return this.messages.get(sha) ?? `Commit ${sha.slice(0, 7)}`;
+  }
+
+  /** `sha` and its ancestors over all parents, breadth first (first parents first), each with its distance. */
+  ancestors(sha: string): Map<string, number> {
+    const distance = new Map([[sha, 0]]);
+    const queue = [sha];
+    for (let i = 0; i < queue.length; i++) {
+      const current = queue[i] as string;
+      for (const parent of this.parents(current)) {
+        if (distance.has(parent)) continue;
+        distance.set(parent, (distance.get(current) ?? 0) + 1);
+        queue.push(parent);
+      }
+    }
+    return distance;
+  }
+
+  /**
+   * As `git merge-base base head`: a common ancestor that is no ancestor of another common ancestor.
+   * When there are several (criss-cross merges), the nearest to `head` breadth first; git may pick another.
+   */
+  mergeBase(base: string, head: string): string | undefined {
+    const fromBase = this.ancestors(base);
+    const common = [...this.ancestors(head).keys()].filter((sha) => fromBase.has(sha));
+    const beneath = new Set<string>();
+    for (const sha of common) {
+      for (const older of this.ancestors(sha).keys()) if (older !== sha) beneath.add(older);
+    }
+    return common.find((sha) => !beneath.has(sha));
+  }
+
+  /** As `git rev-list --topo-order --reverse exclude..sha`: reachable from `sha`, not from `exclude`; parents first. */
+  only(sha: string, exclude: string): string[] {
+    const excluded = this.ancestors(exclude);
+    const order: string[] = [];
+    const seen = new Set<string>();
+    // Depth first and iterative (a long history must not overflow the stack): a commit after its parents.
+    const stack: { sha: string; expanded: boolean }[] = [{ sha, expanded: false }];
+    while (stack.length > 0) {
+      const top = stack.pop() as { sha: string; expanded: boolean };
+      if (top.expanded) {
+        order.push(top.sha);
+        continue;
+      }
+      if (seen.has(top.sha) || excluded.has(top.sha)) continue;
+      seen.add(top.sha);
+      stack.push({ sha: top.sha, expanded: true });
+      for (const parent of [...this.parents(top.sha)].reverse()) stack.push({ sha: parent, expanded: false });
+    }
+    return order;
+  }
 }
 
 function commentUrl(apiUrl: string, repository: Repository, id: number): string {
