@@ -4,10 +4,12 @@ import { runProcess } from '../helpers/process.js';
 import {
   DEFAULT_BASE_SHA,
   DEFAULT_TOKEN,
+  GITHUB_ACTIONS_APP,
   GITHUB_ACTIONS_BOT,
   GitHubSimulator,
   HUMAN_USER,
   type IssueComment,
+  OTHER_APP,
   pullRequestEvent,
   pullRequestEventFile,
   type Scenario,
@@ -894,6 +896,491 @@ describe('commits', () => {
     expect(await base(4)).toMatchObject({ ref: 'gone', sha: DEFAULT_BASE_SHA });
     s.setScenario({ pulls: [{ ...pull, number: 1 }] });
     expect(await base(1)).toMatchObject({ ref: 'main', sha: DEFAULT_BASE_SHA });
+  });
+});
+
+describe('check runs', () => {
+  const HEAD = 'a'.repeat(40);
+  const BASE = 'c'.repeat(40);
+  const ELSEWHERE = 'e'.repeat(40);
+  const history: Scenario = {
+    commits: [
+      { owner: OWNER, repo: REPO, sha: HEAD, parents: [BASE] },
+      { owner: OWNER, repo: REPO, sha: ELSEWHERE, parents: [BASE] },
+    ],
+    branches: [{ owner: OWNER, repo: REPO, name: 'feature', sha: HEAD }],
+  };
+  const runsPath = `/repos/${OWNER}/${REPO}/check-runs`;
+  const listPath = (ref: string, query = '') => `/repos/${OWNER}/${REPO}/commits/${ref}/check-runs${query}`;
+  const create = (s: GitHubSimulator, body: Record<string, unknown>) =>
+    call(s, 'POST', runsPath, { body: { name: 'tests', head_sha: HEAD, ...body } });
+
+  it('creates check runs through Octokit, shaped like GitHub: queued, in progress, or completed by a conclusion', async () => {
+    const s = await startSim(history);
+    const gh = octokit(s);
+    const created = await gh.rest.checks.create({
+      owner: OWNER,
+      repo: REPO,
+      name: 'tests',
+      head_sha: HEAD,
+      status: 'in_progress',
+      details_url: 'https://tests.example.com/run/1',
+      external_id: 'run-1',
+      output: { title: 'Running', summary: '3 of 10', text: 'details' },
+    });
+    expect(created.status).toBe(201);
+    const run = created.data;
+    expect(Number(run.id)).toBeGreaterThan(2 ** 32);
+    expect(run).toMatchObject({
+      head_sha: HEAD,
+      name: 'tests',
+      status: 'in_progress',
+      conclusion: null,
+      completed_at: null,
+      url: `${s.url}/repos/${OWNER}/${REPO}/check-runs/${run.id}`,
+      html_url: `https://github.com/${OWNER}/${REPO}/runs/${run.id}`,
+      details_url: 'https://tests.example.com/run/1',
+      external_id: 'run-1',
+      output: {
+        title: 'Running',
+        summary: '3 of 10',
+        text: 'details',
+        annotations_count: 0,
+        annotations_url: `${s.url}/repos/${OWNER}/${REPO}/check-runs/${run.id}/annotations`,
+      },
+      app: {
+        id: 15368,
+        slug: 'github-actions',
+        name: 'GitHub Actions',
+        owner: { login: 'github', type: 'Organization' },
+        html_url: 'https://github.com/apps/github-actions',
+      },
+      pull_requests: [],
+    });
+    expect(run.node_id).toMatch(/^CR_/);
+    expect(run.started_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect(Number(run.check_suite?.id)).toBeGreaterThan(2 ** 32);
+
+    // A conclusion completes the run, whatever the status says; without either it is queued.
+    const done = await gh.rest.checks.create({
+      owner: OWNER,
+      repo: REPO,
+      name: 'lint',
+      head_sha: HEAD,
+      status: 'queued',
+      conclusion: 'failure',
+      started_at: '2024-06-01T10:00:00.250Z',
+      completed_at: '2024-06-01T10:05:00+02:00',
+    });
+    expect(done.data).toMatchObject({
+      status: 'completed',
+      conclusion: 'failure',
+      started_at: '2024-06-01T10:00:00Z',
+      completed_at: '2024-06-01T08:05:00Z',
+      check_suite: run.check_suite, // one suite per app and commit
+      // None given: GitHub shows the app's homepage and an empty external id.
+      details_url: 'https://help.github.com/en/actions',
+      external_id: '',
+      output: { title: null, summary: null, text: null },
+    });
+    const concluded = await create(s, { conclusion: 'success' });
+    expect(concluded).toMatchObject({ status: 201, json: { status: 'completed', conclusion: 'success' } });
+    expect((concluded.json as { completed_at: string }).completed_at).toMatch(/Z$/);
+    expect(await create(s, {})).toMatchObject({ status: 201, json: { status: 'queued', conclusion: null } });
+    // By branch? No: head_sha is a sha (upper case is one).
+    expect(await create(s, { head_sha: HEAD.toUpperCase() })).toMatchObject({ json: { head_sha: HEAD } });
+
+    expect(s.checkRuns(OWNER, REPO, HEAD).map((r) => [r.name, r.status])).toEqual([
+      ['tests', 'queued'],
+      ['tests', 'queued'],
+      ['tests', 'completed'],
+      ['lint', 'completed'],
+      ['tests', 'in_progress'],
+    ]);
+    expect(s.checkRuns(OWNER, REPO, HEAD).at(-1)).toEqual(run);
+    expect(s.checkRuns(OWNER, REPO, ELSEWHERE)).toEqual([]);
+    expect(s.checkRuns(OWNER, 'other')).toEqual([]);
+    expect(s.count('createCheckRun')).toBe(5);
+  });
+
+  it('updates a check run: completes it, takes it back to in_progress (conclusion cleared), keeps what is not named', async () => {
+    const s = await startSim(history);
+    const gh = octokit(s);
+    const { data: run } = await gh.rest.checks.create({
+      owner: OWNER,
+      repo: REPO,
+      name: 'tests',
+      head_sha: HEAD,
+      status: 'in_progress',
+      output: { title: 'Running', summary: 'started', text: 'log' },
+    });
+    const update = (
+      fields: Omit<Parameters<typeof gh.rest.checks.update>[0], 'owner' | 'repo' | 'check_run_id'>,
+    ) => gh.rest.checks.update({ owner: OWNER, repo: REPO, check_run_id: Number(run.id), ...fields });
+
+    const completed = await update({ conclusion: 'failure', output: { summary: '2 failed' } });
+    expect(completed.status).toBe(200);
+    expect(completed.data).toMatchObject({
+      id: run.id,
+      status: 'completed',
+      conclusion: 'failure',
+      started_at: run.started_at,
+      output: { title: 'Running', summary: '2 failed', text: 'log' },
+    });
+    expect(completed.data.completed_at).toMatch(/Z$/);
+
+    const again = await update({
+      status: 'in_progress',
+      name: 'tests (retry)',
+      details_url: 'https://x.test/2',
+    });
+    expect(again.data).toMatchObject({
+      status: 'in_progress',
+      conclusion: null,
+      completed_at: null,
+      name: 'tests (retry)',
+      details_url: 'https://x.test/2',
+      output: { summary: '2 failed' },
+    });
+    const last = await update({
+      status: 'completed',
+      conclusion: 'success',
+      completed_at: '2030-01-01T00:00:00Z',
+    });
+    expect(last.data).toMatchObject({
+      status: 'completed',
+      conclusion: 'success',
+      completed_at: '2030-01-01T00:00:00Z',
+    });
+    expect(s.checkRuns(OWNER, REPO)).toEqual([last.data]);
+    expect(s.requests.at(-1)).toMatchObject({
+      operation: 'updateCheckRun',
+      method: 'PATCH',
+      path: `/repos/${OWNER}/${REPO}/check-runs/${run.id}`,
+    });
+  });
+
+  it('answers 422 to a missing field, an unknown commit, a bad value and an output over 65535 characters or bytes, 400 to invalid JSON, and creates nothing', async () => {
+    const s = await startSim(history);
+    const docs = 'https://docs.github.com/rest/checks/runs#create-a-check-run';
+    expect(await call(s, 'POST', runsPath, { body: { head_sha: HEAD } })).toEqual(
+      expect.objectContaining({
+        status: 422,
+        json: {
+          message: 'Invalid request.\n\n"name" wasn\'t supplied.',
+          documentation_url: docs,
+          status: '422',
+        },
+      }),
+    );
+    expect((await call(s, 'POST', runsPath, { body: {} })).json).toMatchObject({
+      message: 'Invalid request.\n\n"name", "head_sha" weren\'t supplied.',
+    });
+    expect((await create(s, { name: 5 })).json).toMatchObject({
+      message: "Invalid request.\n\nFor 'properties/name', 5 is not a string.",
+    });
+    expect((await create(s, { status: 'done' })).json).toMatchObject({
+      message: `Invalid request.\n\nFor 'properties/status', "done" is not a member of ["queued", "in_progress", "completed"].`,
+    });
+    expect((await create(s, { conclusion: 'stale' })).status).toBe(422); // GitHub's to set only
+    expect((await create(s, { started_at: 'yesterday' })).status).toBe(422);
+    expect((await create(s, { status: 'completed' })).json).toMatchObject({
+      message: expect.stringContaining('"conclusion" wasn\'t supplied.'),
+    });
+    expect((await create(s, { output: { summary: 'x' } })).json).toMatchObject({
+      message: 'Invalid request.\n\n"title" wasn\'t supplied.',
+    });
+    expect((await call(s, 'POST', runsPath, { rawBody: '{"name":' })).status).toBe(400);
+
+    // The commit must exist: by sha, not by branch.
+    const unknown = await rejection(
+      octokit(s).rest.checks.create({ owner: OWNER, repo: REPO, name: 'tests', head_sha: 'f'.repeat(40) }),
+    );
+    expect(unknown.status).toBe(422);
+    expect(unknown.response?.data).toEqual({
+      message: `No commit found for SHA: ${'f'.repeat(40)}`,
+      documentation_url: docs,
+      status: '422',
+    });
+    expect(await create(s, { head_sha: 'feature' })).toMatchObject({
+      status: 422,
+      json: { message: 'No commit found for SHA: feature' },
+    });
+
+    // Characters first (code points, not UTF-16 units), then UTF-8 bytes.
+    const title = 'Results';
+    expect((await create(s, { output: { title, summary: 'x'.repeat(65536) } })).json).toMatchObject({
+      message: 'Invalid request.\n\nOnly 65535 characters are allowed; 65536 were supplied.',
+    });
+    expect(
+      (await create(s, { output: { title, summary: 'x', text: 'y'.repeat(70000) } })).json,
+    ).toMatchObject({
+      message: 'Invalid request.\n\nOnly 65535 characters are allowed; 70000 were supplied.',
+    });
+    const bytes = await create(s, { output: { title, summary: '😀'.repeat(65535) } });
+    expect(bytes).toMatchObject({
+      status: 422,
+      json: {
+        message: 'Validation Failed',
+        errors: [
+          {
+            resource: 'CheckRun',
+            code: 'custom',
+            field: 'summary',
+            message: 'summary exceeds a maximum bytesize of 65535',
+          },
+        ],
+        documentation_url: docs,
+        status: '422',
+      },
+    });
+    const textBytes = await create(s, {
+      output: { title, summary: 'x'.repeat(65535), text: 'é'.repeat(32768) },
+    });
+    expect((textBytes.json as { errors: { field: string }[] }).errors.map((e) => e.field)).toEqual(['text']);
+    expect(s.checkRuns(OWNER, REPO)).toEqual([]);
+
+    // At the limit: 65535 characters of one byte each; 32767 two-byte characters.
+    expect(
+      (await create(s, { output: { title, summary: 'x'.repeat(65535), text: 'é'.repeat(32767) } })).status,
+    ).toBe(201);
+    const [run] = s.checkRuns(OWNER, REPO);
+    const patch = (body: unknown) => call(s, 'PATCH', `${runsPath}/${run?.id}`, { body });
+    expect((await patch({ output: { title: 'no summary' } })).json).toMatchObject({
+      message: 'Invalid request.\n\n"summary" wasn\'t supplied.',
+    });
+    expect((await patch({ output: { summary: 'é'.repeat(40000) } })).json).toMatchObject({
+      errors: [{ field: 'summary' }],
+    });
+    expect((await patch({ status: 'completed' })).status).toBe(422);
+    expect(s.checkRuns(OWNER, REPO)).toEqual([run]);
+  });
+
+  it("answers 403 without the checks permission, 403 to an update of another app's run, 404 to an unknown run", async () => {
+    const s = await startSim({ ...history, checks: 'read' });
+    const theirs = s.seedCheckRun({ owner: OWNER, repo: REPO, headSha: HEAD, name: 'ci', app: OTHER_APP });
+    const gh = octokit(s);
+    const denied = await rejection(
+      gh.rest.checks.create({ owner: OWNER, repo: REPO, name: 'x', head_sha: HEAD }),
+    );
+    expect(denied.status).toBe(403);
+    expect(denied.response?.data).toEqual({
+      message: 'Resource not accessible by integration',
+      documentation_url: 'https://docs.github.com/rest/checks/runs#create-a-check-run',
+      status: '403',
+    });
+    expect(
+      (await call(s, 'PATCH', `${runsPath}/${theirs.id}`, { body: { conclusion: 'success' } })).status,
+    ).toBe(403);
+    expect((await call(s, 'GET', listPath(HEAD))).status).toBe(200); // read may read
+
+    s.setScenario({ ...history, checks: 'none' });
+    expect(await call(s, 'GET', listPath(HEAD))).toMatchObject({
+      status: 403,
+      json: {
+        message: 'Resource not accessible by integration',
+        documentation_url: 'https://docs.github.com/rest/checks/runs#list-check-runs-for-a-git-reference',
+      },
+    });
+
+    // The comments' readOnly does not touch checks; another app's run is not this token's to update.
+    s.setScenario({ ...history, readOnly: true });
+    expect((await create(s, {})).status).toBe(201);
+    const other = await rejection(
+      gh.rest.checks.update({
+        owner: OWNER,
+        repo: REPO,
+        check_run_id: Number(theirs.id),
+        conclusion: 'success',
+      }),
+    );
+    expect(other.status).toBe(403);
+    expect(other.response?.data).toMatchObject({
+      message: 'Invalid app_id `9426` - check run can only be modified by the GitHub App that created it.',
+    });
+    expect(s.checkRuns(OWNER, REPO, HEAD).find((r) => r.id === theirs.id)).toEqual(theirs);
+
+    const missing = await rejection(
+      gh.rest.checks.update({ owner: OWNER, repo: REPO, check_run_id: 12345, conclusion: 'success' }),
+    );
+    expect(missing.status).toBe(404);
+    expect(missing.response?.data).toEqual({
+      message: 'Not Found',
+      documentation_url: 'https://docs.github.com/rest/checks/runs#update-a-check-run',
+      status: '404',
+    });
+    // The run exists, in another repository.
+    expect(
+      (
+        await call(s, 'PATCH', `/repos/${OWNER}/other/check-runs/${theirs.id}`, {
+          body: { conclusion: 'success' },
+        })
+      ).status,
+    ).toBe(404);
+  });
+
+  it('lists the latest run per name and app by default, every run with filter=all, newest first, by check_name, app_id and status', async () => {
+    const s = await startSim({
+      ...history,
+      checkRuns: [
+        { owner: OWNER, repo: REPO, headSha: HEAD, name: 'build', conclusion: 'failure' },
+        { owner: OWNER, repo: REPO, headSha: HEAD, name: 'test', status: 'in_progress' },
+        { owner: OWNER, repo: REPO, headSha: HEAD, name: 'build', app: OTHER_APP },
+        { owner: OWNER, repo: REPO, headSha: HEAD, name: 'build' }, // a re-run: success
+        { owner: OWNER, repo: REPO, headSha: ELSEWHERE, name: 'build' },
+      ],
+    });
+    const ids = s.checkRuns(OWNER, REPO, HEAD).map((r) => Number(r.id)); // newest first
+    const [rerun, other, test, first] = ids;
+    const deployed = Number(s.seedCheckRun({ owner: OWNER, repo: REPO, headSha: BASE, name: 'deploy' }).id);
+    const redeploying = Number(
+      s.seedCheckRun({ owner: OWNER, repo: REPO, headSha: BASE, name: 'deploy', status: 'queued' }).id,
+    );
+    const list = async (ref: string, query = '') => {
+      const answer = await call(s, 'GET', listPath(ref, query));
+      const body = answer.json as { total_count: number; check_runs: { id: number }[] };
+      return [body.total_count, body.check_runs.map((r) => r.id)];
+    };
+    expect(await list(HEAD)).toEqual([3, [rerun, other, test]]);
+    expect(await list('feature')).toEqual([3, [rerun, other, test]]);
+    expect(await list(HEAD, '?filter=latest')).toEqual([3, [rerun, other, test]]);
+    expect(await list(HEAD, '?filter=all')).toEqual([4, [rerun, other, test, first]]);
+    expect(await list(HEAD, '?check_name=build')).toEqual([2, [rerun, other]]);
+    expect(await list(HEAD, '?check_name=build&filter=all&app_id=15368')).toEqual([2, [rerun, first]]);
+    expect(await list(HEAD, '?app_id=9426')).toEqual([1, [other]]);
+    expect(await list(HEAD, '?status=in_progress')).toEqual([1, [test]]);
+    expect(await list(ELSEWHERE.slice(0, 7), '?check_name=test')).toEqual([0, []]);
+    // status filters what filter=latest kept: the queued re-run hides the completed deploy.
+    expect(await list(BASE, '?status=completed')).toEqual([0, []]);
+    expect(await list(BASE, '?status=completed&filter=all')).toEqual([1, [deployed]]);
+    expect(await list(BASE)).toEqual([1, [redeploying]]);
+
+    const { data } = await octokit(s).rest.checks.listForRef({ owner: OWNER, repo: REPO, ref: 'feature' });
+    expect(data.check_runs).toEqual(s.checkRuns(OWNER, REPO, HEAD).filter((r) => r.id !== first));
+    expect(data.check_runs[0]).toMatchObject({
+      status: 'completed',
+      conclusion: 'success',
+      app: { id: 15368 },
+    });
+    expect(data.check_runs[2]).toMatchObject({ status: 'in_progress', conclusion: null, completed_at: null });
+
+    expect(await call(s, 'GET', listPath('nope'))).toMatchObject({
+      status: 422,
+      json: { message: 'No commit found for SHA: nope' },
+    });
+  });
+
+  it("pages check runs with GitHub's Link header; Octokit's paginate gathers them", async () => {
+    const s = await startSim(history);
+    for (let i = 1; i <= 250; i++)
+      s.seedCheckRun({ owner: OWNER, repo: REPO, headSha: HEAD, name: `check ${i}` });
+    const first = await call(s, 'GET', listPath('feature', '?per_page=100'));
+    const base = `${s.url}/repositories/${s.repositoryId(OWNER, REPO)}/commits/feature/check-runs`;
+    expect(first.headers.get('link')).toBe(
+      `<${base}?per_page=100&page=2>; rel="next", <${base}?per_page=100&page=3>; rel="last"`,
+    );
+    expect(first.json).toMatchObject({ total_count: 250 });
+    expect((first.json as { check_runs: unknown[] }).check_runs).toHaveLength(100);
+    const third = await call(s, 'GET', listPath('feature', '?per_page=100&page=3'));
+    expect(third.json).toMatchObject({ total_count: 250 });
+    expect((third.json as { check_runs: { name: string }[] }).check_runs.map((r) => r.name)).toEqual(
+      Array.from({ length: 50 }, (_, i) => `check ${50 - i}`),
+    );
+    expect(third.headers.get('link')).toBe(
+      `<${base}?per_page=100&page=2>; rel="prev", <${base}?per_page=100&page=1>; rel="first"`,
+    );
+
+    const gh = octokit(s);
+    const all = await gh.paginate(gh.rest.checks.listForRef, {
+      owner: OWNER,
+      repo: REPO,
+      ref: HEAD,
+      per_page: 100,
+    });
+    expect(all).toHaveLength(250);
+    expect(all).toEqual(s.checkRuns(OWNER, REPO, HEAD));
+    expect(s.requests.slice(-3).map((r) => r.path)).toEqual([
+      `/repos/${OWNER}/${REPO}/commits/${HEAD}/check-runs?per_page=100`,
+      `/repositories/${s.repositoryId(OWNER, REPO)}/commits/${HEAD}/check-runs?per_page=100&page=2`,
+      `/repositories/${s.repositoryId(OWNER, REPO)}/commits/${HEAD}/check-runs?per_page=100&page=3`,
+    ]);
+  });
+
+  it('with pullRequests set, knows the repositories its commits, branches or check runs name, and no other', async () => {
+    const s = await startSim({
+      ...history,
+      pullRequests: [{ owner: OWNER, repo: 'comments', number: 1 }],
+      checkRuns: [{ owner: OWNER, repo: 'seeded', headSha: HEAD, name: 'x' }],
+    });
+    expect((await create(s, {})).status).toBe(201); // REPO: in the commits
+    expect((await call(s, 'GET', `/repos/${OWNER}/${REPO}/commits/feature`)).status).toBe(200);
+    // 'seeded' exists, but the scenario's commits are strict and none is its.
+    expect((await call(s, 'GET', `/repos/${OWNER}/seeded/commits/${HEAD}/check-runs`)).status).toBe(422);
+    expect(s.checkRuns(OWNER, 'seeded', HEAD)).toHaveLength(1);
+    expect((await call(s, 'GET', `/repos/${OWNER}/nowhere/commits/${HEAD}`)).status).toBe(404);
+    expect((await call(s, 'POST', `/repos/${OWNER}/nowhere/check-runs`, { body: {} })).status).toBe(404);
+  });
+
+  it('writes as the scenario app, and without commits in the scenario takes any 40-hex sha', async () => {
+    const s = await startSim({ app: OTHER_APP });
+    const created = await create(s, { head_sha: ELSEWHERE, conclusion: 'neutral' });
+    expect(created).toMatchObject({
+      status: 201,
+      json: { app: { id: 9426, slug: 'some-ci', name: 'Some CI' }, details_url: 'https://ci.example.com' },
+    });
+    const seeded = s.seedCheckRun({ owner: OWNER, repo: REPO, headSha: ELSEWHERE, name: 'actions' });
+    expect(seeded).toMatchObject({ status: 'completed', conclusion: 'success', app: { id: 15368 } });
+    const update = (id: unknown) =>
+      call(s, 'PATCH', `${runsPath}/${id}`, { body: { status: 'in_progress' } });
+    expect((await update(seeded.id)).status).toBe(403);
+    expect((await update((created.json as { id: number }).id)).status).toBe(200);
+    expect((await create(s, { head_sha: 'abc' })).status).toBe(422); // not a sha
+  });
+});
+
+describe('apps', () => {
+  it('gets GitHub Actions, OTHER_APP and the scenario app by slug, without a token too; 404 otherwise', async () => {
+    const mine = { id: 777, slug: 'my-app', name: 'My App', owner: HUMAN_USER };
+    const s = await startSim({ app: mine });
+    const gh = octokit(s);
+    const actions = await gh.rest.apps.getBySlug({ app_slug: 'github-actions' });
+    expect(actions.data).toEqual(
+      expect.objectContaining({
+        id: GITHUB_ACTIONS_APP.id,
+        slug: 'github-actions',
+        node_id: 'MDM6QXBwMTUzNjg=',
+        name: 'GitHub Actions',
+        owner: expect.objectContaining({ login: 'github', id: 9919, type: 'Organization' }),
+        description: 'Automate your workflow from idea to production',
+        external_url: 'https://help.github.com/en/actions',
+        html_url: 'https://github.com/apps/github-actions',
+        created_at: '2018-07-30T09:30:17Z',
+      }),
+    );
+    expect(actions.data?.permissions).toMatchObject({ checks: 'write', pull_requests: 'write' });
+    expect(await call(s, 'GET', '/apps/some-ci', { auth: null })).toMatchObject({
+      status: 200,
+      json: { id: OTHER_APP.id, name: 'Some CI' },
+    });
+    expect(await call(s, 'GET', '/apps/my-app')).toMatchObject({
+      status: 200,
+      json: {
+        id: 777,
+        owner: { login: 'octocat' },
+        external_url: 'https://github.com/apps/my-app',
+        events: [],
+      },
+    });
+    expect(await call(s, 'GET', '/apps/nope')).toMatchObject({
+      status: 404,
+      json: {
+        message: 'Not Found',
+        documentation_url: 'https://docs.github.com/rest/apps/apps#get-an-app',
+        status: '404',
+      },
+    });
+    expect((await call(s, 'GET', '/apps/github-actions', { auth: 'token wrong' })).status).toBe(401);
+    expect(s.count('getApp')).toBe(5);
   });
 });
 
