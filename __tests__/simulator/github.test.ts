@@ -9,6 +9,7 @@ import {
   GitHubSimulator,
   HUMAN_USER,
   type IssueComment,
+  type Operation,
   OTHER_APP,
   pullRequestEvent,
   pullRequestEventFile,
@@ -618,6 +619,65 @@ describe('faults', () => {
     const err = await rejection(create(s, 'created anyway'));
     expect(err.response).toBeUndefined();
     expect(s.comments(OWNER, REPO, PR).map((c) => c.body)).toEqual(['created anyway']);
+  });
+
+  it('applies to the commit, check-run and app operations too: status-after-effect creates the check run', async () => {
+    const sha = 'a'.repeat(40);
+    const s = await startSim({
+      faults: [
+        { operation: 'createCheckRun', requests: [1], fault: { kind: 'status-after-effect', status: 502 } },
+        { operation: 'updateCheckRun', requests: [1], fault: { kind: 'deleted' } },
+        { operation: 'listCheckRunsForRef', requests: [1], fault: { kind: 'status', status: 500 } },
+        { operation: 'getCommit', requests: [1], fault: { kind: 'status', status: 503 } },
+        { operation: 'compare', requests: [1], fault: { kind: 'reset' } },
+        { operation: 'getApp', requests: [1], fault: { kind: 'status', status: 429, retryAfter: '3' } },
+      ],
+    });
+    const gh = octokit(s);
+    const created = await rejection(
+      gh.rest.checks.create({
+        owner: OWNER,
+        repo: REPO,
+        name: 'tests',
+        head_sha: sha,
+        conclusion: 'success',
+      }),
+    );
+    expect(created.status).toBe(502);
+    const [run] = s.checkRuns(OWNER, REPO, sha);
+    expect(run).toMatchObject({ name: 'tests', conclusion: 'success' });
+
+    const list = `/repos/${OWNER}/${REPO}/commits/${sha}/check-runs`;
+    expect((await call(s, 'GET', list)).status).toBe(500);
+    expect(await call(s, 'GET', list)).toMatchObject({ status: 200, json: { total_count: 1 } });
+
+    const update = await rejection(
+      gh.rest.checks.update({
+        owner: OWNER,
+        repo: REPO,
+        check_run_id: Number(run?.id),
+        status: 'in_progress',
+      }),
+    );
+    expect(update.status).toBe(404);
+    expect(s.checkRuns(OWNER, REPO)).toEqual([]);
+
+    expect((await call(s, 'GET', `/repos/${OWNER}/${REPO}/commits/${sha}`)).status).toBe(503);
+    expect((await call(s, 'GET', `/repos/${OWNER}/${REPO}/commits/${sha}`)).status).toBe(200);
+    await expect(call(s, 'GET', `/repos/${OWNER}/${REPO}/compare/${sha}...${sha}`)).rejects.toThrow();
+    expect((await call(s, 'GET', `/repos/${OWNER}/${REPO}/compare/${sha}...${sha}`)).status).toBe(200);
+    const app = await call(s, 'GET', '/apps/github-actions', { auth: null });
+    expect([app.status, app.headers.get('retry-after')]).toEqual([429, '3']);
+    expect((await call(s, 'GET', '/apps/github-actions', { auth: null })).status).toBe(200);
+    const operations = [
+      'createCheckRun',
+      'updateCheckRun',
+      'listCheckRunsForRef',
+      'getCommit',
+      'compare',
+      'getApp',
+    ];
+    expect(operations.map((op) => s.count(op as Operation))).toEqual([1, 1, 2, 2, 2, 2]);
   });
 
   it('matches request numbers by list, range and all, per operation, counting faulted requests; the first matching rule wins', async () => {

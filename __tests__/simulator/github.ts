@@ -170,7 +170,7 @@ export type Fault =
   | { kind: 'delay'; ms: number } // answer normally, after ms
   | { kind: 'status-after-effect'; status: number; body?: unknown } // perform the operation, then answer status
   | { kind: 'reset-after-effect' } // perform the operation, then destroy the socket without an answer
-  | { kind: 'deleted' } // updateComment: someone deleted the comment just before; it is gone, and this answers 404
+  | { kind: 'deleted' } // updateComment / updateCheckRun: the comment or check run is gone just before; this answers 404
   | { kind: 'endless' } // 200, a JSON list whose first comment's body never ends
   | { kind: 'text'; text: string } // 200 with this body as text/html (a captive portal's page, say)
   | { kind: 'link'; next: string } // answer normally, with a Link header naming `next` as the next page
@@ -566,11 +566,11 @@ export class GitHubSimulator extends JsonServer<Operation> {
     });
   }
 
-  /** Deletes the comment an update route names, as someone on the web page would. */
+  /** Deletes the comment (or check run) an update route names, as someone on the web page would. */
   private remove(route: Route): void {
     for (const repository of this.repositories.values()) {
-      for (const list of repository.issues.values()) {
-        const index = list.findIndex((comment) => comment.id === route.number);
+      for (const list of [...repository.issues.values(), repository.checkRuns]) {
+        const index = list.findIndex((each) => each.id === route.number);
         if (index >= 0) list.splice(index, 1);
       }
     }
