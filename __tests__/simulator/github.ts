@@ -15,7 +15,7 @@
  * - Request numbers (`LoggedRequest.n`, `FaultRule.requests`) count every request of an operation
  *   since the simulator started; `setScenario` does not reset them, nor the comments.
  * - Link headers point at `/repositories/{id}/issues/{n}/comments` as GitHub's do, so pages after
- *   the first are logged with that path; the simulator serves both forms for all three operations.
+ *   the first are logged with that path; the simulator serves both forms for every comment operation.
  * - Timestamps have GitHub's one-second resolution, and each create / update gets a stamp at least
  *   one second after the previous one, so `updated_at` always changes (it may run slightly ahead of
  *   the clock when a test writes many comments within a second).
@@ -55,7 +55,8 @@ export type Operation =
   | 'graphql' // POST  /graphql (GitHub Enterprise: /api/graphql beside /api/v3)  body {query}: viewer only
   | 'getPull' // GET   {prefix}/repos/{owner}/{repo}/pulls/{pull_number}
   | 'listPulls' // GET   {prefix}/repos/{owner}/{repo}/pulls?state&head&per_page&page
-  | 'commitPulls'; // GET   {prefix}/repos/{owner}/{repo}/commits/{sha}/pulls
+  | 'commitPulls' // GET   {prefix}/repos/{owner}/{repo}/commits/{sha}/pulls
+  | 'deleteComment'; // DELETE {prefix}/repos/{owner}/{repo}/issues/comments/{comment_id} -> 204
 
 export interface SimUser {
   login: string;
@@ -108,7 +109,7 @@ export type LoggedRequest = JsonServerRequest<Operation>;
 export interface Scenario {
   /** The valid token (default DEFAULT_TOKEN), sent as `Authorization: token X` or `Bearer X`. */
   token?: string;
-  /** The token may read but not write: creates and updates -> 403 'Resource not accessible by integration'. */
+  /** The token may read but not write: creates, updates and deletes -> 403 'Resource not accessible by integration'. */
   readOnly?: boolean;
   /** Who the token acts as: the author of the comments created through the API, and GraphQL's viewer; default GITHUB_ACTIONS_BOT. */
   user?: SimUser;
@@ -158,6 +159,7 @@ const DOCS = {
   getPull: 'https://docs.github.com/rest/pulls/pulls#get-a-pull-request',
   listPulls: 'https://docs.github.com/rest/pulls/pulls#list-pull-requests',
   commitPulls: 'https://docs.github.com/rest/commits/commits#list-pull-requests-associated-with-a-commit',
+  deleteComment: 'https://docs.github.com/rest/issues/comments#delete-an-issue-comment',
 } as const;
 
 /** GitHub's error body: {message, documentation_url, status} (status as a string, as GitHub sends it). */
@@ -192,7 +194,7 @@ type RepoRef = { owner: string; repo: string } | { id: number };
 interface Route {
   operation: Operation;
   repo: RepoRef;
-  /** Issue number (list, create), comment id (update) or pull request number (getPull). */
+  /** Issue number (list, create), comment id (update, delete) or pull request number (getPull). */
   number: number;
   /** commitPulls: the commit. */
   sha?: string;
@@ -383,6 +385,9 @@ export class GitHubSimulator extends JsonServer<Operation> {
     if (a === 'comments' && isId(b) && method === 'PATCH') {
       return { operation: 'updateComment', repo, number: Number(b) };
     }
+    if (a === 'comments' && isId(b) && method === 'DELETE') {
+      return { operation: 'deleteComment', repo, number: Number(b) };
+    }
     return undefined;
   }
 
@@ -426,6 +431,8 @@ export class GitHubSimulator extends JsonServer<Operation> {
       return { status: 200, body: this.render(repository, comment) };
     }
 
+    if (route.operation === 'deleteComment') return this.deleteAnswer(repository, route.number, docs);
+
     const list = issueComments(repository, route.number, !strict);
     if (!list) return notFound;
 
@@ -450,6 +457,18 @@ export class GitHubSimulator extends JsonServer<Operation> {
       body: this.render(repository, comment),
       headers: { location: commentUrl(this.url, repository, comment.id) },
     };
+  }
+
+  /** 204 with no body; 404 for a comment that is not there (deleted already), 403 for a read-only token. */
+  private deleteAnswer(repository: Repository, id: number, docs: string): Reply {
+    const comment = findComment(repository, id);
+    if (!comment) return { status: 404, body: githubError(404, 'Not Found', docs) };
+    if (this.scenario.readOnly) {
+      return { status: 403, body: githubError(403, 'Resource not accessible by integration', docs) };
+    }
+    const list = repository.issues.get(comment.issue) ?? [];
+    list.splice(list.indexOf(comment), 1);
+    return { status: 204, body: undefined };
   }
 
   /** GraphQL: the viewer, and nothing else. */
