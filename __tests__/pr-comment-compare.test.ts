@@ -48,7 +48,9 @@ async function runOnPullRequest(
   }
 }
 
+/** A push: the pull request's head is now `headSha` (only the head's run writes the comment). */
 function pullRequestEnv(headSha: string) {
+  gh.setScenario({ pulls: [{ ...PR, headSha }] });
   return {
     GITHUB_EVENT_NAME: 'pull_request',
     GITHUB_EVENT_PATH: pullRequestEventFile({ ...PR, headSha }),

@@ -36,8 +36,12 @@ describe.each(nodeBinaries())('the pull request comment, dist/index.js on $name'
     gh = await GitHubSimulator.start(github);
   }
 
-  /** The runner's environment on a pull_request event (or `eventName`), with the API at the simulator. */
+  /**
+   * The runner's environment on a pull_request event (or `eventName`), with the API at the simulator.
+   * Another `headSha` is a push: the pull request's head moves there.
+   */
   function pullRequestEnv(eventName = 'pull_request', headSha: string = PR.headSha): Record<string, string> {
+    if (headSha !== PR.headSha) gh.setScenario({ pulls: [{ ...PR, headSha }] });
     const eventFile = pullRequestEventFile({ ...PR, headSha });
     return {
       GITHUB_EVENT_NAME: eventName,

@@ -124,7 +124,8 @@ export interface Scenario {
   /**
    * Pull requests as the pulls endpoints show them (read live: `setScenario` may change them). The
    * commit's pulls list only those whose head is in the base repository, as GitHub answers [] for
-   * a commit that exists only in a fork.
+   * a commit that exists only in a fork. Default: SAMPLE_PULL_REQUEST, open at its head, the pull
+   * request of `pullRequestEnv`.
    */
   pulls?: SimPull[];
 }
@@ -527,7 +528,8 @@ export class GitHubSimulator extends JsonServer<Operation> {
   /** The pulls endpoints; undefined for a pull request that does not exist. */
   private pullsAnswer(route: Route, repository: Repository, path: string): Reply | undefined {
     const here = `${repository.owner}/${repository.repo}`.toLowerCase();
-    const pulls = (this.scenario.pulls ?? []).filter((p) => `${p.owner}/${p.repo}`.toLowerCase() === here);
+    const all: SimPull[] = this.scenario.pulls ?? [SAMPLE_PULL_REQUEST];
+    const pulls = all.filter((p) => `${p.owner}/${p.repo}`.toLowerCase() === here);
     const render = (pull: SimPull) => renderPull(pull, this.url);
     if (route.operation === 'getPull') {
       const pull = pulls.find((p) => p.number === route.number);

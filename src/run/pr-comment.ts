@@ -9,6 +9,7 @@ import { GitHubError } from '../service/errors.js';
 import type { Comment, GitHub } from '../service/github.js';
 import { connectGitHub, type GitHubTask, warnFailed } from './github-client.js';
 import type { PullRequestsOfRun } from './pull-requests.js';
+import { isStillHead } from './still-head.js';
 
 export interface PullRequestThread {
   body?: string;
@@ -25,12 +26,21 @@ const COMMENT: GitHubTask = {
     "The github-token cannot write to the pull request: the workflow needs 'permissions: pull-requests: write', and a pull request from a fork gets a read-only token on pull_request events, which no permission can change.",
 };
 
-/** The earlier comment is updated; one is created where none exists (with on-failure, only when the step fails). */
+/**
+ * The earlier comment is updated; one is created where none exists (with on-failure, only when the
+ * step fails). Only while the commit tested is the pull request's head (an unknown one, from a
+ * payload without it, cannot be judged).
+ */
 async function writeComment(
   { github, number, comment }: { github: GitHub; number: number; comment?: Comment },
   body: string,
-  mayCreate: boolean,
+  { mayCreate, tested }: { mayCreate: boolean; tested?: string },
 ): Promise<string | undefined> {
+  if (!comment && !mayCreate) {
+    info(line`No pull request comment: the step passed and there is no earlier comment to update.`);
+    return undefined;
+  }
+  if (tested !== undefined && !(await isStillHead(github, number, tested))) return undefined;
   if (comment) {
     try {
       const url = await github.updateComment(comment.id, body);
@@ -41,9 +51,6 @@ async function writeComment(
       if (!(error instanceof GitHubError && error.status === 404)) throw error;
       info(line`The comment on pull request #${number} was deleted meanwhile: writing it anew.`);
     }
-  } else if (!mayCreate) {
-    info(line`No pull request comment: the step passed and there is no earlier comment to update.`);
-    return undefined;
   }
   const url = await github.createComment(number, body);
   info(line`Commented on pull request #${number}: ${url}`);
@@ -89,9 +96,10 @@ export async function openPullRequestThread(
   const runUrl = workflowRunUrl(settings.workflow, { attempt: true });
   const write = async (ran: RunOutcome, stepFails: boolean) => {
     const body = renderComment(ran, { headSha, runUrl });
+    const mayCreate = stepFails || settings.prComment !== 'on-failure';
     const urls = [];
     for (const thread of opened) {
-      const written = writeComment(thread, body, stepFails || settings.prComment !== 'on-failure');
+      const written = writeComment(thread, body, { mayCreate, tested: headSha });
       urls.push(await written.catch((error) => warnFailed(error, COMMENT)));
     }
     return urls.find((url) => url !== undefined);
