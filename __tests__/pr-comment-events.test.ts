@@ -209,12 +209,30 @@ describe('workflow_run: a second workflow, with secrets, after the pull requestâ
 });
 
 describe("the 'pull-request' input", () => {
-  test('on workflow_dispatch: the comment goes to that pull request, naming its head as GitHub has it', async () => {
+  test('on workflow_dispatch: the comment goes to that pull request, naming the commit tested, GITHUB_SHA', async () => {
     await start([OURS]);
-    const result = await run(env('workflow_dispatch', { inputs: {} }), { 'pull-request': '7' });
-    expect(githubCalls()[0]).toBe('getPull');
+    const dispatched = { ...env('workflow_dispatch', { inputs: {} }), GITHUB_SHA: HEAD };
+    const result = await run(dispatched, { 'pull-request': '7' });
+    expect(githubCalls()).toEqual(['getPull', 'listComments', 'getPull', 'createComment']);
     expect(commentsOn(7)[0]?.body).toContain('Commit <code>feedfac</code>');
     expect(result.outputs['comment-url']).toBe(commentsOn(7)[0]?.html_url);
+  });
+
+  test("on workflow_dispatch of another commit than the pull request's head: nothing written, the log names both", async () => {
+    await start([OURS]);
+    const result = await runInProcess(
+      suiteInputs(sim, { 'pr-comment': 'always', 'github-token': DEFAULT_TOKEN, 'pull-request': '7' }),
+      { clock: virtualClock(), env: env('workflow_dispatch', { inputs: {} }) },
+    );
+    expect(result.log).toContain(
+      "No pull request comment: this run tested defa017, but pull request #7's head is now feedfac (a newer push; its run writes the comment).",
+    );
+    expect(commentsOn(7)).toEqual([]);
+    expect(annotations(result.log, 'warning')).toEqual([]);
+    const started = sim.requests.find((request) => request.operation === 'startSuiteRun');
+    expect((started?.body as { metadata?: { note?: string } } | undefined)?.metadata?.note).toBe(
+      `GitHub Actions: ${REPO}@${DEFAULT_BRANCH_HEAD.slice(0, 12)} (pull request #7) https://github.com/${REPO}/actions/runs/4242`,
+    );
   });
 
   test('a pull request that is closed: one log line, nothing written', async () => {

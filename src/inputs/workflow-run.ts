@@ -6,7 +6,10 @@ export interface PullRequestRef {
   owner: string;
   repo: string;
   number: number;
-  /** The pull request's head commit (GITHUB_SHA is a temporary merge commit that is on no branch). */
+  /**
+   * The commit tested (`commitTested`), written to only while it is the pull request's head
+   * (GITHUB_SHA on pull_request is a temporary merge commit that is on no branch).
+   */
   headSha?: string;
 }
 
@@ -83,6 +86,10 @@ export function readWorkflowRun(env: NodeJS.ProcessEnv) {
 
 /** Undefined outside a runner. */
 export type WorkflowRun = ReturnType<typeof readWorkflowRun>;
+
+/** The event's own commit: a pull request's head, a deployment's or triggering run's commit, else GITHUB_SHA. */
+export const commitTested = (workflow: WorkflowRun): string | undefined =>
+  workflow.pullRequest?.headSha ?? workflow.eventCommit?.sha ?? workflow.sha;
 
 export function workflowRunUrl(
   workflow: WorkflowRun,
