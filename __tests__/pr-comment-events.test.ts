@@ -213,7 +213,7 @@ describe("the 'pull-request' input", () => {
     await start([OURS]);
     const dispatched = { ...env('workflow_dispatch', { inputs: {} }), GITHUB_SHA: HEAD };
     const result = await run(dispatched, { 'pull-request': '7' });
-    expect(githubCalls()).toEqual(['getPull', 'listComments', 'getPull', 'createComment']);
+    expect(githubCalls()).toEqual(['getPull', 'listComments', 'getPull', 'createComment', 'listComments']);
     expect(commentsOn(7)[0]?.body).toContain('Commit <code>feedfac</code>');
     expect(result.outputs['comment-url']).toBe(commentsOn(7)[0]?.html_url);
   });

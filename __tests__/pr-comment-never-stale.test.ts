@@ -1,10 +1,11 @@
-import { runInProcess, virtualClock } from './helpers/in-process.js';
+import { runInProcess, runTogether, virtualClock } from './helpers/in-process.js';
 import { projectInputs } from './helpers/inputs.js';
 import { annotations } from './helpers/runner-files.js';
 import {
   DEFAULT_TOKEN,
   type FaultRule,
   GitHubSimulator,
+  HUMAN_USER,
   pullRequestEventFile,
   SAMPLE_PULL_REQUEST,
 } from './simulator/github.js';
@@ -102,5 +103,46 @@ describe('only the run of the head writes the comment', () => {
       ),
     ]);
     expect(comments()).toEqual([]);
+  });
+});
+
+describe('two runs of one target at once leave one comment', () => {
+  const MARKER = '<!-- test-run-action mode=project project=proj-1 -->';
+  const inputs = () => projectInputs(sim, { 'pr-comment': 'always', 'github-token': DEFAULT_TOKEN });
+
+  test('started at once, whatever the interleaving: one comment, and both runs name it', async () => {
+    await start(NEWER);
+    const result = await runTogether([inputs(), inputs()], { env: pullRequestRun(NEWER) });
+    expect(comments()).toHaveLength(1);
+    expect(comments()[0]?.body).toContain(MARKER);
+    expect(result.outputs['comment-url']).toBe(comments()[0]?.html_url);
+    expect(gh.count('createComment') + gh.count('updateComment')).toBeGreaterThanOrEqual(2);
+    expect(annotations(result.log, 'warning')).toEqual([]);
+  });
+
+  test("both list before either create lands: both create, the earliest is kept with a run's body, the other deleted; other comments untouched", async () => {
+    // each create lands 200 ms after it arrives: both runs have listed by then, and found nothing
+    const late = { kind: 'delay', ms: 200 } as const;
+    await start(NEWER, [{ operation: 'createComment', requests: [1, 2], fault: late }]);
+    const others = gh.seedComments(PR.owner, PR.repo, PR.number, [
+      { body: `${MARKER}\npasted by a person`, user: HUMAN_USER },
+      { body: '<!-- test-run-action mode=project project=proj-2 -->\nanother target' },
+    ]);
+    const result = await runTogether([inputs(), inputs()], { env: pullRequestRun(NEWER) });
+
+    // two creates: neither run found a comment
+    expect(gh.count('createComment')).toBe(2);
+    const mine = comments().filter((comment) => comment.body?.startsWith(`${MARKER}\n### `));
+    expect(mine).toHaveLength(1);
+    expect(mine[0]?.body).toContain('Commit <code>2222222</code>');
+    const deleted = gh.requests.filter((request) => request.operation === 'deleteComment');
+    const deletedIds = new Set(deleted.map((request) => Number(request.path.split('/').at(-1))));
+    expect(deletedIds.size).toBe(1);
+    expect([...deletedIds][0]).toBeGreaterThan(mine[0]?.id ?? Infinity);
+    expect(result.outputs['comment-url']).toBe(mine[0]?.html_url);
+    expect(comments()).toHaveLength(3);
+    expect(comments().slice(0, 2)).toEqual(others);
+    expect(result.log).toContain('at the same time: kept the earliest comment');
+    expect(annotations(result.log, 'warning')).toEqual([]);
   });
 });

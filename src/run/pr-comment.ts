@@ -8,6 +8,7 @@ import type { Clock } from '../service/clock.js';
 import { GitHubError } from '../service/errors.js';
 import type { Comment, GitHub } from '../service/github.js';
 import { connectGitHub, type GitHubTask, warnFailed } from './github-client.js';
+import { keepOneComment } from './one-comment.js';
 import type { PullRequestsOfRun } from './pull-requests.js';
 import { isStillHead } from './still-head.js';
 
@@ -32,10 +33,11 @@ const COMMENT: GitHubTask = {
  * payload without it, cannot be judged).
  */
 async function writeComment(
-  { github, number, comment }: { github: GitHub; number: number; comment?: Comment },
+  thread: { github: GitHub; number: number; comment?: Comment; untrusted: boolean },
   body: string,
-  { mayCreate, tested }: { mayCreate: boolean; tested?: string },
+  { mayCreate, tested, marker }: { mayCreate: boolean; tested?: string; marker: string },
 ): Promise<string | undefined> {
+  const { github, number, comment } = thread;
   if (!comment && !mayCreate) {
     info(line`No pull request comment: the step passed and there is no earlier comment to update.`);
     return undefined;
@@ -52,9 +54,16 @@ async function writeComment(
       info(line`The comment on pull request #${number} was deleted meanwhile: writing it anew.`);
     }
   }
-  const url = await github.createComment(number, body);
-  info(line`Commented on pull request #${number}: ${url}`);
-  return url;
+  const created = await github.createComment(number, body);
+  info(line`Commented on pull request #${number}: ${created.html_url}`);
+  // Without the token's identity no earlier comment is its own to edit.
+  if (thread.untrusted) return created.html_url;
+  try {
+    return await keepOneComment(github, { number, marker, body }, created);
+  } catch (error) {
+    warnFailed(error, COMMENT);
+    return created.html_url;
+  }
 }
 
 /** Before the reports are written: they compare with the earlier comment. Never fails the step. */
@@ -99,7 +108,7 @@ export async function openPullRequestThread(
     const mayCreate = stepFails || settings.prComment !== 'on-failure';
     const urls = [];
     for (const thread of opened) {
-      const written = writeComment(thread, body, { mayCreate, tested: headSha });
+      const written = writeComment(thread, body, { mayCreate, tested: headSha, marker });
       urls.push(await written.catch((error) => warnFailed(error, COMMENT)));
     }
     return urls.find((url) => url !== undefined);
