@@ -192,6 +192,25 @@ describe('workflow_run: a second workflow, with secrets, after the pull requestâ
     expect(commentsOn(9)[0]?.body).toContain('Commit <code>f0f0f0f</code>');
   });
 
+  test('from a fork whose repository was deleted (head_repository: null): found among the open pull requests by head commit', async () => {
+    const others = Array.from({ length: 120 }, (_, i): SimPull => ({ ...OURS, number: 1000 + i }));
+    await start([...others, FORKS, { ...FORKS, number: 3, state: 'closed' }]);
+    const payload = workflowRunEvent({
+      repository: REPO,
+      headSha: FORK_HEAD,
+      headBranch: 'patch-1',
+      headRepository: 'stranger/shop',
+    });
+    const result = await run(
+      env('workflow_run', { ...payload, workflow_run: { ...payload.workflow_run, head_repository: null } }),
+    );
+    const lists = gh.requests.filter((request) => request.operation === 'listPulls');
+    expect(lists.map((list) => new URL(list.path, gh.url).searchParams.get('head'))).toEqual([null, null]);
+    expect(commentsOn(9)[0]?.body).toContain('Commit <code>f0f0f0f</code>');
+    expect([commentsOn(3), commentsOn(1000)]).toEqual([[], []]);
+    expect(annotations(result.log, 'warning')).toEqual([]);
+  });
+
   test('from a fork whose branch has moved on since: the pull requestâ€™s head is not the commit tested, no comment', async () => {
     await start([{ ...FORKS, headSha: 'newer'.padEnd(40, '5') }]);
     const payload = workflowRunEvent({

@@ -82,9 +82,10 @@ async function lookUp(github: GitHub, settings: Settings): Promise<number[] | st
     pull.base.repo.full_name.toLowerCase() === workflow.repository?.toLowerCase();
   let found: { number: number }[];
   if (listed !== undefined) {
-    // workflow_run: the payload's list, left empty by GitHub for a fork; then by head owner:branch.
+    // workflow_run: the payload's list, left empty by GitHub for a fork; then by head owner:branch,
+    // or by head commit where the fork was deleted (head_repository null).
     found = listed.filter((pull) => pull.headSha === undefined || pull.headSha === sha);
-    if (found.length === 0 && head) found = await github.openPulls(ours, 1, head);
+    if (found.length === 0) found = await github.openPulls(ours, head ? 1 : MAX_OPEN_PAGES, head);
   } else {
     // deployment_status: GitHub's commit-to-pull-request association answers [] for a fork's commit.
     found = (await github.pullsOfCommit(sha)).filter(ours);
