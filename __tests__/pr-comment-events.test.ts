@@ -2,7 +2,7 @@ import { visibleLines } from './helpers/gfm.js';
 import { runInProcess, virtualClock } from './helpers/in-process.js';
 import { projectInputs, suiteInputs } from './helpers/inputs.js';
 import { annotations } from './helpers/runner-files.js';
-import { DEFAULT_TOKEN, GitHubSimulator, type SimPull } from './simulator/github.js';
+import { DEFAULT_TOKEN, GitHubSimulator, pullRequestEvent, type SimPull } from './simulator/github.js';
 import { deploymentStatusEvent, eventFile, workflowRunEvent } from './simulator/github-events.js';
 import { type SimTestCase, Simulator } from './simulator/simulator.js';
 
@@ -278,5 +278,58 @@ describe("the 'pull-request' input", () => {
       'No pull request comment: the workflow runs on push, not on a pull request.',
     );
     expect(gh.requests).toEqual([]);
+  });
+});
+
+describe('a token that cannot write: the warning says why only where the cause can be', () => {
+  async function readOnly(pulls: SimPull[]): Promise<void> {
+    await start(pulls);
+    gh.setScenario({ pulls, readOnly: true });
+  }
+  const forkPullRequest = () => {
+    const payload = pullRequestEvent({ owner: 'octo', repo: 'shop', number: 9, headSha: FORK_HEAD });
+    const head = {
+      ...payload.pull_request.head,
+      repo: { ...payload.pull_request.head.repo, full_name: 'stranger/shop' },
+    };
+    return { ...payload, pull_request: { ...payload.pull_request, head } };
+  };
+  const warningOf = async (environment: Record<string, string>) => {
+    const result = await run(environment);
+    expect(gh.count('createComment')).toBe(1);
+    expect(result.exitCode).toBe(1); // the run's failure, not the comment's
+    const warnings = annotations(result.log, 'warning');
+    expect(warnings).toHaveLength(1);
+    return warnings[0] ?? '';
+  };
+
+  test("pull_request from a fork: the permission, and the fork's read-only token that no permission can change", async () => {
+    await readOnly([FORKS]);
+    const warning = await warningOf(env('pull_request', forkPullRequest()));
+    expect(warning).toBe(
+      "::warning::Could not keep the pull request comment up to date. Could not comment on pull request #9: HTTP 403: Resource not accessible by integration. The github-token cannot write to the pull request: the workflow needs 'permissions: pull-requests: write'. This pull request comes from a fork, whose pull_request runs get a read-only token that no permission can change: comment from a workflow_run workflow instead.",
+    );
+  });
+
+  test('pull_request from a branch of the repository: the permission only', async () => {
+    await readOnly([OURS]);
+    const warning = await warningOf(env('pull_request', pullRequestEvent({ ...OURS, headSha: HEAD })));
+    expect(warning).toMatch(/HTTP 403.*'permissions: pull-requests: write'\.$/);
+    expect(warning).not.toMatch(/fork|read-only/);
+  });
+
+  test("workflow_run of a fork's pull request: the permission only, a fork's token is no cause there", async () => {
+    await readOnly([OURS, FORKS]);
+    const payload = workflowRunEvent({
+      repository: REPO,
+      headSha: FORK_HEAD,
+      headBranch: 'patch-1',
+      headRepository: 'stranger/shop',
+    });
+    const warning = await warningOf(env('workflow_run', payload));
+    expect(warning).toMatch(
+      /Could not comment on pull request #9: HTTP 403.*'permissions: pull-requests: write'\.$/,
+    );
+    expect(warning).not.toMatch(/fork|read-only|pull_request /);
   });
 });

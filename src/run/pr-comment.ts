@@ -1,5 +1,5 @@
 import type { Settings } from '../inputs/settings.js';
-import { workflowRunUrl } from '../inputs/workflow-run.js';
+import { type WorkflowRun, workflowRunUrl } from '../inputs/workflow-run.js';
 import type { RunOutcome } from '../report/outcome.js';
 import { commentMarker, renderComment } from '../report/pr-comment.js';
 import { info } from '../runner/log.js';
@@ -24,8 +24,16 @@ export interface PullRequestThread {
 const COMMENT: GitHubTask = {
   doing: 'keep the pull request comment up to date',
   forbidden:
-    "The github-token cannot write to the pull request: the workflow needs 'permissions: pull-requests: write', and a pull request from a fork gets a read-only token on pull_request events, which no permission can change.",
+    "The github-token cannot write to the pull request: the workflow needs 'permissions: pull-requests: write'.",
 };
+
+/** Only where it can be the cause: GitHub gives a fork's pull_request runs a read-only token. */
+function commentTask({ eventName, pullRequest }: WorkflowRun): GitHubTask {
+  if (eventName !== 'pull_request' || !pullRequest?.fromFork) return COMMENT;
+  const fork =
+    'This pull request comes from a fork, whose pull_request runs get a read-only token that no permission can change: comment from a workflow_run workflow instead.';
+  return { ...COMMENT, forbidden: `${COMMENT.forbidden} ${fork}` };
+}
 
 /**
  * The earlier comment is updated; one is created where none exists (with on-failure, only when the
@@ -35,7 +43,12 @@ const COMMENT: GitHubTask = {
 async function writeComment(
   thread: { github: GitHub; number: number; comment?: Comment; untrusted: boolean },
   body: string,
-  { mayCreate, tested, marker }: { mayCreate: boolean; tested?: string; marker: string },
+  {
+    mayCreate,
+    tested,
+    marker,
+    task,
+  }: { mayCreate: boolean; tested?: string; marker: string; task: GitHubTask },
 ): Promise<string | undefined> {
   const { github, number, comment } = thread;
   if (!comment && !mayCreate) {
@@ -61,7 +74,7 @@ async function writeComment(
   try {
     return await keepOneComment(github, { number, marker, body }, created);
   } catch (error) {
-    warnFailed(error, COMMENT);
+    warnFailed(error, task);
     return created.html_url;
   }
 }
@@ -89,7 +102,8 @@ export async function openPullRequestThread(
           : found.whyNone;
   if (skip) info(line`No pull request comment: ${skip}.`);
   if (skip || !firstPullRequest) return none(skip ?? 'the pull request could not be found');
-  const connect = await connectGitHub(settings, COMMENT, clock, signal);
+  const task = commentTask(settings.workflow);
+  const connect = await connectGitHub(settings, task, clock, signal);
   const unread = 'the pull request comment could not be read';
   if (!connect) return none(unread);
   const marker = commentMarker(outcome);
@@ -97,7 +111,7 @@ export async function openPullRequestThread(
   for (const { owner, repo, number } of found.pullRequests) {
     const github = connect({ owner, repo });
     const lookup = github.findComment(number, marker).then((earlier) => ({ github, number, ...earlier }));
-    threads.push(await lookup.catch((error) => warnFailed(error, COMMENT)));
+    threads.push(await lookup.catch((error) => warnFailed(error, task)));
   }
   const [first] = threads;
   const opened = threads.filter((thread) => thread !== undefined);
@@ -108,8 +122,8 @@ export async function openPullRequestThread(
     const mayCreate = stepFails || settings.prComment !== 'on-failure';
     const urls = [];
     for (const thread of opened) {
-      const written = writeComment(thread, body, { mayCreate, tested: headSha, marker });
-      urls.push(await written.catch((error) => warnFailed(error, COMMENT)));
+      const written = writeComment(thread, body, { mayCreate, tested: headSha, marker, task });
+      urls.push(await written.catch((error) => warnFailed(error, task)));
     }
     return urls.find((url) => url !== undefined);
   };
