@@ -48,7 +48,9 @@ async function runOnPullRequest(
   }
 }
 
+/** A push: the pull request's head is now `headSha` (only the head's run writes the comment). */
 function pullRequestEnv(headSha: string) {
+  gh.setScenario({ pulls: [{ ...PR, headSha }] });
   return {
     GITHUB_EVENT_NAME: 'pull_request',
     GITHUB_EVENT_PATH: pullRequestEventFile({ ...PR, headSha }),
@@ -81,7 +83,9 @@ describe('what changed since the previous run', () => {
     expect(second.log).toContain('Compared with the previous run of this target: 1 new failure, 1 fixed.');
     // the job summary says the same
     const summary = visibleLines(second.summary);
-    expect(summary).toContain('Compared with the previous run of this target: 1 new failure, 1 fixed, 1 still failing');
+    expect(summary).toContain(
+      'Compared with the previous run of this target: 1 new failure, 1 fixed, 1 still failing',
+    );
     expect(listUnder(summary, '🆕 New failures')).toEqual(['🆕 ❌ FAILED · C']);
     expect(listUnder(summary, 'Still failing')).toEqual(['❌ FAILED · B']);
     expect(listUnder(summary, 'Fixed since the previous run')).toEqual(['✅ A']);

@@ -363,7 +363,7 @@ describe('errors GitHub answers', () => {
     expect((await call(s, 'GET', commentsPath(PR, OWNER, 'missing'))).status).toBe(404);
     const path = await call(s, 'GET', `/repos/${OWNER}/${REPO}/pulls/${PR}`);
     expect(path).toMatchObject({ status: 404, json: { message: 'Not Found', status: '404' } });
-    expect((await call(s, 'DELETE', commentPath(Number(other?.id), OWNER, 'other'))).status).toBe(404);
+    expect((await call(s, 'PUT', commentPath(Number(other?.id), OWNER, 'other'))).status).toBe(404);
     expect(s.requests.at(-1)?.operation).toBe('unknown');
     expect(s.count('createComment')).toBe(1);
   });
@@ -1558,5 +1558,63 @@ describe('pullRequestEvent', () => {
     expect(s.comments(OWNER, REPO, PR)).toEqual([
       expect.objectContaining({ id: result.id, body: 'from the event' }),
     ]);
+  });
+});
+
+describe('deleting', () => {
+  const remove = (s: GitHubSimulator, id: number, owner = OWNER, repo = REPO) =>
+    octokit(s).rest.issues.deleteComment({ owner, repo, comment_id: id });
+
+  it('deletes a comment: 204 with no body, and the comment is gone; logged', async () => {
+    const s = await startSim();
+    const [first, second] = s.seedComments(OWNER, REPO, PR, [{ body: 'first' }, { body: 'second' }]);
+    expect((await remove(s, Number(first?.id))).status).toBe(204);
+    expect(s.comments(OWNER, REPO, PR)).toEqual([second]);
+    expect(s.requests.at(-1)).toMatchObject({
+      operation: 'deleteComment',
+      n: 1,
+      method: 'DELETE',
+      path: commentPath(Number(first?.id)),
+    });
+    expect(await call(s, 'DELETE', commentPath(Number(second?.id)))).toMatchObject({
+      status: 204,
+      json: undefined,
+    });
+    expect(s.comments(OWNER, REPO, PR)).toEqual([]);
+  });
+
+  it('answers 404 to an unknown id, a comment already deleted and one of another repository', async () => {
+    const s = await startSim();
+    const [ours] = s.seedComments(OWNER, REPO, PR, [{ body: 'ours' }]);
+    const [theirs] = s.seedComments(OWNER, 'other', 1, [{ body: 'theirs' }]);
+    expect((await rejection(remove(s, 1))).status).toBe(404);
+    expect((await rejection(remove(s, Number(theirs?.id)))).status).toBe(404);
+    await remove(s, Number(ours?.id));
+    const again = await rejection(remove(s, Number(ours?.id)));
+    expect([again.status, again.response?.data]).toEqual([
+      404,
+      {
+        message: 'Not Found',
+        documentation_url: 'https://docs.github.com/rest/issues/comments#delete-an-issue-comment',
+        status: '404',
+      },
+    ]);
+    expect(s.comments(OWNER, 'other', 1)).toEqual([theirs]);
+  });
+
+  it('answers 403 with a read-only token, and faults as the other operations; neither deletes', async () => {
+    const s = await startSim({
+      readOnly: true,
+      faults: [{ operation: 'deleteComment', requests: [2], fault: { kind: 'status', status: 500 } }],
+    });
+    const [seeded] = s.seedComments(OWNER, REPO, PR, [{ body: 'kept' }]);
+    expect((await rejection(remove(s, Number(seeded?.id)))).status).toBe(403);
+    s.setScenario({
+      faults: [{ operation: 'deleteComment', requests: [2], fault: { kind: 'status', status: 500 } }],
+    });
+    expect((await rejection(remove(s, Number(seeded?.id)))).status).toBe(500);
+    expect(s.comments(OWNER, REPO, PR)).toEqual([seeded]);
+    expect((await remove(s, Number(seeded?.id))).status).toBe(204);
+    expect(s.comments(OWNER, REPO, PR)).toEqual([]);
   });
 });

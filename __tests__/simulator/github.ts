@@ -91,7 +91,8 @@ export type Operation =
   | 'createCheckRun' // POST  {prefix}/repos/{owner}/{repo}/check-runs  body {name, head_sha, status, conclusion, output, ...}
   | 'updateCheckRun' // PATCH {prefix}/repos/{owner}/{repo}/check-runs/{check_run_id}  body as createCheckRun's, all optional
   | 'listCheckRunsForRef' // GET   {prefix}/repos/{owner}/{repo}/commits/{ref}/check-runs?filter&check_name&status&app_id&per_page&page
-  | 'getApp'; // GET   {prefix}/apps/{app_slug}  (no token needed, as for a public app)
+  | 'getApp' // GET   {prefix}/apps/{app_slug}  (no token needed, as for a public app)
+  | 'deleteComment'; // DELETE {prefix}/repos/{owner}/{repo}/issues/comments/{comment_id} -> 204
 
 export interface SimUser {
   login: string;
@@ -182,7 +183,7 @@ export type LoggedRequest = JsonServerRequest<Operation>;
 export interface Scenario {
   /** The valid token (default DEFAULT_TOKEN), sent as `Authorization: token X` or `Bearer X`. */
   token?: string;
-  /** The token may read but not write: creates and updates -> 403 'Resource not accessible by integration'. */
+  /** The token may read but not write: creates, updates and deletes -> 403 'Resource not accessible by integration'. */
   readOnly?: boolean;
   /** Who the token acts as: the author of the comments created through the API, and GraphQL's viewer; default GITHUB_ACTIONS_BOT. */
   user?: SimUser;
@@ -198,7 +199,8 @@ export interface Scenario {
   /**
    * Pull requests as the pulls endpoints show them (read live: `setScenario` may change them). The
    * commit's pulls list only those whose head is in the base repository, as GitHub answers [] for
-   * a commit that exists only in a fork.
+   * a commit that exists only in a fork. Default: SAMPLE_PULL_REQUEST, open at its head, the pull
+   * request of `pullRequestEnv`.
    */
   pulls?: SimPull[];
   /**
@@ -324,6 +326,7 @@ const DOCS = {
   updateCheckRun: 'https://docs.github.com/rest/checks/runs#update-a-check-run',
   listCheckRunsForRef: 'https://docs.github.com/rest/checks/runs#list-check-runs-for-a-git-reference',
   getApp: 'https://docs.github.com/rest/apps/apps#get-an-app',
+  deleteComment: 'https://docs.github.com/rest/issues/comments#delete-an-issue-comment',
 } as const;
 
 /** GitHub's error body: {message, documentation_url, status} (status as a string, as GitHub sends it). */
@@ -382,7 +385,7 @@ type RepoRef = { owner: string; repo: string } | { id: number };
 interface Route {
   operation: Operation;
   repo: RepoRef;
-  /** Issue number (list, create), comment id (update) or pull request number (getPull). */
+  /** Issue number (list, create), comment id (update, delete) or pull request number (getPull). */
   number: number;
   /** commitPulls: the commit. */
   sha?: string;
@@ -625,6 +628,9 @@ export class GitHubSimulator extends JsonServer<Operation> {
     if (a === 'comments' && isId(b) && method === 'PATCH') {
       return { operation: 'updateComment', repo, number: Number(b) };
     }
+    if (a === 'comments' && isId(b) && method === 'DELETE') {
+      return { operation: 'deleteComment', repo, number: Number(b) };
+    }
     return undefined;
   }
 
@@ -685,6 +691,8 @@ export class GitHubSimulator extends JsonServer<Operation> {
       return { status: 200, body: this.render(repository, comment) };
     }
 
+    if (route.operation === 'deleteComment') return this.deleteAnswer(repository, route.number, docs);
+
     const list = issueComments(repository, route.number, !strict);
     if (!list) return notFound;
 
@@ -709,6 +717,18 @@ export class GitHubSimulator extends JsonServer<Operation> {
       body: this.render(repository, comment),
       headers: { location: commentUrl(this.url, repository, comment.id) },
     };
+  }
+
+  /** 204 with no body; 404 for a comment that is not there (deleted already), 403 for a read-only token. */
+  private deleteAnswer(repository: Repository, id: number, docs: string): Reply {
+    const comment = findComment(repository, id);
+    if (!comment) return { status: 404, body: githubError(404, 'Not Found', docs) };
+    if (this.scenario.readOnly) {
+      return { status: 403, body: githubError(403, 'Resource not accessible by integration', docs) };
+    }
+    const list = repository.issues.get(comment.issue) ?? [];
+    list.splice(list.indexOf(comment), 1);
+    return { status: 204, body: undefined };
   }
 
   /** GraphQL: the viewer, and nothing else. */
@@ -767,7 +787,8 @@ export class GitHubSimulator extends JsonServer<Operation> {
   /** The pulls endpoints; undefined for a pull request that does not exist. */
   private pullsAnswer(route: Route, repository: Repository, path: string): Reply | undefined {
     const here = `${repository.owner}/${repository.repo}`.toLowerCase();
-    const pulls = (this.scenario.pulls ?? []).filter((p) => `${p.owner}/${p.repo}`.toLowerCase() === here);
+    const all: SimPull[] = this.scenario.pulls ?? [SAMPLE_PULL_REQUEST];
+    const pulls = all.filter((p) => `${p.owner}/${p.repo}`.toLowerCase() === here);
     const graph = new CommitGraph(this.scenario, repository);
     const render = (pull: SimPull) =>
       renderPull(pull, this.url, pull.baseSha ?? graph.branch(pull.baseRef ?? 'main') ?? DEFAULT_BASE_SHA);

@@ -6,8 +6,13 @@ export interface PullRequestRef {
   owner: string;
   repo: string;
   number: number;
-  /** The pull request's head commit (GITHUB_SHA is a temporary merge commit that is on no branch). */
+  /**
+   * The commit tested (`commitTested`), written to only while it is the pull request's head
+   * (GITHUB_SHA on pull_request is a temporary merge commit that is on no branch).
+   */
   headSha?: string;
+  /** pull_request: its head is in another repository (or in one deleted since, `head.repo: null`). */
+  fromFork?: boolean;
 }
 
 /** The commit a deployment_status or workflow_run event is about (tested), not GITHUB_SHA. */
@@ -46,7 +51,9 @@ function readPullRequest(env: NodeJS.ProcessEnv): PullRequestRef | undefined {
   const fullName = env.GITHUB_REPOSITORY || text(at(payload, 'repository', 'full_name')) || '';
   const [owner, repo] = fullName.split('/');
   if (!owner || !repo || typeof number !== 'number') return undefined;
-  return { owner, repo, number, headSha: text(at(payload, 'pull_request', 'head', 'sha')) };
+  const headRepository = text(at(payload, 'pull_request', 'head', 'repo', 'full_name'));
+  const fromFork = headRepository?.toLowerCase() !== fullName.toLowerCase();
+  return { owner, repo, number, headSha: text(at(payload, 'pull_request', 'head', 'sha')), fromFork };
 }
 
 function readEventCommit(env: NodeJS.ProcessEnv): EventCommit | undefined {

@@ -31,6 +31,11 @@ const answers = once(() => {
       }),
     ),
     written: z.object({ html_url: z.string() }),
+    created: z.object({
+      id: z.number(),
+      html_url: z.string(),
+      user: z.nullish(z.object({ id: z.optional(z.number()) })),
+    }),
     viewer: z.object({
       viewer: z.object({ login: z.string(), databaseId: z.nullish(z.number()) }),
     }),
@@ -56,6 +61,7 @@ const answers = once(() => {
 });
 
 export type Comment = z.infer<ReturnType<typeof answers>['list']>[number];
+export type CreatedComment = z.infer<ReturnType<typeof answers>['created']>;
 export type Pull = z.infer<ReturnType<typeof answers>['pull']>;
 export type CheckRun = z.infer<ReturnType<typeof answers>['checkRuns']>['check_runs'][number];
 
@@ -228,10 +234,7 @@ export class GitHub {
    * is (`untrusted`), none is: another app's copy must never be edited or believed.
    */
   async findComment(number: number, marker: string): Promise<{ comment?: Comment; untrusted: boolean }> {
-    const what = `list the comments of pull request #${number}`;
-    const first = `/issues/${number}/comments?per_page=100`;
-    const list = { schema: answers().list, items: (comments: Comment[]) => comments };
-    const marked = await this.pages(first, what, list, ({ body }) => !!body?.includes(marker));
+    const marked = await this.marked(number, marker);
     if (marked.length === 0) return { untrusted: false };
     const who = await this.identity();
     if (!who) return { untrusted: true };
@@ -241,6 +244,19 @@ export class GitHub {
     return { comment: marked.filter(isOwn).at(-1), untrusted: false };
   }
 
+  /** Every comment of the pull request holding `marker`, by `authorId` (the token's own), oldest first. */
+  async commentsBy(number: number, marker: string, authorId: number): Promise<Comment[]> {
+    const marked = await this.marked(number, marker);
+    return marked.filter(({ user }) => user?.id === authorId).sort((a, b) => a.id - b.id);
+  }
+
+  private marked(number: number, marker: string): Promise<Comment[]> {
+    const what = `list the comments of pull request #${number}`;
+    const first = `/issues/${number}/comments?per_page=100`;
+    const list = { schema: answers().list, items: (comments: Comment[]) => comments };
+    return this.pages(first, what, list, ({ body }) => !!body?.includes(marker));
+  }
+
   async updateComment(id: number, body: string): Promise<string> {
     const route = `PATCH ${this.path}/issues/comments/${id}`;
     return (await this.send('update the pull request comment', route, answers().written, { body })).data
@@ -248,10 +264,22 @@ export class GitHub {
   }
 
   /** Retried only when GitHub cannot have created the comment. */
-  async createComment(number: number, body: string): Promise<string> {
+  async createComment(number: number, body: string): Promise<CreatedComment> {
     const what = `comment on pull request #${number}`;
     const route = `POST ${this.path}/issues/${number}/comments`;
-    return (await this.send(what, route, answers().written, { body }, 'github-create')).data.html_url;
+    return (await this.send(what, route, answers().created, { body }, 'github-create')).data;
+  }
+
+  /** A comment already gone (another run deleted it, or a retry's first attempt did) is no failure. */
+  async deleteComment(id: number): Promise<void> {
+    const route = `DELETE ${this.path}/issues/comments/${id}`;
+    try {
+      await this.call('delete a duplicate pull request comment', 'github', (request) =>
+        this.octokit.request(route, { request }),
+      );
+    } catch (error) {
+      if (!(error instanceof GitHubError && error.status === 404)) throw error;
+    }
   }
 
   async pull(number: number): Promise<Pull> {
