@@ -2,7 +2,13 @@ import { visibleLines } from './helpers/gfm.js';
 import { runInProcess, virtualClock } from './helpers/in-process.js';
 import { projectInputs, suiteInputs } from './helpers/inputs.js';
 import { annotations } from './helpers/runner-files.js';
-import { DEFAULT_TOKEN, GitHubSimulator, pullRequestEvent, type SimPull } from './simulator/github.js';
+import {
+  CHECK_RUN_OPERATIONS,
+  DEFAULT_TOKEN,
+  GitHubSimulator,
+  pullRequestEvent,
+  type SimPull,
+} from './simulator/github.js';
 import { deploymentStatusEvent, eventFile, workflowRunEvent } from './simulator/github-events.js';
 import { type SimTestCase, Simulator } from './simulator/simulator.js';
 
@@ -58,7 +64,11 @@ const inputs = (extra: Record<string, string> = {}) =>
 const run = (environment: Record<string, string>, extra: Record<string, string> = {}) =>
   runInProcess(inputs(extra), { clock: virtualClock(), env: environment });
 const commentsOn = (number: number) => gh.comments('octo', 'shop', number);
-const githubCalls = () => gh.requests.map((request) => request.operation);
+/** The comment's requests: those of the check run and the base branch's results are left out. */
+const githubCalls = () =>
+  gh.requests
+    .map((request) => request.operation)
+    .filter((operation) => !CHECK_RUN_OPERATIONS.includes(operation));
 
 describe('deployment_status: a preview deployment', () => {
   test('of the head commit of a pull request: the comment goes there, naming that commit, and the note names both', async () => {
@@ -232,7 +242,15 @@ describe("the 'pull-request' input", () => {
     await start([OURS]);
     const dispatched = { ...env('workflow_dispatch', { inputs: {} }), GITHUB_SHA: HEAD };
     const result = await run(dispatched, { 'pull-request': '7' });
-    expect(githubCalls()).toEqual(['getPull', 'listComments', 'getPull', 'createComment', 'listComments']);
+    // The lookup, the comment's lookup, the base branch (read fresh), the head just before writing.
+    expect(githubCalls()).toEqual([
+      'getPull',
+      'listComments',
+      'getPull',
+      'getPull',
+      'createComment',
+      'listComments',
+    ]);
     expect(commentsOn(7)[0]?.body).toContain('Commit <code>feedfac</code>');
     expect(result.outputs['comment-url']).toBe(commentsOn(7)[0]?.html_url);
   });
@@ -271,13 +289,13 @@ describe("the 'pull-request' input", () => {
     expect([sim.requests, gh.requests]).toEqual([[], []]);
   });
 
-  test('without it, a push stays as today: one log line, no request to GitHub', async () => {
+  test('without it, a push stays as today: one log line, no pull request looked up or commented on', async () => {
     await start([OURS]);
     const result = await run(env('push', { ref: 'refs/heads/main', after: HEAD }));
     expect(result.log).toContain(
       'No pull request comment: the workflow runs on push, not on a pull request.',
     );
-    expect(gh.requests).toEqual([]);
+    expect(githubCalls()).toEqual([]);
   });
 });
 

@@ -47,7 +47,7 @@ export async function run(dependencies: RunDependencies = {}): Promise<void> {
     const outcome = judgeAgainst(ran, baseline, settings.failOn);
     const reports = await writeReports(outcome, settings);
     failures.push(...reports.failures);
-    setOutput('check-run-url', (await checks?.complete(outcome)) ?? '');
+    if (checks) setOutput('check-run-url', (await checks.complete(outcome)) ?? '');
     setOutput('comment-url', (await thread.write(outcome, failures.length > 0)) ?? '');
     reported = { outcome, settings };
   } catch (error) {

@@ -2,6 +2,7 @@ import { nodeBinaries, runDist } from '../helpers/dist-runner.js';
 import { projectInputs, suiteInputs } from '../helpers/inputs.js';
 import { annotations, visibleLog } from '../helpers/runner-files.js';
 import {
+  CHECK_RUN_OPERATIONS,
   DEFAULT_TOKEN,
   type Scenario as GitHubScenario,
   GitHubSimulator,
@@ -65,6 +66,11 @@ describe.each(nodeBinaries())('the pull request comment, dist/index.js on $name'
     runDist(inputs, { node: bin, env: pullRequestEnv(eventName) });
 
   const comments = () => gh.comments(PR.owner, PR.repo, PR.number);
+  /** The comment's requests: those of the check run and the base branch's results are left out. */
+  const commentCalls = () =>
+    gh.requests
+      .map((request) => request.operation)
+      .filter((operation) => !CHECK_RUN_OPERATIONS.includes(operation));
 
   test('fail-on: new, push after push: a new failure fails the step, a known one does not, a re-run is judged as its first attempt', async () => {
     const push = (digit: string) => ({ node: bin, env: pullRequestEnv(undefined, digit.repeat(40)) });
@@ -228,18 +234,18 @@ describe.each(nodeBinaries())('the pull request comment, dist/index.js on $name'
       { inputs: { wait: 'false' } },
       /No pull request comment: the run was started with wait: false\./,
     ],
-  ] as const)('%s: no request reaches GitHub, one log line says why', async (_name, given, line) => {
+  ] as const)('%s: no comment request reaches GitHub, one log line says why', async (_name, given, line) => {
     await start(FAILING);
     const result = await run(
       commentInputs('inputs' in given ? given.inputs : {}),
       'event' in given ? given.event : undefined,
     );
-    expect(gh.requests).toHaveLength(0);
+    expect(commentCalls()).toEqual([]);
     expect(result.stdout.match(line)).toHaveLength(1);
     expect(result.outputs['comment-url']).toBe('');
   });
 
-  test('a cancelled job: no request reaches GitHub', async () => {
+  test('a cancelled job: no comment, and the check run on the commit completed as cancelled', async () => {
     await start({ statuses: ['RUNNING'] });
     const result = await runDist(commentInputs(), {
       node: bin,
@@ -250,7 +256,8 @@ describe.each(nodeBinaries())('the pull request comment, dist/index.js on $name'
     });
     expect(result.outputs.status).toBe('CANCELLED');
     expect(result.stdout).toContain('No pull request comment: the job was cancelled.');
-    expect(gh.requests).toHaveLength(0);
+    expect(commentCalls()).toEqual([]);
+    expect(gh.checkRuns('octo', 'shop')).toMatchObject([{ status: 'completed', conclusion: 'cancelled' }]);
   });
 
   test('403 on create (a read-only token): the step keeps the run’s result, one warning naming the permission', async () => {

@@ -262,6 +262,16 @@ export interface SimPull {
   baseSha?: string;
 }
 
+/** The operations of the check run and of the base branch's results, beside those of the comment. */
+export const CHECK_RUN_OPERATIONS: readonly (Operation | 'unknown')[] = [
+  'getApp',
+  'getCommit',
+  'compare',
+  'listCheckRunsForRef',
+  'createCheckRun',
+  'updateCheckRun',
+];
+
 export const DEFAULT_TOKEN = 'ghs_test-token';
 
 /** The user GITHUB_TOKEN acts as (its real id). */

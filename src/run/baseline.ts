@@ -124,6 +124,8 @@ export async function findBaseline(
   signal: AbortSignal,
 ): Promise<Baseline> {
   if (ran.status === 'STARTED') return { whyNone: 'the run was started with wait: false' };
+  // GitHub is asked only where a comparison was asked for: its requests are shared by every job.
+  if (settings.failOn !== 'new' && settings.prComment === 'off') return commentBaseline(thread);
   const fromBranch = FINISHED.includes(ran.status)
     ? await branchBaseline(settings, found, ran, clock, signal)
     : { whyNone: 'the run did not finish' };

@@ -161,7 +161,8 @@ export class CheckRunWriter {
       const refused = error.status === 403 || error.status === 404;
       this.refused = refused;
       const message = line`Could not write check run '${this.name}'. ${error.message}${refused ? ` ${WRITE.forbidden}` : ''}`;
-      refused && !this.loud ? info(message) : warning(message);
+      // 'auto' asks for a check run where one can be had: a failure is a line, never a warning.
+      this.loud ? warning(message) : info(message);
       return undefined;
     }
   }
