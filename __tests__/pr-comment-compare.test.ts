@@ -79,7 +79,7 @@ describe('what changed since the previous run', () => {
     expect(seen[0]).toBe('❌ Test run failed · 1 new failure, 1 fixed');
     expect(listUnder(seen, '🆕 New failures')).toEqual(['🆕 ❌ FAILED · C']);
     expect(listUnder(seen, 'Still failing')).toEqual(['❌ FAILED · B']);
-    expect(listUnder(seen, 'Fixed since the previous run')).toEqual(['✅ A']);
+    expect(listUnder(seen, 'Fixed')).toEqual(['✅ A']);
     expect(second.log).toContain('Compared with the previous run of this target: 1 new failure, 1 fixed.');
     // the job summary says the same
     const summary = visibleLines(second.summary);
@@ -88,13 +88,13 @@ describe('what changed since the previous run', () => {
     );
     expect(listUnder(summary, '🆕 New failures')).toEqual(['🆕 ❌ FAILED · C']);
     expect(listUnder(summary, 'Still failing')).toEqual(['❌ FAILED · B']);
-    expect(listUnder(summary, 'Fixed since the previous run')).toEqual(['✅ A']);
+    expect(listUnder(summary, 'Fixed')).toEqual(['✅ A']);
 
     const third = await runOnPullRequest(passed('A', 'B', 'C'), commit('3'));
     expect(third.outputs).toMatchObject({ 'new-failures': '0', fixed: '2', success: 'true' });
     const seenThen = visibleLines(third.body);
     expect(seenThen[0]).toBe('✅ Test run passed · 0 new failures, 2 fixed');
-    expect(listUnder(seenThen, 'Fixed since the previous run')).toEqual(['✅ B', '✅ C']);
+    expect(listUnder(seenThen, 'Fixed')).toEqual(['✅ B', '✅ C']);
     expect(listUnder(seenThen, '🆕 New failures')).toEqual([]);
   });
 

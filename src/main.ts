@@ -47,7 +47,8 @@ export async function run(dependencies: RunDependencies = {}): Promise<void> {
     const outcome = judgeAgainst(ran, baseline, settings.failOn);
     const reports = await writeReports(outcome, settings);
     failures.push(...reports.failures);
-    if (checks) setOutput('check-run-url', (await checks.complete(outcome)) ?? '');
+    // With wait: false, none: the step that attaches with run-id writes it.
+    if (outcome.status !== 'STARTED') setOutput('check-run-url', (await checks?.complete(outcome)) ?? '');
     setOutput('comment-url', (await thread.write(outcome, failures.length > 0)) ?? '');
     reported = { outcome, settings };
   } catch (error) {
