@@ -7,7 +7,9 @@ const wide = (i: number) => `${'試'.repeat(195)} ${String(i).padStart(4, '0')}`
 
 describe("the check run's output", () => {
   test('10,000 failing test cases with wide titles: within 65,535 characters and 65,535 UTF-8 bytes, marker and digest kept', () => {
-    const outcome = makeOutcome(Array.from({ length: 10_000 }, (_, i) => ({ title: wide(i), status: 'FAILED' })));
+    const outcome = makeOutcome(
+      Array.from({ length: 10_000 }, (_, i) => ({ title: wide(i), status: 'FAILED' })),
+    );
     const { title, summary } = completedCheckRun(outcome, { owner: 'branch', commit: 'a'.repeat(40) });
     expect(summary.length).toBeLessThanOrEqual(CHECK_SUMMARY_MAX);
     expect(Buffer.byteLength(summary)).toBeLessThanOrEqual(CHECK_SUMMARY_MAX);
