@@ -48,7 +48,9 @@ async function runOnPullRequest(
   }
 }
 
+/** A push: the pull request's head is now `headSha` (only the head's run writes the comment). */
 function pullRequestEnv(headSha: string) {
+  gh.setScenario({ pulls: [{ ...PR, headSha }] });
   return {
     GITHUB_EVENT_NAME: 'pull_request',
     GITHUB_EVENT_PATH: pullRequestEventFile({ ...PR, headSha }),
@@ -77,20 +79,22 @@ describe('what changed since the previous run', () => {
     expect(seen[0]).toBe('❌ Test run failed · 1 new failure, 1 fixed');
     expect(listUnder(seen, '🆕 New failures')).toEqual(['🆕 ❌ FAILED · C']);
     expect(listUnder(seen, 'Still failing')).toEqual(['❌ FAILED · B']);
-    expect(listUnder(seen, 'Fixed since the previous run')).toEqual(['✅ A']);
-    expect(second.log).toContain('Since the previous run of this target: 1 new failure, 1 fixed.');
+    expect(listUnder(seen, 'Fixed')).toEqual(['✅ A']);
+    expect(second.log).toContain('Compared with the previous run of this target: 1 new failure, 1 fixed.');
     // the job summary says the same
     const summary = visibleLines(second.summary);
-    expect(summary).toContain('Since the previous run: 1 new failure, 1 fixed, 1 still failing');
+    expect(summary).toContain(
+      'Compared with the previous run of this target: 1 new failure, 1 fixed, 1 still failing',
+    );
     expect(listUnder(summary, '🆕 New failures')).toEqual(['🆕 ❌ FAILED · C']);
     expect(listUnder(summary, 'Still failing')).toEqual(['❌ FAILED · B']);
-    expect(listUnder(summary, 'Fixed since the previous run')).toEqual(['✅ A']);
+    expect(listUnder(summary, 'Fixed')).toEqual(['✅ A']);
 
     const third = await runOnPullRequest(passed('A', 'B', 'C'), commit('3'));
     expect(third.outputs).toMatchObject({ 'new-failures': '0', fixed: '2', success: 'true' });
     const seenThen = visibleLines(third.body);
     expect(seenThen[0]).toBe('✅ Test run passed · 0 new failures, 2 fixed');
-    expect(listUnder(seenThen, 'Fixed since the previous run')).toEqual(['✅ B', '✅ C']);
+    expect(listUnder(seenThen, 'Fixed')).toEqual(['✅ B', '✅ C']);
     expect(listUnder(seenThen, '🆕 New failures')).toEqual([]);
   });
 
@@ -117,7 +121,7 @@ describe('what changed since the previous run', () => {
     const attempt2 = await runOnPullRequest(failed('A', 'C'), commit('2'), { 'fail-on': 'new' });
     expect(attempt2.outputs).toMatchObject({ 'new-failures': '1', success: 'false' });
     expect(attempt2.log).toContain(
-      'Since the run before this commit (this is a re-run): 1 new failure, 0 fixed.',
+      'Compared with the run before this commit (this is a re-run): 1 new failure, 0 fixed.',
     );
     // the next push that still fails C compares with this commit's run: C is known by then
     const next = await runOnPullRequest(failed('A', 'C'), commit('3'), { 'fail-on': 'new' });
@@ -200,7 +204,7 @@ describe("fail-on: 'new'", () => {
     });
     expect(result.outputs).toMatchObject({ success: 'false', 'new-failures': '1' });
     expect(annotations(result.log, 'error')).toContain(
-      "::error::Project run run-1: 1 test case failed that did not fail in the previous run (2 failing in all; fail-on is 'new'). The service's page for the run: https://app.example.com/proj-1/runs/run-1",
+      "::error::Project run run-1: 1 test case failed that did not fail in the previous run of this target (2 failing in all; fail-on is 'new'). The service's page for the run: https://app.example.com/proj-1/runs/run-1",
     );
   });
 

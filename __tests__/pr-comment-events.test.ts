@@ -2,7 +2,13 @@ import { visibleLines } from './helpers/gfm.js';
 import { runInProcess, virtualClock } from './helpers/in-process.js';
 import { projectInputs, suiteInputs } from './helpers/inputs.js';
 import { annotations } from './helpers/runner-files.js';
-import { DEFAULT_TOKEN, GitHubSimulator, type SimPull } from './simulator/github.js';
+import {
+  CHECK_RUN_OPERATIONS,
+  DEFAULT_TOKEN,
+  GitHubSimulator,
+  pullRequestEvent,
+  type SimPull,
+} from './simulator/github.js';
 import { deploymentStatusEvent, eventFile, workflowRunEvent } from './simulator/github-events.js';
 import { type SimTestCase, Simulator } from './simulator/simulator.js';
 
@@ -58,7 +64,11 @@ const inputs = (extra: Record<string, string> = {}) =>
 const run = (environment: Record<string, string>, extra: Record<string, string> = {}) =>
   runInProcess(inputs(extra), { clock: virtualClock(), env: environment });
 const commentsOn = (number: number) => gh.comments('octo', 'shop', number);
-const githubCalls = () => gh.requests.map((request) => request.operation);
+/** The comment's requests: those of the check run and the base branch's results are left out. */
+const githubCalls = () =>
+  gh.requests
+    .map((request) => request.operation)
+    .filter((operation) => !CHECK_RUN_OPERATIONS.includes(operation));
 
 describe('deployment_status: a preview deployment', () => {
   test('of the head commit of a pull request: the comment goes there, naming that commit, and the note names both', async () => {
@@ -192,6 +202,25 @@ describe('workflow_run: a second workflow, with secrets, after the pull requestâ
     expect(commentsOn(9)[0]?.body).toContain('Commit <code>f0f0f0f</code>');
   });
 
+  test('from a fork whose repository was deleted (head_repository: null): found among the open pull requests by head commit', async () => {
+    const others = Array.from({ length: 120 }, (_, i): SimPull => ({ ...OURS, number: 1000 + i }));
+    await start([...others, FORKS, { ...FORKS, number: 3, state: 'closed' }]);
+    const payload = workflowRunEvent({
+      repository: REPO,
+      headSha: FORK_HEAD,
+      headBranch: 'patch-1',
+      headRepository: 'stranger/shop',
+    });
+    const result = await run(
+      env('workflow_run', { ...payload, workflow_run: { ...payload.workflow_run, head_repository: null } }),
+    );
+    const lists = gh.requests.filter((request) => request.operation === 'listPulls');
+    expect(lists.map((list) => new URL(list.path, gh.url).searchParams.get('head'))).toEqual([null, null]);
+    expect(commentsOn(9)[0]?.body).toContain('Commit <code>f0f0f0f</code>');
+    expect([commentsOn(3), commentsOn(1000)]).toEqual([[], []]);
+    expect(annotations(result.log, 'warning')).toEqual([]);
+  });
+
   test('from a fork whose branch has moved on since: the pull requestâ€™s head is not the commit tested, no comment', async () => {
     await start([{ ...FORKS, headSha: 'newer'.padEnd(40, '5') }]);
     const payload = workflowRunEvent({
@@ -209,12 +238,38 @@ describe('workflow_run: a second workflow, with secrets, after the pull requestâ
 });
 
 describe("the 'pull-request' input", () => {
-  test('on workflow_dispatch: the comment goes to that pull request, naming its head as GitHub has it', async () => {
+  test('on workflow_dispatch: the comment goes to that pull request, naming the commit tested, GITHUB_SHA', async () => {
     await start([OURS]);
-    const result = await run(env('workflow_dispatch', { inputs: {} }), { 'pull-request': '7' });
-    expect(githubCalls()[0]).toBe('getPull');
+    const dispatched = { ...env('workflow_dispatch', { inputs: {} }), GITHUB_SHA: HEAD };
+    const result = await run(dispatched, { 'pull-request': '7' });
+    // The lookup, the comment's lookup, the base branch (read fresh), the head just before writing.
+    expect(githubCalls()).toEqual([
+      'getPull',
+      'listComments',
+      'getPull',
+      'getPull',
+      'createComment',
+      'listComments',
+    ]);
     expect(commentsOn(7)[0]?.body).toContain('Commit <code>feedfac</code>');
     expect(result.outputs['comment-url']).toBe(commentsOn(7)[0]?.html_url);
+  });
+
+  test("on workflow_dispatch of another commit than the pull request's head: nothing written, the log names both", async () => {
+    await start([OURS]);
+    const result = await runInProcess(
+      suiteInputs(sim, { 'pr-comment': 'always', 'github-token': DEFAULT_TOKEN, 'pull-request': '7' }),
+      { clock: virtualClock(), env: env('workflow_dispatch', { inputs: {} }) },
+    );
+    expect(result.log).toContain(
+      "No pull request comment: this run tested defa017, but pull request #7's head is now feedfac (a newer push; its run writes the comment).",
+    );
+    expect(commentsOn(7)).toEqual([]);
+    expect(annotations(result.log, 'warning')).toEqual([]);
+    const started = sim.requests.find((request) => request.operation === 'startSuiteRun');
+    expect((started?.body as { metadata?: { note?: string } } | undefined)?.metadata?.note).toBe(
+      `GitHub Actions: ${REPO}@${DEFAULT_BRANCH_HEAD.slice(0, 12)} (pull request #7) https://github.com/${REPO}/actions/runs/4242`,
+    );
   });
 
   test('a pull request that is closed: one log line, nothing written', async () => {
@@ -234,12 +289,65 @@ describe("the 'pull-request' input", () => {
     expect([sim.requests, gh.requests]).toEqual([[], []]);
   });
 
-  test('without it, a push stays as today: one log line, no request to GitHub', async () => {
+  test('without it, a push stays as today: one log line, no pull request looked up or commented on', async () => {
     await start([OURS]);
     const result = await run(env('push', { ref: 'refs/heads/main', after: HEAD }));
     expect(result.log).toContain(
       'No pull request comment: the workflow runs on push, not on a pull request.',
     );
-    expect(gh.requests).toEqual([]);
+    expect(githubCalls()).toEqual([]);
+  });
+});
+
+describe('a token that cannot write: the warning says why only where the cause can be', () => {
+  async function readOnly(pulls: SimPull[]): Promise<void> {
+    await start(pulls);
+    gh.setScenario({ pulls, readOnly: true });
+  }
+  const forkPullRequest = () => {
+    const payload = pullRequestEvent({ owner: 'octo', repo: 'shop', number: 9, headSha: FORK_HEAD });
+    const head = {
+      ...payload.pull_request.head,
+      repo: { ...payload.pull_request.head.repo, full_name: 'stranger/shop' },
+    };
+    return { ...payload, pull_request: { ...payload.pull_request, head } };
+  };
+  const warningOf = async (environment: Record<string, string>) => {
+    const result = await run(environment);
+    expect(gh.count('createComment')).toBe(1);
+    expect(result.exitCode).toBe(1); // the run's failure, not the comment's
+    const warnings = annotations(result.log, 'warning');
+    expect(warnings).toHaveLength(1);
+    return warnings[0] ?? '';
+  };
+
+  test("pull_request from a fork: the permission, and the fork's read-only token that no permission can change", async () => {
+    await readOnly([FORKS]);
+    const warning = await warningOf(env('pull_request', forkPullRequest()));
+    expect(warning).toBe(
+      "::warning::Could not keep the pull request comment up to date. Could not comment on pull request #9: HTTP 403: Resource not accessible by integration. The github-token cannot write to the pull request: the workflow needs 'permissions: pull-requests: write'. This pull request comes from a fork, whose pull_request runs get a read-only token that no permission can change: comment from a workflow_run workflow instead.",
+    );
+  });
+
+  test('pull_request from a branch of the repository: the permission only', async () => {
+    await readOnly([OURS]);
+    const warning = await warningOf(env('pull_request', pullRequestEvent({ ...OURS, headSha: HEAD })));
+    expect(warning).toMatch(/HTTP 403.*'permissions: pull-requests: write'\.$/);
+    expect(warning).not.toMatch(/fork|read-only/);
+  });
+
+  test("workflow_run of a fork's pull request: the permission only, a fork's token is no cause there", async () => {
+    await readOnly([OURS, FORKS]);
+    const payload = workflowRunEvent({
+      repository: REPO,
+      headSha: FORK_HEAD,
+      headBranch: 'patch-1',
+      headRepository: 'stranger/shop',
+    });
+    const warning = await warningOf(env('workflow_run', payload));
+    expect(warning).toMatch(
+      /Could not comment on pull request #9: HTTP 403.*'permissions: pull-requests: write'\.$/,
+    );
+    expect(warning).not.toMatch(/fork|read-only|pull_request /);
   });
 });

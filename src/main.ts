@@ -3,7 +3,9 @@ import { type InputReader, readSettings, type Settings } from './inputs/settings
 import { annotate } from './report/annotations.js';
 import { writeReports } from './report/index.js';
 import type { RunOutcome } from './report/outcome.js';
-import { judgeAgainstPrevious } from './run/compare.js';
+import { findBaseline } from './run/baseline.js';
+import { CheckRunWriter } from './run/check-runs.js';
+import { judgeAgainst } from './run/compare.js';
 import { runToOutcome } from './run/index.js';
 import { openPullRequestThread } from './run/pr-comment.js';
 import { findPullRequests, withPullRequestNote } from './run/pull-requests.js';
@@ -32,16 +34,21 @@ export async function run(dependencies: RunDependencies = {}): Promise<void> {
   // Why the step fails; empty when it passes. `success` is written from this alone.
   const failures: string[] = [];
   let reported: { outcome: RunOutcome; settings: Settings } | undefined;
+  let checks: CheckRunWriter | undefined;
   try {
     const read = await readSettings(input, env);
     // Before the run: a suite run's default note names the pull request found.
     const found = await findPullRequests(read, clock, job.signal);
     const settings = withPullRequestNote(read, found);
-    const ran = await runToOutcome(settings, clock, job);
+    checks = await CheckRunWriter.open(settings, clock, job);
+    const ran = await runToOutcome(settings, clock, job, async (started) => checks?.started(started));
     const thread = await openPullRequestThread(ran, settings, found, clock, job.signal);
-    const outcome = judgeAgainstPrevious(ran, thread, settings.failOn);
+    const baseline = await findBaseline(settings, found, ran, thread, clock, job.signal);
+    const outcome = judgeAgainst(ran, baseline, settings.failOn);
     const reports = await writeReports(outcome, settings);
     failures.push(...reports.failures);
+    // With wait: false, none: the step that attaches with run-id writes it.
+    if (outcome.status !== 'STARTED') setOutput('check-run-url', (await checks?.complete(outcome)) ?? '');
     setOutput('comment-url', (await thread.write(outcome, failures.length > 0)) ?? '');
     reported = { outcome, settings };
   } catch (error) {
@@ -52,6 +59,8 @@ export async function run(dependencies: RunDependencies = {}): Promise<void> {
       for (const stackLine of error.stack?.split('\n') ?? []) debug(line`${stackLine}`);
       failures.push(`Unexpected error: ${error.message}`);
     } else failures.push(`Unexpected error: ${String(error)}`);
+    // A required check must not wait for ever.
+    await checks?.fail(failures.at(-1) ?? 'The step failed.').catch(() => undefined);
   } finally {
     job.dispose();
   }

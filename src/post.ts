@@ -1,4 +1,5 @@
 import { type InputReader, readSettings } from './inputs/settings.js';
+import { closeLeftoverCheckRun } from './run/check-runs.js';
 import { cancelRun, planRun } from './run/index.js';
 import { STATE } from './run/state.js';
 import { stopLeftoverTunnels } from './run/tunnel.js';
@@ -20,6 +21,18 @@ export async function cleanup(dependencies: CleanupDependencies = {}): Promise<v
   const { state = getState, clock = systemClock } = dependencies;
   beginStep();
   await stopLeftoverTunnels(state);
+  const checkRunId = state(STATE.checkRunId);
+  if (checkRunId) {
+    try {
+      const settings = await readSettings(dependencies.input, dependencies.env);
+      // Bounded by the GitHub budget of each task.
+      await closeLeftoverCheckRun(settings, checkRunId, clock, new AbortController().signal);
+    } catch (error) {
+      warning(
+        line`Could not complete check run ${checkRunId}: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  }
   const runId = state(STATE.runId);
   if (!runId || state(STATE.cancellable) !== 'true' || state(STATE.settled) === 'true') {
     info(line`No open run to cancel.`);

@@ -2,6 +2,7 @@ import { nodeBinaries, runDist } from '../helpers/dist-runner.js';
 import { projectInputs, suiteInputs } from '../helpers/inputs.js';
 import { annotations, visibleLog } from '../helpers/runner-files.js';
 import {
+  CHECK_RUN_OPERATIONS,
   DEFAULT_TOKEN,
   type Scenario as GitHubScenario,
   GitHubSimulator,
@@ -36,8 +37,12 @@ describe.each(nodeBinaries())('the pull request comment, dist/index.js on $name'
     gh = await GitHubSimulator.start(github);
   }
 
-  /** The runner's environment on a pull_request event (or `eventName`), with the API at the simulator. */
+  /**
+   * The runner's environment on a pull_request event (or `eventName`), with the API at the simulator.
+   * Another `headSha` is a push: the pull request's head moves there.
+   */
   function pullRequestEnv(eventName = 'pull_request', headSha: string = PR.headSha): Record<string, string> {
+    if (headSha !== PR.headSha) gh.setScenario({ pulls: [{ ...PR, headSha }] });
     const eventFile = pullRequestEventFile({ ...PR, headSha });
     return {
       GITHUB_EVENT_NAME: eventName,
@@ -61,6 +66,11 @@ describe.each(nodeBinaries())('the pull request comment, dist/index.js on $name'
     runDist(inputs, { node: bin, env: pullRequestEnv(eventName) });
 
   const comments = () => gh.comments(PR.owner, PR.repo, PR.number);
+  /** The comment's requests: those of the check run and the base branch's results are left out. */
+  const commentCalls = () =>
+    gh.requests
+      .map((request) => request.operation)
+      .filter((operation) => !CHECK_RUN_OPERATIONS.includes(operation));
 
   test('fail-on: new, push after push: a new failure fails the step, a known one does not, a re-run is judged as its first attempt', async () => {
     const push = (digit: string) => ({ node: bin, env: pullRequestEnv(undefined, digit.repeat(40)) });
@@ -224,18 +234,18 @@ describe.each(nodeBinaries())('the pull request comment, dist/index.js on $name'
       { inputs: { wait: 'false' } },
       /No pull request comment: the run was started with wait: false\./,
     ],
-  ] as const)('%s: no request reaches GitHub, one log line says why', async (_name, given, line) => {
+  ] as const)('%s: no comment request reaches GitHub, one log line says why', async (_name, given, line) => {
     await start(FAILING);
     const result = await run(
       commentInputs('inputs' in given ? given.inputs : {}),
       'event' in given ? given.event : undefined,
     );
-    expect(gh.requests).toHaveLength(0);
+    expect(commentCalls()).toEqual([]);
     expect(result.stdout.match(line)).toHaveLength(1);
     expect(result.outputs['comment-url']).toBe('');
   });
 
-  test('a cancelled job: no request reaches GitHub', async () => {
+  test('a cancelled job: no comment, and the check run on the commit completed as cancelled', async () => {
     await start({ statuses: ['RUNNING'] });
     const result = await runDist(commentInputs(), {
       node: bin,
@@ -246,10 +256,11 @@ describe.each(nodeBinaries())('the pull request comment, dist/index.js on $name'
     });
     expect(result.outputs.status).toBe('CANCELLED');
     expect(result.stdout).toContain('No pull request comment: the job was cancelled.');
-    expect(gh.requests).toHaveLength(0);
+    expect(commentCalls()).toEqual([]);
+    expect(gh.checkRuns('octo', 'shop')).toMatchObject([{ status: 'completed', conclusion: 'cancelled' }]);
   });
 
-  test('403 on create (a read-only token, as forks get): the step keeps the run’s result, one warning', async () => {
+  test('403 on create (a read-only token): the step keeps the run’s result, one warning naming the permission', async () => {
     await start(PASSING, { readOnly: true });
     const result = await run(commentInputs());
     expect(result.code).toBe(0);
@@ -257,9 +268,9 @@ describe.each(nodeBinaries())('the pull request comment, dist/index.js on $name'
     expect(gh.count('createComment')).toBe(1);
     const warnings = annotations(result.stdout, 'warning');
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(
-      /HTTP 403: Resource not accessible by integration\..*pull-requests: write.*fork/,
-    );
+    expect(warnings[0]).toMatch(/HTTP 403: Resource not accessible by integration\..*pull-requests: write/);
+    // the pull request's head is in the repository itself: a fork's read-only token is not the cause
+    expect(warnings[0]).not.toContain('fork');
   });
 
   test('a 500 answered after GitHub created the comment: not repeated, still exactly one comment', async () => {

@@ -48,6 +48,21 @@ export function runInProcess(inputs: Record<string, string>, options: InProcessO
   );
 }
 
+/**
+ * Main steps at once in this process, each with its inputs and a virtual clock of its own, as two
+ * workflows of one pull request run at once. @actions/core writes to one set of runner files, so
+ * they share the result: one log (interleaved), the outputs (the last written wins) and the state.
+ */
+export function runTogether(runs: Record<string, string>[], options: Omit<InProcessOptions, 'clock'> = {}) {
+  const cancelSignal = options.cancelSignal ?? new AbortController().signal;
+  return runStep({}, options.env, async (_, env) => {
+    const steps = runs.map((inputs) =>
+      run({ input: (name) => inputs[name] ?? '', env, clock: virtualClock(), cancelSignal }),
+    );
+    await Promise.all(steps);
+  });
+}
+
 /** The post step, given what the main step saved (the `state` of a main step's result). */
 export function runPostInProcess(
   inputs: Record<string, string>,

@@ -14,7 +14,7 @@ const titles = (testCases: readonly TestCase[]) => testCases.map((testCase) => t
 
 /** What changed from `then` to `now`, by title. */
 function compare(then: TestCaseResult[], now: TestCaseResult[]) {
-  const comparison = compareRuns(run(now), digestOf(run(then), undefined));
+  const comparison = compareRuns(run(now), { digest: digestOf(run(then), undefined), against: 'then' });
   return {
     newFailures: titles(comparison.newFailures),
     stillFailing: titles(comparison.stillFailing),
@@ -91,7 +91,10 @@ describe('compareRuns', () => {
 
   test('with fail-on-flaky, a flaky test case is failing: flaky then and now is still failing', () => {
     const flaky = [{ title: 'A', status: 'FLAKY' }];
-    const comparison = compareRuns(run(flaky, true), digestOf(run(flaky, true), undefined));
+    const comparison = compareRuns(run(flaky, true), {
+      digest: digestOf(run(flaky, true), undefined),
+      against: 'then',
+    });
     expect(titles(comparison.stillFailing)).toEqual(['A']);
   });
 
@@ -112,10 +115,10 @@ describe('compareRuns', () => {
 
 describe('comparisonHeadline', () => {
   test('counts in words, partial said', () => {
-    const comparison = compareRuns(
-      run([...failed('C'), ...passed('A', 'B')]),
-      digestOf(run(failed('A', 'B')), undefined),
-    );
+    const comparison = compareRuns(run([...failed('C'), ...passed('A', 'B')]), {
+      digest: digestOf(run(failed('A', 'B')), undefined),
+      against: 'then',
+    });
     expect(comparisonHeadline(comparison)).toBe('1 new failure, 2 fixed');
     expect(comparisonHeadline({ ...comparison, newFailures: [], partial: true })).toBe(
       '0 new failures, 2 fixed (compared in part)',

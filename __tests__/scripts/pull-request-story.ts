@@ -95,6 +95,7 @@ async function runStep(
 }
 
 function runPush(gh: GitHubSimulator, testCases: SimTestCase[], headSha: string, runNumber: number) {
+  gh.setScenario({ pulls: [{ ...PR, headSha }] });
   return runStep(gh, testCases, runNumber, {
     GITHUB_EVENT_NAME: 'pull_request',
     GITHUB_EVENT_PATH: pullRequestEventFile({ ...PR, headSha }),

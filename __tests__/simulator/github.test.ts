@@ -2,11 +2,15 @@ import { getOctokit } from '@actions/github';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { runProcess } from '../helpers/process.js';
 import {
+  DEFAULT_BASE_SHA,
   DEFAULT_TOKEN,
+  GITHUB_ACTIONS_APP,
   GITHUB_ACTIONS_BOT,
   GitHubSimulator,
   HUMAN_USER,
   type IssueComment,
+  type Operation,
+  OTHER_APP,
   pullRequestEvent,
   pullRequestEventFile,
   type Scenario,
@@ -359,7 +363,7 @@ describe('errors GitHub answers', () => {
     expect((await call(s, 'GET', commentsPath(PR, OWNER, 'missing'))).status).toBe(404);
     const path = await call(s, 'GET', `/repos/${OWNER}/${REPO}/pulls/${PR}`);
     expect(path).toMatchObject({ status: 404, json: { message: 'Not Found', status: '404' } });
-    expect((await call(s, 'DELETE', commentPath(Number(other?.id), OWNER, 'other'))).status).toBe(404);
+    expect((await call(s, 'PUT', commentPath(Number(other?.id), OWNER, 'other'))).status).toBe(404);
     expect(s.requests.at(-1)?.operation).toBe('unknown');
     expect(s.count('createComment')).toBe(1);
   });
@@ -617,6 +621,65 @@ describe('faults', () => {
     expect(s.comments(OWNER, REPO, PR).map((c) => c.body)).toEqual(['created anyway']);
   });
 
+  it('applies to the commit, check-run and app operations too: status-after-effect creates the check run', async () => {
+    const sha = 'a'.repeat(40);
+    const s = await startSim({
+      faults: [
+        { operation: 'createCheckRun', requests: [1], fault: { kind: 'status-after-effect', status: 502 } },
+        { operation: 'updateCheckRun', requests: [1], fault: { kind: 'deleted' } },
+        { operation: 'listCheckRunsForRef', requests: [1], fault: { kind: 'status', status: 500 } },
+        { operation: 'getCommit', requests: [1], fault: { kind: 'status', status: 503 } },
+        { operation: 'compare', requests: [1], fault: { kind: 'reset' } },
+        { operation: 'getApp', requests: [1], fault: { kind: 'status', status: 429, retryAfter: '3' } },
+      ],
+    });
+    const gh = octokit(s);
+    const created = await rejection(
+      gh.rest.checks.create({
+        owner: OWNER,
+        repo: REPO,
+        name: 'tests',
+        head_sha: sha,
+        conclusion: 'success',
+      }),
+    );
+    expect(created.status).toBe(502);
+    const [run] = s.checkRuns(OWNER, REPO, sha);
+    expect(run).toMatchObject({ name: 'tests', conclusion: 'success' });
+
+    const list = `/repos/${OWNER}/${REPO}/commits/${sha}/check-runs`;
+    expect((await call(s, 'GET', list)).status).toBe(500);
+    expect(await call(s, 'GET', list)).toMatchObject({ status: 200, json: { total_count: 1 } });
+
+    const update = await rejection(
+      gh.rest.checks.update({
+        owner: OWNER,
+        repo: REPO,
+        check_run_id: Number(run?.id),
+        status: 'in_progress',
+      }),
+    );
+    expect(update.status).toBe(404);
+    expect(s.checkRuns(OWNER, REPO)).toEqual([]);
+
+    expect((await call(s, 'GET', `/repos/${OWNER}/${REPO}/commits/${sha}`)).status).toBe(503);
+    expect((await call(s, 'GET', `/repos/${OWNER}/${REPO}/commits/${sha}`)).status).toBe(200);
+    await expect(call(s, 'GET', `/repos/${OWNER}/${REPO}/compare/${sha}...${sha}`)).rejects.toThrow();
+    expect((await call(s, 'GET', `/repos/${OWNER}/${REPO}/compare/${sha}...${sha}`)).status).toBe(200);
+    const app = await call(s, 'GET', '/apps/github-actions', { auth: null });
+    expect([app.status, app.headers.get('retry-after')]).toEqual([429, '3']);
+    expect((await call(s, 'GET', '/apps/github-actions', { auth: null })).status).toBe(200);
+    const operations = [
+      'createCheckRun',
+      'updateCheckRun',
+      'listCheckRunsForRef',
+      'getCommit',
+      'compare',
+      'getApp',
+    ];
+    expect(operations.map((op) => s.count(op as Operation))).toEqual([1, 1, 2, 2, 2, 2]);
+  });
+
   it('matches request numbers by list, range and all, per operation, counting faulted requests; the first matching rule wins', async () => {
     const s = await startSim({
       faults: [
@@ -637,6 +700,747 @@ describe('faults', () => {
     expect((await call(s, 'GET', commentsPath())).status).toBe(200);
     expect(s.requests.at(-1)?.n).toBe(9); // counts are not reset
     expect(s.comments(OWNER, REPO, PR)).toHaveLength(1); // nor the comments
+  });
+});
+
+describe('commits', () => {
+  // 1 - 2 - 3            main (3)
+  //      \
+  //       4 - 5          feature/x (5)
+  // 1 - 2 - 3 - 9        release (9): a merge of 3 and 5, first parent 3
+  //               /
+  //      ... 4 - 5
+  // 0                    orphan: a second root
+  const C0 = '0'.repeat(40);
+  const C1 = '1'.repeat(40);
+  const C2 = '2'.repeat(40);
+  const C3 = '3'.repeat(40);
+  const C4 = '4'.repeat(40);
+  const C5 = '5'.repeat(40);
+  const C9 = '9'.repeat(40);
+  const graph: Scenario = {
+    commits: [
+      { owner: OWNER, repo: REPO, sha: C2, parents: [C1] },
+      { owner: OWNER, repo: REPO, sha: C3, parents: [C2], message: 'Third' },
+      { owner: OWNER, repo: REPO, sha: C4, parents: [C2] },
+      { owner: OWNER, repo: REPO, sha: C5, parents: [C4] },
+      { owner: OWNER, repo: REPO, sha: C9, parents: [C3, C5] },
+    ],
+    branches: [
+      { owner: OWNER, repo: REPO, name: 'main', sha: C3 },
+      { owner: OWNER, repo: REPO, name: 'feature/x', sha: C5 },
+      { owner: OWNER, repo: REPO, name: 'release', sha: C9 },
+      { owner: OWNER, repo: REPO, name: 'orphan', sha: C0 },
+    ],
+  };
+
+  it('gets a commit by sha, prefix or branch, with its parents first parent first, shaped like GitHub', async () => {
+    const s = await startSim(graph);
+    const gh = octokit(s);
+    const merge = await gh.rest.repos.getCommit({ owner: OWNER, repo: REPO, ref: 'release' });
+    expect(merge.status).toBe(200);
+    expect(merge.data).toMatchObject({
+      sha: C9,
+      url: `${s.url}/repos/${OWNER}/${REPO}/commits/${C9}`,
+      html_url: `https://github.com/${OWNER}/${REPO}/commit/${C9}`,
+      commit: { message: `Commit ${C9.slice(0, 7)}`, comment_count: 0 },
+      files: [],
+    });
+    expect(merge.data.parents).toEqual([
+      {
+        sha: C3,
+        url: `${s.url}/repos/${OWNER}/${REPO}/commits/${C3}`,
+        html_url: `https://github.com/${OWNER}/${REPO}/commit/${C3}`,
+      },
+      expect.objectContaining({ sha: C5 }),
+    ]);
+
+    for (const ref of [C3, C3.slice(0, 7), C3.toUpperCase(), 'main', 'heads/main', 'refs/heads/main']) {
+      const { data } = await gh.rest.repos.getCommit({ owner: OWNER, repo: REPO, ref });
+      expect([ref, data.sha, data.commit.message, data.parents.map((p) => p.sha)]).toEqual([
+        ref,
+        C3,
+        'Third',
+        [C2],
+      ]);
+    }
+    // A parent that is not listed itself is a root; so is a branch head that is not listed.
+    expect((await gh.rest.repos.getCommit({ owner: OWNER, repo: REPO, ref: C1 })).data.parents).toEqual([]);
+    expect((await gh.rest.repos.getCommit({ owner: OWNER, repo: REPO, ref: 'orphan' })).data.sha).toBe(C0);
+    expect(s.requests.at(-1)?.path).toBe(`/repos/${OWNER}/${REPO}/commits/orphan`);
+    expect(s.count('getCommit')).toBe(9);
+  });
+
+  it('answers 422 No commit found for an unknown sha, an unknown branch and an ambiguous prefix', async () => {
+    const s = await startSim({
+      ...graph,
+      commits: [
+        ...(graph.commits ?? []),
+        { owner: OWNER, repo: REPO, sha: `4${'0'.repeat(39)}`, parents: [] },
+      ],
+    });
+    const unknown = await rejection(
+      octokit(s).rest.repos.getCommit({ owner: OWNER, repo: REPO, ref: 'f'.repeat(40) }),
+    );
+    expect(unknown.status).toBe(422);
+    expect(unknown.response?.data).toEqual({
+      message: `No commit found for SHA: ${'f'.repeat(40)}`,
+      documentation_url: 'https://docs.github.com/rest/commits/commits#get-a-commit',
+      status: '422',
+    });
+    expect(await call(s, 'GET', `/repos/${OWNER}/${REPO}/commits/nope`)).toMatchObject({
+      status: 422,
+      json: { message: 'No commit found for SHA: nope' },
+    });
+    expect((await call(s, 'GET', `/repos/${OWNER}/${REPO}/commits/4444`)).status).toBe(200);
+    expect((await call(s, 'GET', `/repos/${OWNER}/${REPO}/commits/4`)).status).toBe(422); // too short
+    expect((await call(s, 'GET', `/repos/${OWNER}/${REPO}/commits/400`)).status).toBe(422); // too short
+    expect((await call(s, 'GET', `/repos/${OWNER}/${REPO}/commits/4000`)).status).toBe(200); // 4000…0 only
+    s.setScenario({
+      ...graph,
+      commits: [
+        ...(graph.commits ?? []),
+        { owner: OWNER, repo: REPO, sha: `44${'0'.repeat(38)}`, parents: [] },
+      ],
+    });
+    expect((await call(s, 'GET', `/repos/${OWNER}/${REPO}/commits/4444`)).status).toBe(200);
+    expect((await call(s, 'GET', `/repos/${OWNER}/${REPO}/commits/4400`)).status).toBe(200);
+    s.setScenario({
+      ...graph,
+      commits: [
+        ...(graph.commits ?? []),
+        { owner: OWNER, repo: REPO, sha: `4444${'0'.repeat(36)}`, parents: [] },
+      ],
+    });
+    expect((await call(s, 'GET', `/repos/${OWNER}/${REPO}/commits/4444`)).status).toBe(422); // two match
+    expect((await call(s, 'GET', `/repos/${OWNER}/other/commits/main`)).status).toBe(422);
+  });
+
+  it('reads commits and branches live, and without commits takes every 40-hex sha for a root commit', async () => {
+    const s = await startSim({ branches: [{ owner: OWNER, repo: REPO, name: 'main', sha: C1 }] });
+    const get = (ref: string) => call(s, 'GET', `/repos/${OWNER}/${REPO}/commits/${ref}`);
+    expect(await get(C5)).toMatchObject({ status: 200, json: { sha: C5, parents: [] } });
+    expect(await get('main')).toMatchObject({ status: 200, json: { sha: C1 } });
+    expect((await get(C5.slice(0, 10))).status).toBe(422); // a prefix names a known commit only
+    expect((await get('develop')).status).toBe(422);
+
+    s.setScenario(graph);
+    expect(await get('main')).toMatchObject({ status: 200, json: { sha: C3 } });
+    expect((await get('f'.repeat(40))).status).toBe(422); // commits given: strict
+
+    // The commit's pulls still route as before, beside the commit.
+    s.setScenario({ pulls: [{ owner: OWNER, repo: REPO, number: 3, headSha: C5, headRef: 'feature/x' }] });
+    expect(await call(s, 'GET', `/repos/${OWNER}/${REPO}/commits/${C5}/pulls`)).toMatchObject({
+      status: 200,
+      json: [{ number: 3 }],
+    });
+    expect(s.requests.map((r) => r.operation).slice(-2)).toEqual(['getCommit', 'commitPulls']);
+  });
+
+  it('compares two refs as git does: ahead, behind, the merge base over all parents, the commits ahead oldest first', async () => {
+    const s = await startSim(graph);
+    const gh = octokit(s);
+    const compare = async (base: string, head: string) =>
+      (await gh.rest.repos.compareCommits({ owner: OWNER, repo: REPO, base, head })).data;
+    const summary = (c: Awaited<ReturnType<typeof compare>>) => ({
+      status: c.status,
+      ahead_by: c.ahead_by,
+      behind_by: c.behind_by,
+      total_commits: c.total_commits,
+      base: c.base_commit.sha,
+      merge_base: c.merge_base_commit.sha,
+      commits: c.commits.map((commit) => commit.sha),
+    });
+
+    // Diverged at 2: the nearest common ancestor, not the root 1.
+    const diverged = await compare('main', 'feature/x');
+    expect(summary(diverged)).toEqual({
+      status: 'diverged',
+      ahead_by: 2,
+      behind_by: 1,
+      total_commits: 2,
+      base: C3,
+      merge_base: C2,
+      commits: [C4, C5],
+    });
+    expect(diverged).toMatchObject({
+      url: `${s.url}/repos/${OWNER}/${REPO}/compare/main...feature%2Fx`,
+      html_url: `https://github.com/${OWNER}/${REPO}/compare/main...feature%2Fx`,
+      files: [],
+    });
+    expect(s.requests.at(-1)?.path).toBe(`/repos/${OWNER}/${REPO}/compare/main...feature%2Fx`);
+    expect(summary(await compare('feature/x', 'main'))).toMatchObject({
+      status: 'diverged',
+      ahead_by: 1,
+      behind_by: 2,
+      merge_base: C2,
+      commits: [C3],
+    });
+
+    // The merge 9 reaches 5 through its second parent: 5 is the merge base, not 2.
+    expect(summary(await compare('feature/x', 'release'))).toEqual({
+      status: 'ahead',
+      ahead_by: 2,
+      behind_by: 0,
+      total_commits: 2,
+      base: C5,
+      merge_base: C5,
+      commits: [C3, C9],
+    });
+    expect(summary(await compare(C1, 'release'))).toMatchObject({
+      ahead_by: 5,
+      merge_base: C1,
+      commits: [C2, C3, C4, C5, C9],
+    });
+    expect(summary(await compare('release', C4.slice(0, 7)))).toMatchObject({
+      status: 'behind',
+      ahead_by: 0,
+      behind_by: 3, // 3, 5 and the merge 9
+      merge_base: C4,
+      commits: [],
+    });
+    expect(summary(await compare('main', C3))).toMatchObject({ status: 'identical', merge_base: C3 });
+
+    const basehead = await gh.rest.repos.compareCommitsWithBasehead({
+      owner: OWNER,
+      repo: REPO,
+      basehead: 'main...release',
+    });
+    expect(summary(basehead.data)).toMatchObject({ status: 'ahead', ahead_by: 3, merge_base: C3 });
+  });
+
+  it('answers 404 to an unknown ref and to unrelated histories', async () => {
+    const s = await startSim(graph);
+    const unknown = await rejection(
+      octokit(s).rest.repos.compareCommits({ owner: OWNER, repo: REPO, base: 'main', head: 'nope' }),
+    );
+    expect(unknown.status).toBe(404);
+    expect(unknown.response?.data).toEqual({
+      message: 'Not Found',
+      documentation_url: 'https://docs.github.com/rest/commits/commits#compare-two-commits',
+      status: '404',
+    });
+    expect((await call(s, 'GET', `/repos/${OWNER}/${REPO}/compare/${'f'.repeat(40)}...main`)).status).toBe(
+      404,
+    );
+    expect(await call(s, 'GET', `/repos/${OWNER}/${REPO}/compare/main...orphan`)).toMatchObject({
+      status: 404,
+      json: { message: 'No common ancestor between main and orphan.' },
+    });
+    expect((await call(s, 'GET', `/repos/${OWNER}/${REPO}/compare/main..feature`)).status).toBe(404);
+    expect(s.requests.at(-1)?.operation).toBe('unknown');
+  });
+
+  it("answers a pull request's base from its baseRef and the branches, or its baseSha", async () => {
+    const pull = { owner: OWNER, repo: REPO, headSha: C5, headRef: 'feature/x' };
+    const s = await startSim({
+      ...graph,
+      branches: [...(graph.branches ?? []), { owner: OWNER, repo: REPO, name: 'develop', sha: C4 }],
+      pulls: [
+        { ...pull, number: 1 },
+        { ...pull, number: 2, baseRef: 'develop' },
+        { ...pull, number: 3, baseRef: 'develop', baseSha: C2 },
+        { ...pull, number: 4, baseRef: 'gone' },
+      ],
+    });
+    const base = async (n: number) =>
+      (await octokit(s).rest.pulls.get({ owner: OWNER, repo: REPO, pull_number: n })).data.base;
+    expect(await base(1)).toMatchObject({
+      label: `${OWNER}:main`,
+      ref: 'main',
+      sha: C3,
+      repo: { full_name: `${OWNER}/${REPO}` },
+    });
+    expect(await base(2)).toMatchObject({ label: `${OWNER}:develop`, ref: 'develop', sha: C4 });
+    expect(await base(3)).toMatchObject({ ref: 'develop', sha: C2 });
+    expect(await base(4)).toMatchObject({ ref: 'gone', sha: DEFAULT_BASE_SHA });
+    s.setScenario({ pulls: [{ ...pull, number: 1 }] });
+    expect(await base(1)).toMatchObject({ ref: 'main', sha: DEFAULT_BASE_SHA });
+  });
+});
+
+describe('check runs', () => {
+  const HEAD = 'a'.repeat(40);
+  const BASE = 'c'.repeat(40);
+  const ELSEWHERE = 'e'.repeat(40);
+  const history: Scenario = {
+    commits: [
+      { owner: OWNER, repo: REPO, sha: HEAD, parents: [BASE] },
+      { owner: OWNER, repo: REPO, sha: ELSEWHERE, parents: [BASE] },
+    ],
+    branches: [{ owner: OWNER, repo: REPO, name: 'feature', sha: HEAD }],
+  };
+  const runsPath = `/repos/${OWNER}/${REPO}/check-runs`;
+  const listPath = (ref: string, query = '') => `/repos/${OWNER}/${REPO}/commits/${ref}/check-runs${query}`;
+  const create = (s: GitHubSimulator, body: Record<string, unknown>) =>
+    call(s, 'POST', runsPath, { body: { name: 'tests', head_sha: HEAD, ...body } });
+
+  it('creates check runs through Octokit, shaped like GitHub: queued, in progress, or completed by a conclusion', async () => {
+    const s = await startSim(history);
+    const gh = octokit(s);
+    const created = await gh.rest.checks.create({
+      owner: OWNER,
+      repo: REPO,
+      name: 'tests',
+      head_sha: HEAD,
+      status: 'in_progress',
+      details_url: 'https://tests.example.com/run/1',
+      external_id: 'run-1',
+      output: { title: 'Running', summary: '3 of 10', text: 'details' },
+    });
+    expect(created.status).toBe(201);
+    const run = created.data;
+    expect(Number(run.id)).toBeGreaterThan(2 ** 32);
+    expect(run).toMatchObject({
+      head_sha: HEAD,
+      name: 'tests',
+      status: 'in_progress',
+      conclusion: null,
+      completed_at: null,
+      url: `${s.url}/repos/${OWNER}/${REPO}/check-runs/${run.id}`,
+      html_url: `https://github.com/${OWNER}/${REPO}/runs/${run.id}`,
+      details_url: 'https://tests.example.com/run/1',
+      external_id: 'run-1',
+      output: {
+        title: 'Running',
+        summary: '3 of 10',
+        text: 'details',
+        annotations_count: 0,
+        annotations_url: `${s.url}/repos/${OWNER}/${REPO}/check-runs/${run.id}/annotations`,
+      },
+      app: {
+        id: 15368,
+        slug: 'github-actions',
+        name: 'GitHub Actions',
+        owner: { login: 'github', type: 'Organization' },
+        html_url: 'https://github.com/apps/github-actions',
+      },
+      pull_requests: [],
+    });
+    expect(run.node_id).toMatch(/^CR_/);
+    expect(run.started_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect(Number(run.check_suite?.id)).toBeGreaterThan(2 ** 32);
+
+    // A conclusion completes the run, whatever the status says; without either it is queued.
+    const done = await gh.rest.checks.create({
+      owner: OWNER,
+      repo: REPO,
+      name: 'lint',
+      head_sha: HEAD,
+      status: 'queued',
+      conclusion: 'failure',
+      started_at: '2024-06-01T10:00:00.250Z',
+      completed_at: '2024-06-01T10:05:00+02:00',
+    });
+    expect(done.data).toMatchObject({
+      status: 'completed',
+      conclusion: 'failure',
+      started_at: '2024-06-01T10:00:00Z',
+      completed_at: '2024-06-01T08:05:00Z',
+      check_suite: run.check_suite, // one suite per app and commit
+      // None given: GitHub shows the app's homepage and an empty external id.
+      details_url: 'https://help.github.com/en/actions',
+      external_id: '',
+      output: { title: null, summary: null, text: null },
+    });
+    const concluded = await create(s, { conclusion: 'success' });
+    expect(concluded).toMatchObject({ status: 201, json: { status: 'completed', conclusion: 'success' } });
+    expect((concluded.json as { completed_at: string }).completed_at).toMatch(/Z$/);
+    expect(await create(s, {})).toMatchObject({ status: 201, json: { status: 'queued', conclusion: null } });
+    // By branch? No: head_sha is a sha (upper case is one).
+    expect(await create(s, { head_sha: HEAD.toUpperCase() })).toMatchObject({ json: { head_sha: HEAD } });
+
+    expect(s.checkRuns(OWNER, REPO, HEAD).map((r) => [r.name, r.status])).toEqual([
+      ['tests', 'queued'],
+      ['tests', 'queued'],
+      ['tests', 'completed'],
+      ['lint', 'completed'],
+      ['tests', 'in_progress'],
+    ]);
+    expect(s.checkRuns(OWNER, REPO, HEAD).at(-1)).toEqual(run);
+    expect(s.checkRuns(OWNER, REPO, ELSEWHERE)).toEqual([]);
+    expect(s.checkRuns(OWNER, 'other')).toEqual([]);
+    expect(s.count('createCheckRun')).toBe(5);
+  });
+
+  it('updates a check run: completes it, takes it back to in_progress (conclusion cleared), keeps what is not named', async () => {
+    const s = await startSim(history);
+    const gh = octokit(s);
+    const { data: run } = await gh.rest.checks.create({
+      owner: OWNER,
+      repo: REPO,
+      name: 'tests',
+      head_sha: HEAD,
+      status: 'in_progress',
+      output: { title: 'Running', summary: 'started', text: 'log' },
+    });
+    const update = (
+      fields: Omit<Parameters<typeof gh.rest.checks.update>[0], 'owner' | 'repo' | 'check_run_id'>,
+    ) => gh.rest.checks.update({ owner: OWNER, repo: REPO, check_run_id: Number(run.id), ...fields });
+
+    const completed = await update({ conclusion: 'failure', output: { summary: '2 failed' } });
+    expect(completed.status).toBe(200);
+    expect(completed.data).toMatchObject({
+      id: run.id,
+      status: 'completed',
+      conclusion: 'failure',
+      started_at: run.started_at,
+      output: { title: 'Running', summary: '2 failed', text: 'log' },
+    });
+    expect(completed.data.completed_at).toMatch(/Z$/);
+
+    const again = await update({
+      status: 'in_progress',
+      name: 'tests (retry)',
+      details_url: 'https://x.test/2',
+    });
+    expect(again.data).toMatchObject({
+      status: 'in_progress',
+      conclusion: null,
+      completed_at: null,
+      name: 'tests (retry)',
+      details_url: 'https://x.test/2',
+      output: { summary: '2 failed' },
+    });
+    const last = await update({
+      status: 'completed',
+      conclusion: 'success',
+      completed_at: '2030-01-01T00:00:00Z',
+    });
+    expect(last.data).toMatchObject({
+      status: 'completed',
+      conclusion: 'success',
+      completed_at: '2030-01-01T00:00:00Z',
+    });
+    expect(s.checkRuns(OWNER, REPO)).toEqual([last.data]);
+    expect(s.requests.at(-1)).toMatchObject({
+      operation: 'updateCheckRun',
+      method: 'PATCH',
+      path: `/repos/${OWNER}/${REPO}/check-runs/${run.id}`,
+    });
+  });
+
+  it('answers 422 to a missing field, an unknown commit, a bad value and an output over 65535 characters or bytes, 400 to invalid JSON, and creates nothing', async () => {
+    const s = await startSim(history);
+    const docs = 'https://docs.github.com/rest/checks/runs#create-a-check-run';
+    expect(await call(s, 'POST', runsPath, { body: { head_sha: HEAD } })).toEqual(
+      expect.objectContaining({
+        status: 422,
+        json: {
+          message: 'Invalid request.\n\n"name" wasn\'t supplied.',
+          documentation_url: docs,
+          status: '422',
+        },
+      }),
+    );
+    expect((await call(s, 'POST', runsPath, { body: {} })).json).toMatchObject({
+      message: 'Invalid request.\n\n"name", "head_sha" weren\'t supplied.',
+    });
+    expect((await create(s, { name: 5 })).json).toMatchObject({
+      message: "Invalid request.\n\nFor 'properties/name', 5 is not a string.",
+    });
+    expect((await create(s, { status: 'done' })).json).toMatchObject({
+      message: `Invalid request.\n\nFor 'properties/status', "done" is not a member of ["queued", "in_progress", "completed"].`,
+    });
+    expect((await create(s, { conclusion: 'stale' })).status).toBe(422); // GitHub's to set only
+    expect((await create(s, { started_at: 'yesterday' })).status).toBe(422);
+    expect((await create(s, { status: 'completed' })).json).toMatchObject({
+      message: expect.stringContaining('"conclusion" wasn\'t supplied.'),
+    });
+    expect((await create(s, { output: { summary: 'x' } })).json).toMatchObject({
+      message: 'Invalid request.\n\n"title" wasn\'t supplied.',
+    });
+    expect((await call(s, 'POST', runsPath, { rawBody: '{"name":' })).status).toBe(400);
+
+    // The commit must exist: by sha, not by branch.
+    const unknown = await rejection(
+      octokit(s).rest.checks.create({ owner: OWNER, repo: REPO, name: 'tests', head_sha: 'f'.repeat(40) }),
+    );
+    expect(unknown.status).toBe(422);
+    expect(unknown.response?.data).toEqual({
+      message: `No commit found for SHA: ${'f'.repeat(40)}`,
+      documentation_url: docs,
+      status: '422',
+    });
+    expect(await create(s, { head_sha: 'feature' })).toMatchObject({
+      status: 422,
+      json: { message: 'No commit found for SHA: feature' },
+    });
+
+    // Characters first (code points, not UTF-16 units), then UTF-8 bytes.
+    const title = 'Results';
+    expect((await create(s, { output: { title, summary: 'x'.repeat(65536) } })).json).toMatchObject({
+      message: 'Invalid request.\n\nOnly 65535 characters are allowed; 65536 were supplied.',
+    });
+    expect(
+      (await create(s, { output: { title, summary: 'x', text: 'y'.repeat(70000) } })).json,
+    ).toMatchObject({
+      message: 'Invalid request.\n\nOnly 65535 characters are allowed; 70000 were supplied.',
+    });
+    const bytes = await create(s, { output: { title, summary: '😀'.repeat(65535) } });
+    expect(bytes).toMatchObject({
+      status: 422,
+      json: {
+        message: 'Validation Failed',
+        errors: [
+          {
+            resource: 'CheckRun',
+            code: 'custom',
+            field: 'summary',
+            message: 'summary exceeds a maximum bytesize of 65535',
+          },
+        ],
+        documentation_url: docs,
+        status: '422',
+      },
+    });
+    const textBytes = await create(s, {
+      output: { title, summary: 'x'.repeat(65535), text: 'é'.repeat(32768) },
+    });
+    expect((textBytes.json as { errors: { field: string }[] }).errors.map((e) => e.field)).toEqual(['text']);
+    expect(s.checkRuns(OWNER, REPO)).toEqual([]);
+
+    // At the limit: 65535 characters of one byte each; 32767 two-byte characters.
+    expect(
+      (await create(s, { output: { title, summary: 'x'.repeat(65535), text: 'é'.repeat(32767) } })).status,
+    ).toBe(201);
+    const [run] = s.checkRuns(OWNER, REPO);
+    const patch = (body: unknown) => call(s, 'PATCH', `${runsPath}/${run?.id}`, { body });
+    expect((await patch({ output: { title: 'no summary' } })).json).toMatchObject({
+      message: 'Invalid request.\n\n"summary" wasn\'t supplied.',
+    });
+    expect((await patch({ output: { summary: 'é'.repeat(40000) } })).json).toMatchObject({
+      errors: [{ field: 'summary' }],
+    });
+    expect((await patch({ status: 'completed' })).status).toBe(422);
+    expect(s.checkRuns(OWNER, REPO)).toEqual([run]);
+  });
+
+  it("answers 403 without the checks permission, 403 to an update of another app's run, 404 to an unknown run", async () => {
+    const s = await startSim({ ...history, checks: 'read' });
+    const theirs = s.seedCheckRun({ owner: OWNER, repo: REPO, headSha: HEAD, name: 'ci', app: OTHER_APP });
+    const gh = octokit(s);
+    const denied = await rejection(
+      gh.rest.checks.create({ owner: OWNER, repo: REPO, name: 'x', head_sha: HEAD }),
+    );
+    expect(denied.status).toBe(403);
+    expect(denied.response?.data).toEqual({
+      message: 'Resource not accessible by integration',
+      documentation_url: 'https://docs.github.com/rest/checks/runs#create-a-check-run',
+      status: '403',
+    });
+    expect(
+      (await call(s, 'PATCH', `${runsPath}/${theirs.id}`, { body: { conclusion: 'success' } })).status,
+    ).toBe(403);
+    expect((await call(s, 'GET', listPath(HEAD))).status).toBe(200); // read may read
+
+    s.setScenario({ ...history, checks: 'none' });
+    expect(await call(s, 'GET', listPath(HEAD))).toMatchObject({
+      status: 403,
+      json: {
+        message: 'Resource not accessible by integration',
+        documentation_url: 'https://docs.github.com/rest/checks/runs#list-check-runs-for-a-git-reference',
+      },
+    });
+
+    // The comments' readOnly does not touch checks; another app's run is not this token's to update.
+    s.setScenario({ ...history, readOnly: true });
+    expect((await create(s, {})).status).toBe(201);
+    const other = await rejection(
+      gh.rest.checks.update({
+        owner: OWNER,
+        repo: REPO,
+        check_run_id: Number(theirs.id),
+        conclusion: 'success',
+      }),
+    );
+    expect(other.status).toBe(403);
+    expect(other.response?.data).toMatchObject({
+      message: 'Invalid app_id `9426` - check run can only be modified by the GitHub App that created it.',
+    });
+    expect(s.checkRuns(OWNER, REPO, HEAD).find((r) => r.id === theirs.id)).toEqual(theirs);
+
+    const missing = await rejection(
+      gh.rest.checks.update({ owner: OWNER, repo: REPO, check_run_id: 12345, conclusion: 'success' }),
+    );
+    expect(missing.status).toBe(404);
+    expect(missing.response?.data).toEqual({
+      message: 'Not Found',
+      documentation_url: 'https://docs.github.com/rest/checks/runs#update-a-check-run',
+      status: '404',
+    });
+    // The run exists, in another repository.
+    expect(
+      (
+        await call(s, 'PATCH', `/repos/${OWNER}/other/check-runs/${theirs.id}`, {
+          body: { conclusion: 'success' },
+        })
+      ).status,
+    ).toBe(404);
+  });
+
+  it('lists the latest run per name and app by default, every run with filter=all, newest first, by check_name, app_id and status', async () => {
+    const s = await startSim({
+      ...history,
+      checkRuns: [
+        { owner: OWNER, repo: REPO, headSha: HEAD, name: 'build', conclusion: 'failure' },
+        { owner: OWNER, repo: REPO, headSha: HEAD, name: 'test', status: 'in_progress' },
+        { owner: OWNER, repo: REPO, headSha: HEAD, name: 'build', app: OTHER_APP },
+        { owner: OWNER, repo: REPO, headSha: HEAD, name: 'build' }, // a re-run: success
+        { owner: OWNER, repo: REPO, headSha: ELSEWHERE, name: 'build' },
+      ],
+    });
+    const ids = s.checkRuns(OWNER, REPO, HEAD).map((r) => Number(r.id)); // newest first
+    const [rerun, other, test, first] = ids;
+    const deployed = Number(s.seedCheckRun({ owner: OWNER, repo: REPO, headSha: BASE, name: 'deploy' }).id);
+    const redeploying = Number(
+      s.seedCheckRun({ owner: OWNER, repo: REPO, headSha: BASE, name: 'deploy', status: 'queued' }).id,
+    );
+    const list = async (ref: string, query = '') => {
+      const answer = await call(s, 'GET', listPath(ref, query));
+      const body = answer.json as { total_count: number; check_runs: { id: number }[] };
+      return [body.total_count, body.check_runs.map((r) => r.id)];
+    };
+    expect(await list(HEAD)).toEqual([3, [rerun, other, test]]);
+    expect(await list('feature')).toEqual([3, [rerun, other, test]]);
+    expect(await list(HEAD, '?filter=latest')).toEqual([3, [rerun, other, test]]);
+    expect(await list(HEAD, '?filter=all')).toEqual([4, [rerun, other, test, first]]);
+    expect(await list(HEAD, '?check_name=build')).toEqual([2, [rerun, other]]);
+    expect(await list(HEAD, '?check_name=build&filter=all&app_id=15368')).toEqual([2, [rerun, first]]);
+    expect(await list(HEAD, '?app_id=9426')).toEqual([1, [other]]);
+    expect(await list(HEAD, '?status=in_progress')).toEqual([1, [test]]);
+    expect(await list(ELSEWHERE.slice(0, 7), '?check_name=test')).toEqual([0, []]);
+    // status filters what filter=latest kept: the queued re-run hides the completed deploy.
+    expect(await list(BASE, '?status=completed')).toEqual([0, []]);
+    expect(await list(BASE, '?status=completed&filter=all')).toEqual([1, [deployed]]);
+    expect(await list(BASE)).toEqual([1, [redeploying]]);
+
+    const { data } = await octokit(s).rest.checks.listForRef({ owner: OWNER, repo: REPO, ref: 'feature' });
+    expect(data.check_runs).toEqual(s.checkRuns(OWNER, REPO, HEAD).filter((r) => r.id !== first));
+    expect(data.check_runs[0]).toMatchObject({
+      status: 'completed',
+      conclusion: 'success',
+      app: { id: 15368 },
+    });
+    expect(data.check_runs[2]).toMatchObject({ status: 'in_progress', conclusion: null, completed_at: null });
+
+    expect(await call(s, 'GET', listPath('nope'))).toMatchObject({
+      status: 422,
+      json: { message: 'No commit found for SHA: nope' },
+    });
+  });
+
+  it("pages check runs with GitHub's Link header; Octokit's paginate gathers them", async () => {
+    const s = await startSim(history);
+    for (let i = 1; i <= 250; i++)
+      s.seedCheckRun({ owner: OWNER, repo: REPO, headSha: HEAD, name: `check ${i}` });
+    const first = await call(s, 'GET', listPath('feature', '?per_page=100'));
+    const base = `${s.url}/repositories/${s.repositoryId(OWNER, REPO)}/commits/feature/check-runs`;
+    expect(first.headers.get('link')).toBe(
+      `<${base}?per_page=100&page=2>; rel="next", <${base}?per_page=100&page=3>; rel="last"`,
+    );
+    expect(first.json).toMatchObject({ total_count: 250 });
+    expect((first.json as { check_runs: unknown[] }).check_runs).toHaveLength(100);
+    const third = await call(s, 'GET', listPath('feature', '?per_page=100&page=3'));
+    expect(third.json).toMatchObject({ total_count: 250 });
+    expect((third.json as { check_runs: { name: string }[] }).check_runs.map((r) => r.name)).toEqual(
+      Array.from({ length: 50 }, (_, i) => `check ${50 - i}`),
+    );
+    expect(third.headers.get('link')).toBe(
+      `<${base}?per_page=100&page=2>; rel="prev", <${base}?per_page=100&page=1>; rel="first"`,
+    );
+
+    const gh = octokit(s);
+    const all = await gh.paginate(gh.rest.checks.listForRef, {
+      owner: OWNER,
+      repo: REPO,
+      ref: HEAD,
+      per_page: 100,
+    });
+    expect(all).toHaveLength(250);
+    expect(all).toEqual(s.checkRuns(OWNER, REPO, HEAD));
+    expect(s.requests.slice(-3).map((r) => r.path)).toEqual([
+      `/repos/${OWNER}/${REPO}/commits/${HEAD}/check-runs?per_page=100`,
+      `/repositories/${s.repositoryId(OWNER, REPO)}/commits/${HEAD}/check-runs?per_page=100&page=2`,
+      `/repositories/${s.repositoryId(OWNER, REPO)}/commits/${HEAD}/check-runs?per_page=100&page=3`,
+    ]);
+  });
+
+  it('with pullRequests set, knows the repositories its commits, branches or check runs name, and no other', async () => {
+    const s = await startSim({
+      ...history,
+      pullRequests: [{ owner: OWNER, repo: 'comments', number: 1 }],
+      checkRuns: [{ owner: OWNER, repo: 'seeded', headSha: HEAD, name: 'x' }],
+    });
+    expect((await create(s, {})).status).toBe(201); // REPO: in the commits
+    expect((await call(s, 'GET', `/repos/${OWNER}/${REPO}/commits/feature`)).status).toBe(200);
+    // 'seeded' exists, but the scenario's commits are strict and none is its.
+    expect((await call(s, 'GET', `/repos/${OWNER}/seeded/commits/${HEAD}/check-runs`)).status).toBe(422);
+    expect(s.checkRuns(OWNER, 'seeded', HEAD)).toHaveLength(1);
+    expect((await call(s, 'GET', `/repos/${OWNER}/nowhere/commits/${HEAD}`)).status).toBe(404);
+    expect((await call(s, 'POST', `/repos/${OWNER}/nowhere/check-runs`, { body: {} })).status).toBe(404);
+  });
+
+  it('writes as the scenario app, and without commits in the scenario takes any 40-hex sha', async () => {
+    const s = await startSim({ app: OTHER_APP });
+    const created = await create(s, { head_sha: ELSEWHERE, conclusion: 'neutral' });
+    expect(created).toMatchObject({
+      status: 201,
+      json: { app: { id: 9426, slug: 'some-ci', name: 'Some CI' }, details_url: 'https://ci.example.com' },
+    });
+    const seeded = s.seedCheckRun({ owner: OWNER, repo: REPO, headSha: ELSEWHERE, name: 'actions' });
+    expect(seeded).toMatchObject({ status: 'completed', conclusion: 'success', app: { id: 15368 } });
+    const update = (id: unknown) =>
+      call(s, 'PATCH', `${runsPath}/${id}`, { body: { status: 'in_progress' } });
+    expect((await update(seeded.id)).status).toBe(403);
+    expect((await update((created.json as { id: number }).id)).status).toBe(200);
+    expect((await create(s, { head_sha: 'abc' })).status).toBe(422); // not a sha
+  });
+});
+
+describe('apps', () => {
+  it('gets GitHub Actions, OTHER_APP and the scenario app by slug, without a token too; 404 otherwise', async () => {
+    const mine = { id: 777, slug: 'my-app', name: 'My App', owner: HUMAN_USER };
+    const s = await startSim({ app: mine });
+    const gh = octokit(s);
+    const actions = await gh.rest.apps.getBySlug({ app_slug: 'github-actions' });
+    expect(actions.data).toEqual(
+      expect.objectContaining({
+        id: GITHUB_ACTIONS_APP.id,
+        slug: 'github-actions',
+        node_id: 'MDM6QXBwMTUzNjg=',
+        name: 'GitHub Actions',
+        owner: expect.objectContaining({ login: 'github', id: 9919, type: 'Organization' }),
+        description: 'Automate your workflow from idea to production',
+        external_url: 'https://help.github.com/en/actions',
+        html_url: 'https://github.com/apps/github-actions',
+        created_at: '2018-07-30T09:30:17Z',
+      }),
+    );
+    expect(actions.data?.permissions).toMatchObject({ checks: 'write', pull_requests: 'write' });
+    expect(await call(s, 'GET', '/apps/some-ci', { auth: null })).toMatchObject({
+      status: 200,
+      json: { id: OTHER_APP.id, name: 'Some CI' },
+    });
+    expect(await call(s, 'GET', '/apps/my-app')).toMatchObject({
+      status: 200,
+      json: {
+        id: 777,
+        owner: { login: 'octocat' },
+        external_url: 'https://github.com/apps/my-app',
+        events: [],
+      },
+    });
+    expect(await call(s, 'GET', '/apps/nope')).toMatchObject({
+      status: 404,
+      json: {
+        message: 'Not Found',
+        documentation_url: 'https://docs.github.com/rest/apps/apps#get-an-app',
+        status: '404',
+      },
+    });
+    expect((await call(s, 'GET', '/apps/github-actions', { auth: 'token wrong' })).status).toBe(401);
+    expect(s.count('getApp')).toBe(5);
   });
 });
 
@@ -754,5 +1558,63 @@ describe('pullRequestEvent', () => {
     expect(s.comments(OWNER, REPO, PR)).toEqual([
       expect.objectContaining({ id: result.id, body: 'from the event' }),
     ]);
+  });
+});
+
+describe('deleting', () => {
+  const remove = (s: GitHubSimulator, id: number, owner = OWNER, repo = REPO) =>
+    octokit(s).rest.issues.deleteComment({ owner, repo, comment_id: id });
+
+  it('deletes a comment: 204 with no body, and the comment is gone; logged', async () => {
+    const s = await startSim();
+    const [first, second] = s.seedComments(OWNER, REPO, PR, [{ body: 'first' }, { body: 'second' }]);
+    expect((await remove(s, Number(first?.id))).status).toBe(204);
+    expect(s.comments(OWNER, REPO, PR)).toEqual([second]);
+    expect(s.requests.at(-1)).toMatchObject({
+      operation: 'deleteComment',
+      n: 1,
+      method: 'DELETE',
+      path: commentPath(Number(first?.id)),
+    });
+    expect(await call(s, 'DELETE', commentPath(Number(second?.id)))).toMatchObject({
+      status: 204,
+      json: undefined,
+    });
+    expect(s.comments(OWNER, REPO, PR)).toEqual([]);
+  });
+
+  it('answers 404 to an unknown id, a comment already deleted and one of another repository', async () => {
+    const s = await startSim();
+    const [ours] = s.seedComments(OWNER, REPO, PR, [{ body: 'ours' }]);
+    const [theirs] = s.seedComments(OWNER, 'other', 1, [{ body: 'theirs' }]);
+    expect((await rejection(remove(s, 1))).status).toBe(404);
+    expect((await rejection(remove(s, Number(theirs?.id)))).status).toBe(404);
+    await remove(s, Number(ours?.id));
+    const again = await rejection(remove(s, Number(ours?.id)));
+    expect([again.status, again.response?.data]).toEqual([
+      404,
+      {
+        message: 'Not Found',
+        documentation_url: 'https://docs.github.com/rest/issues/comments#delete-an-issue-comment',
+        status: '404',
+      },
+    ]);
+    expect(s.comments(OWNER, 'other', 1)).toEqual([theirs]);
+  });
+
+  it('answers 403 with a read-only token, and faults as the other operations; neither deletes', async () => {
+    const s = await startSim({
+      readOnly: true,
+      faults: [{ operation: 'deleteComment', requests: [2], fault: { kind: 'status', status: 500 } }],
+    });
+    const [seeded] = s.seedComments(OWNER, REPO, PR, [{ body: 'kept' }]);
+    expect((await rejection(remove(s, Number(seeded?.id)))).status).toBe(403);
+    s.setScenario({
+      faults: [{ operation: 'deleteComment', requests: [2], fault: { kind: 'status', status: 500 } }],
+    });
+    expect((await rejection(remove(s, Number(seeded?.id)))).status).toBe(500);
+    expect(s.comments(OWNER, REPO, PR)).toEqual([seeded]);
+    expect((await remove(s, Number(seeded?.id))).status).toBe(204);
+    expect(s.comments(OWNER, REPO, PR)).toEqual([]);
   });
 });

@@ -1,11 +1,14 @@
 /**
  * A simulator of the GitHub REST API's issue-comment endpoints, for end-to-end tests of the sticky
- * pull-request comment.
+ * pull-request comment, with the pulls and commit endpoints around them, and of the Checks API's
+ * check runs.
  *
  * It serves like https://api.github.com (or a GitHub Enterprise `/api/v3` with `prefix`) over real
  * HTTP on 127.0.0.1, with repositories whose pull requests hold comments, scripted by a `Scenario`:
- * which token is valid, whether it may write, which pull requests exist with which comments, and
- * which requests fail and how. Every request is logged, so a test can check what the client sent.
+ * which token is valid, whether it may write, which pull requests exist with which comments, which
+ * commits and branches a repository has, which GitHub App the token acts for and whether it may
+ * write check runs, and which requests fail and how. Every request is logged, so a test can check
+ * what the client sent.
  *
  * Choices where GitHub's behaviour is not copied exactly (see also the comments below):
  * - Order of checks for a request: route (unknown -> 404, no auth needed), faults, auth (401),
@@ -13,9 +16,10 @@
  * - A faulted request changes no state, except 'delay' (answers normally, state changes when it
  *   answers) and the '-after-effect' kinds (the operation is performed, then the answer is replaced).
  * - Request numbers (`LoggedRequest.n`, `FaultRule.requests`) count every request of an operation
- *   since the simulator started; `setScenario` does not reset them, nor the comments.
+ *   since the simulator started; `setScenario` does not reset them, nor the comments and check runs.
  * - Link headers point at `/repositories/{id}/issues/{n}/comments` as GitHub's do, so pages after
- *   the first are logged with that path; the simulator serves both forms for all three operations.
+ *   the first are logged with that path; the simulator serves both forms for every repository
+ *   operation.
  * - Timestamps have GitHub's one-second resolution, and each create / update gets a stamp at least
  *   one second after the previous one, so `updated_at` always changes (it may run slightly ahead of
  *   the clock when a test writes many comments within a second).
@@ -23,8 +27,28 @@
  * - GraphQL answers one query, the token's `viewer { login databaseId }` (the scenario's `user`,
  *   as GitHub answers for an installation token: the bot's login with `[bot]`, its user id);
  *   any other query gets GraphQL's `errors`.
+ * - Commits are a graph of shas and parents only: no trees, files, diffs or signatures (getCommit
+ *   and compare answer `files: []`), one author and one date for all. A ref is a branch (`main`,
+ *   `heads/main`, `refs/heads/main`), a sha or an unambiguous prefix of 4+ hex digits, in one path
+ *   segment (encoded, as Octokit sends it); tags and `owner:branch` heads are not simulated.
+ * - compare's merge base is git merge-base's; when there are several (criss-cross merges), the
+ *   nearest to the head. Its `commits` are all those ahead, parents first, in one answer (GitHub
+ *   pages them past 250).
+ * - Check runs: the token acts for one GitHub App (`app`), and an app's runs on a commit share one
+ *   check suite. Not simulated: annotations, images and actions (`annotations_count` is 0), the
+ *   runs' `pull_requests` (always []), the check-suite endpoints, rerequests, and the statuses and
+ *   conclusion only GitHub sets (waiting, requested, pending, stale). No external_id shows as '',
+ *   no details_url as the app's homepage, as on GitHub.
+ * - A check-run write checks: repository (404), check run (404), the `checks` permission (403),
+ *   another app's run (403), body (400 / 422 with the schema's messages, characters counted as code
+ *   points), head commit (422), the output's UTF-8 bytes (422 Validation Failed).
+ * - listCheckRunsForRef lists newest first (by id); `filter=latest`, the default, keeps the newest
+ *   run per name and app by id (GitHub says by completed_at), and `status` filters what it kept.
+ * - getApp answers without a token, as for a public app; it knows GITHUB_ACTIONS_APP, OTHER_APP,
+ *   the scenario's app and the check runs' apps.
  */
 
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import * as os from 'node:os';
@@ -46,6 +70,12 @@ import {
 } from './json-server.js';
 
 export type IssueComment = components['schemas']['issue-comment'];
+export type Commit = components['schemas']['commit'];
+export type CommitComparison = components['schemas']['commit-comparison'];
+export type CheckRun = components['schemas']['check-run'];
+export type App = NonNullable<components['schemas']['integration']>;
+export type CheckStatus = 'queued' | 'in_progress' | 'completed';
+export type CheckConclusion = NonNullable<CheckRun['conclusion']>;
 export type AuthorAssociation = components['schemas']['author-association'];
 
 export type Operation =
@@ -55,12 +85,57 @@ export type Operation =
   | 'graphql' // POST  /graphql (GitHub Enterprise: /api/graphql beside /api/v3)  body {query}: viewer only
   | 'getPull' // GET   {prefix}/repos/{owner}/{repo}/pulls/{pull_number}
   | 'listPulls' // GET   {prefix}/repos/{owner}/{repo}/pulls?state&head&per_page&page
-  | 'commitPulls'; // GET   {prefix}/repos/{owner}/{repo}/commits/{sha}/pulls
+  | 'commitPulls' // GET   {prefix}/repos/{owner}/{repo}/commits/{sha}/pulls
+  | 'getCommit' // GET   {prefix}/repos/{owner}/{repo}/commits/{ref}  (ref: a sha, a sha's prefix or a branch)
+  | 'compare' // GET   {prefix}/repos/{owner}/{repo}/compare/{base}...{head}
+  | 'createCheckRun' // POST  {prefix}/repos/{owner}/{repo}/check-runs  body {name, head_sha, status, conclusion, output, ...}
+  | 'updateCheckRun' // PATCH {prefix}/repos/{owner}/{repo}/check-runs/{check_run_id}  body as createCheckRun's, all optional
+  | 'listCheckRunsForRef' // GET   {prefix}/repos/{owner}/{repo}/commits/{ref}/check-runs?filter&check_name&status&app_id&per_page&page
+  | 'getApp' // GET   {prefix}/apps/{app_slug}  (no token needed, as for a public app)
+  | 'deleteComment'; // DELETE {prefix}/repos/{owner}/{repo}/issues/comments/{comment_id} -> 204
 
 export interface SimUser {
   login: string;
   id: number;
-  type: 'Bot' | 'User';
+  type: 'Bot' | 'User' | 'Organization';
+}
+
+/** A GitHub App, as a token acts for one when it writes check runs. */
+export interface SimApp {
+  id: number;
+  slug: string;
+  name: string;
+  owner: SimUser;
+  description?: string;
+  /** The app's homepage, GitHub's details_url of a check run that gives none; default its html_url. */
+  externalUrl?: string;
+  /** ISO times; default APP_CREATED_AT, `updatedAt` default `createdAt`. */
+  createdAt?: string;
+  updatedAt?: string;
+  /** Default { checks: 'write', metadata: 'read' }. */
+  permissions?: Record<string, string>;
+  /** Default []. */
+  events?: string[];
+}
+
+/** A check run that exists when the simulator starts, or that a test adds with `seedCheckRun`. */
+export interface SeedCheckRun {
+  owner: string;
+  repo: string;
+  headSha: string;
+  name: string;
+  /** Default GITHUB_ACTIONS_APP. */
+  app?: SimApp;
+  /** Default 'completed' (always 'completed' when a conclusion is given). */
+  status?: CheckStatus;
+  /** Default 'success' when completed. */
+  conclusion?: CheckConclusion;
+  output?: { title: string; summary: string; text?: string };
+  /** ISO times; default the time of seeding (`completedAt` only when completed). */
+  startedAt?: string;
+  completedAt?: string;
+  detailsUrl?: string;
+  externalId?: string;
 }
 
 export interface SeedComment {
@@ -96,7 +171,7 @@ export type Fault =
   | { kind: 'delay'; ms: number } // answer normally, after ms
   | { kind: 'status-after-effect'; status: number; body?: unknown } // perform the operation, then answer status
   | { kind: 'reset-after-effect' } // perform the operation, then destroy the socket without an answer
-  | { kind: 'deleted' } // updateComment: someone deleted the comment just before; it is gone, and this answers 404
+  | { kind: 'deleted' } // updateComment / updateCheckRun: the comment or check run is gone just before; this answers 404
   | { kind: 'endless' } // 200, a JSON list whose first comment's body never ends
   | { kind: 'text'; text: string } // 200 with this body as text/html (a captive portal's page, say)
   | { kind: 'link'; next: string } // answer normally, with a Link header naming `next` as the next page
@@ -108,7 +183,7 @@ export type LoggedRequest = JsonServerRequest<Operation>;
 export interface Scenario {
   /** The valid token (default DEFAULT_TOKEN), sent as `Authorization: token X` or `Bearer X`. */
   token?: string;
-  /** The token may read but not write: creates and updates -> 403 'Resource not accessible by integration'. */
+  /** The token may read but not write: creates, updates and deletes -> 403 'Resource not accessible by integration'. */
   readOnly?: boolean;
   /** Who the token acts as: the author of the comments created through the API, and GraphQL's viewer; default GITHUB_ACTIONS_BOT. */
   user?: SimUser;
@@ -116,16 +191,58 @@ export interface Scenario {
   prefix?: string;
   /**
    * Pull requests that exist, with their comments (seeded when the simulator starts). When set, other
-   * repositories and issue numbers -> 404; when absent, every owner/repo#number exists, empty at first.
+   * repositories (but those `commits`, `branches` or check runs name) and issue numbers -> 404; when
+   * absent, every owner/repo#number exists, empty at first.
    */
   pullRequests?: PullRequestSeed[];
   faults?: FaultRule[];
   /**
    * Pull requests as the pulls endpoints show them (read live: `setScenario` may change them). The
    * commit's pulls list only those whose head is in the base repository, as GitHub answers [] for
-   * a commit that exists only in a fork.
+   * a commit that exists only in a fork. Default: SAMPLE_PULL_REQUEST, open at its head, the pull
+   * request of `pullRequestEnv`.
    */
   pulls?: SimPull[];
+  /**
+   * The repositories' commits (read live, as `pulls`). When set, a repository's commits are those
+   * listed here, the parents they name (a parent not listed is a root) and its branches' heads;
+   * another sha -> 422 (getCommit) or 404 (compare). When absent, every 40-hex sha is a commit
+   * without parents, so a test that needs no history need not describe one.
+   */
+  commits?: SimCommit[];
+  /** Branches and their heads (read live): a ref names one as `main`, `heads/main` or `refs/heads/main`. */
+  branches?: SimBranch[];
+  /**
+   * The GitHub App the token belongs to (default GITHUB_ACTIONS_APP): the app of the check runs it
+   * creates, and the only one whose check runs it may update.
+   */
+  app?: SimApp;
+  /**
+   * The token's checks permission (default 'write'): 'read' -> createCheckRun and updateCheckRun
+   * answer 403 'Resource not accessible by integration'; 'none' -> listCheckRunsForRef too.
+   * `readOnly` is the comments' permission: it does not touch this one.
+   */
+  checks?: 'write' | 'read' | 'none';
+  /** Check runs seeded when the simulator starts (`setScenario` does not seed them again). */
+  checkRuns?: SeedCheckRun[];
+}
+
+/** A commit of octo/shop: its parents, first parent first (a merge has two or more). */
+export interface SimCommit {
+  owner: string;
+  repo: string;
+  sha: string;
+  parents: string[];
+  /** Default 'Commit <first 7 hex digits>'. */
+  message?: string;
+}
+
+/** A branch of octo/shop and the commit at its head. */
+export interface SimBranch {
+  owner: string;
+  repo: string;
+  name: string;
+  sha: string;
 }
 
 /** A pull request of the pulls endpoints: octo/shop#7 from `head` (`owner/repo`, default the base). */
@@ -139,7 +256,21 @@ export interface SimPull {
   head?: string;
   /** Default 'open'. */
   state?: 'open' | 'closed';
+  /** The base branch; default 'main'. */
+  baseRef?: string;
+  /** The base's sha; default the head of `baseRef` in `branches`, else DEFAULT_BASE_SHA. */
+  baseSha?: string;
 }
+
+/** The operations of the check run and of the base branch's results, beside those of the comment. */
+export const CHECK_RUN_OPERATIONS: readonly (Operation | 'unknown')[] = [
+  'getApp',
+  'getCommit',
+  'compare',
+  'listCheckRunsForRef',
+  'createCheckRun',
+  'updateCheckRun',
+];
 
 export const DEFAULT_TOKEN = 'ghs_test-token';
 
@@ -148,7 +279,48 @@ export const GITHUB_ACTIONS_BOT: SimUser = { login: 'github-actions[bot]', id: 4
 
 export const HUMAN_USER: SimUser = { login: 'octocat', id: 583231, type: 'User' };
 
+/** The app GITHUB_TOKEN belongs to, with GitHub.com's values (permissions and events abridged). */
+export const GITHUB_ACTIONS_APP: SimApp = {
+  id: 15368,
+  slug: 'github-actions',
+  name: 'GitHub Actions',
+  owner: { login: 'github', id: 9919, type: 'Organization' },
+  description: 'Automate your workflow from idea to production',
+  externalUrl: 'https://help.github.com/en/actions',
+  createdAt: '2018-07-30T09:30:17Z',
+  updatedAt: '2024-04-10T20:33:16Z',
+  permissions: {
+    actions: 'write',
+    checks: 'write',
+    contents: 'write',
+    issues: 'write',
+    metadata: 'read',
+    pull_requests: 'write',
+    statuses: 'write',
+  },
+  events: ['check_run', 'check_suite', 'issue_comment', 'pull_request', 'push', 'workflow_run'],
+};
+
+/** Another app writing check runs on the same commits: its runs are not GITHUB_TOKEN's to update. */
+export const OTHER_APP: SimApp = {
+  id: 9426,
+  slug: 'some-ci',
+  name: 'Some CI',
+  owner: { login: 'some-ci-org', id: 7_700_001, type: 'Organization' },
+  description: 'A CI service of its own',
+  externalUrl: 'https://ci.example.com',
+};
+
+/** An app's created_at when its SimApp gives none. */
+export const APP_CREATED_AT = '2020-01-01T00:00:00Z';
+
 export const MAX_BODY_LENGTH = 65536;
+
+/** A check run's output.summary and output.text: at most this many characters, and as many UTF-8 bytes. */
+export const MAX_CHECK_OUTPUT_LENGTH = 65535;
+
+/** A pull request's base sha when neither the pull nor the scenario's branches give one. */
+export const DEFAULT_BASE_SHA = 'b'.repeat(40);
 
 const DOCS = {
   rest: 'https://docs.github.com/rest',
@@ -158,6 +330,13 @@ const DOCS = {
   getPull: 'https://docs.github.com/rest/pulls/pulls#get-a-pull-request',
   listPulls: 'https://docs.github.com/rest/pulls/pulls#list-pull-requests',
   commitPulls: 'https://docs.github.com/rest/commits/commits#list-pull-requests-associated-with-a-commit',
+  getCommit: 'https://docs.github.com/rest/commits/commits#get-a-commit',
+  compare: 'https://docs.github.com/rest/commits/commits#compare-two-commits',
+  createCheckRun: 'https://docs.github.com/rest/checks/runs#create-a-check-run',
+  updateCheckRun: 'https://docs.github.com/rest/checks/runs#update-a-check-run',
+  listCheckRunsForRef: 'https://docs.github.com/rest/checks/runs#list-check-runs-for-a-git-reference',
+  getApp: 'https://docs.github.com/rest/apps/apps#get-an-app',
+  deleteComment: 'https://docs.github.com/rest/issues/comments#delete-an-issue-comment',
 } as const;
 
 /** GitHub's error body: {message, documentation_url, status} (status as a string, as GitHub sends it). */
@@ -165,9 +344,15 @@ function githubError(status: number, message: string, documentationUrl: string =
   return { message, documentation_url: documentationUrl, status: String(status) };
 }
 
+/** Every simulated commit's author and committer date. */
+const COMMIT_DATE = '2024-05-01T12:00:00Z';
+
 // Above 2^31, as GitHub's comment ids are now: a client that stores them in an int32 breaks here too.
 const FIRST_COMMENT_ID = 2_400_000_001;
 const FIRST_REPOSITORY_ID = 700_000_001;
+// Check runs and suites: above 2^32 too, as GitHub's are now.
+const FIRST_CHECK_RUN_ID = 30_000_000_001;
+const FIRST_CHECK_SUITE_ID = 20_000_000_001;
 
 interface StoredComment {
   id: number;
@@ -179,12 +364,30 @@ interface StoredComment {
   updatedAt: string;
 }
 
+interface StoredCheckRun {
+  id: number;
+  headSha: string;
+  name: string;
+  app: SimApp;
+  suiteId: number;
+  status: CheckStatus;
+  conclusion: CheckConclusion | null;
+  startedAt: string | null;
+  completedAt: string | null;
+  /** null: none given (GitHub then shows the app's homepage). */
+  detailsUrl: string | null;
+  externalId: string | null;
+  output: { title: string | null; summary: string | null; text: string | null };
+}
+
 interface Repository {
   id: number;
   owner: string;
   repo: string;
   /** Issue number -> comments in ascending id order. */
   issues: Map<number, StoredComment[]>;
+  /** In ascending id order. */
+  checkRuns: StoredCheckRun[];
 }
 
 type RepoRef = { owner: string; repo: string } | { id: number };
@@ -192,10 +395,16 @@ type RepoRef = { owner: string; repo: string } | { id: number };
 interface Route {
   operation: Operation;
   repo: RepoRef;
-  /** Issue number (list, create), comment id (update) or pull request number (getPull). */
+  /** Issue number (list, create), comment id (update, delete) or pull request number (getPull). */
   number: number;
   /** commitPulls: the commit. */
   sha?: string;
+  /** getCommit: the ref as the path names it (decoded); compare: the base. */
+  ref?: string;
+  /** compare: the head. */
+  head?: string;
+  /** getApp: the app's slug. */
+  slug?: string;
 }
 
 export class GitHubSimulator extends JsonServer<Operation> {
@@ -207,6 +416,10 @@ export class GitHubSimulator extends JsonServer<Operation> {
   private readonly repositories = new Map<string, Repository>();
   private nextCommentId = FIRST_COMMENT_ID;
   private nextRepositoryId = FIRST_REPOSITORY_ID;
+  private nextCheckRunId = FIRST_CHECK_RUN_ID;
+  private nextCheckSuiteId = FIRST_CHECK_SUITE_ID;
+  /** 'repository id:sha:app id' -> the check suite holding that app's runs on that commit. */
+  private readonly checkSuites = new Map<string, number>();
   private nextRequestId = 1;
   private lastStamp = 0;
 
@@ -217,13 +430,14 @@ export class GitHubSimulator extends JsonServer<Operation> {
     for (const pr of scenario.pullRequests ?? []) {
       this.seedComments(pr.owner, pr.repo, pr.number, pr.comments ?? []);
     }
+    for (const run of scenario.checkRuns ?? []) this.seedCheckRun(run);
   }
 
   static async start(scenario: Scenario = {}, options: StartOptions = {}): Promise<GitHubSimulator> {
     return new GitHubSimulator(await listeningServer(options), scenario);
   }
 
-  /** Replaces the scenario. Comments and request counts stay; `pullRequests` is not seeded again. */
+  /** Replaces the scenario. Comments, check runs and request counts stay; nothing is seeded again. */
   setScenario(scenario: Scenario): void {
     this.scenario = scenario;
   }
@@ -257,6 +471,42 @@ export class GitHubSimulator extends JsonServer<Operation> {
     const repository = this.repository(owner, repo, false);
     if (!repository) return [];
     return (repository.issues.get(issue) ?? []).map((c) => this.render(repository, c));
+  }
+
+  /** Adds a check run (creating the repository if needed) and returns it as the API shows it. */
+  seedCheckRun(seed: SeedCheckRun): CheckRun {
+    const repository = this.repository(seed.owner, seed.repo, true);
+    const now = githubTime(Date.now());
+    const run = this.newCheckRun(repository, seed.headSha.toLowerCase(), seed.app ?? GITHUB_ACTIONS_APP, now);
+    const status = seed.conclusion !== undefined ? 'completed' : (seed.status ?? 'completed');
+    Object.assign(run, {
+      name: seed.name,
+      status,
+      conclusion: status === 'completed' ? (seed.conclusion ?? 'success') : null,
+      startedAt: seed.startedAt ?? now,
+      completedAt: status === 'completed' ? (seed.completedAt ?? now) : null,
+      detailsUrl: seed.detailsUrl ?? null,
+      externalId: seed.externalId ?? null,
+      output: {
+        title: seed.output?.title ?? null,
+        summary: seed.output?.summary ?? null,
+        text: seed.output?.text ?? null,
+      },
+    } satisfies Partial<StoredCheckRun>);
+    return this.renderCheckRun(repository, run);
+  }
+
+  /**
+   * A repository's check runs as the API shows them, newest first as listCheckRunsForRef lists them
+   * with filter=all; only those on `headSha` when given. [] when none.
+   */
+  checkRuns(owner: string, repo: string, headSha?: string): CheckRun[] {
+    const repository = this.repository(owner, repo, false);
+    if (!repository) return [];
+    return repository.checkRuns
+      .filter((run) => headSha === undefined || run.headSha === headSha.toLowerCase())
+      .sort((a, b) => b.id - a.id)
+      .map((run) => this.renderCheckRun(repository, run));
   }
 
   /** The repository's numeric id, used in Link headers (`/repositories/{id}/...`); creates the repository. */
@@ -329,11 +579,11 @@ export class GitHubSimulator extends JsonServer<Operation> {
     });
   }
 
-  /** Deletes the comment an update route names, as someone on the web page would. */
+  /** Deletes the comment (or check run) an update route names, as someone on the web page would. */
   private remove(route: Route): void {
     for (const repository of this.repositories.values()) {
-      for (const list of repository.issues.values()) {
-        const index = list.findIndex((comment) => comment.id === route.number);
+      for (const list of [...repository.issues.values(), repository.checkRuns]) {
+        const index = list.findIndex((each) => each.id === route.number);
         if (index >= 0) list.splice(index, 1);
       }
     }
@@ -360,6 +610,9 @@ export class GitHubSimulator extends JsonServer<Operation> {
     } catch {
       return undefined;
     }
+    if (method === 'GET' && params[0] === 'apps' && params.length === 2) {
+      return { operation: 'getApp', repo: { id: 0 }, number: 0, slug: params[1] };
+    }
     // /repos/{owner}/{repo}/rest... or /repositories/{id}/rest...
     let repo: RepoRef;
     let rest: string[];
@@ -374,6 +627,8 @@ export class GitHubSimulator extends JsonServer<Operation> {
     }
     const pulls = method === 'GET' ? pullsRoute(rest) : undefined;
     if (pulls) return { ...pulls, repo };
+    const commits = commitsRoute(method, rest);
+    if (commits) return { ...commits, repo };
     const [issues, a, b, ...more] = rest;
     if (issues !== 'issues' || more.length > 0) return undefined;
     if (isId(a) && b === 'comments') {
@@ -382,6 +637,9 @@ export class GitHubSimulator extends JsonServer<Operation> {
     }
     if (a === 'comments' && isId(b) && method === 'PATCH') {
       return { operation: 'updateComment', repo, number: Number(b) };
+    }
+    if (a === 'comments' && isId(b) && method === 'DELETE') {
+      return { operation: 'deleteComment', repo, number: Number(b) };
     }
     return undefined;
   }
@@ -396,17 +654,24 @@ export class GitHubSimulator extends JsonServer<Operation> {
   }
 
   private answer(route: Route, req: IncomingMessage, path: string, body: ParsedBody): Reply {
-    const denied = this.unauthorised(req);
+    // A public app answers without a token; a wrong one still gets 401.
+    const anonymous = route.operation === 'getApp' && req.headers.authorization === undefined;
+    const denied = anonymous ? undefined : this.unauthorised(req);
     if (denied) return denied;
     if (route.operation === 'graphql') return this.graphql(body);
     const docs = DOCS[route.operation];
     const notFound: Reply = { status: 404, body: githubError(404, 'Not Found', docs) };
+    if (route.operation === 'getApp') {
+      const app = this.apps().find((each) => each.slug === route.slug?.toLowerCase());
+      return app ? { status: 200, body: renderApp(app) } : notFound;
+    }
+    // With `pullRequests`, the repositories are those it, `commits`, `branches` or a check run names.
     const strict = this.scenario.pullRequests !== undefined;
     const ref = route.repo;
     const repository =
       'id' in ref
         ? [...this.repositories.values()].find((r) => r.id === ref.id)
-        : this.repository(ref.owner, ref.repo, !strict);
+        : this.repository(ref.owner, ref.repo, !strict || this.inGraph(ref.owner, ref.repo));
     if (!repository) return notFound;
     if (
       route.operation === 'getPull' ||
@@ -414,6 +679,16 @@ export class GitHubSimulator extends JsonServer<Operation> {
       route.operation === 'commitPulls'
     ) {
       return this.pullsAnswer(route, repository, path) ?? notFound;
+    }
+    if (route.operation === 'getCommit' || route.operation === 'compare') {
+      return this.commitsAnswer(route, repository, docs);
+    }
+    if (
+      route.operation === 'createCheckRun' ||
+      route.operation === 'updateCheckRun' ||
+      route.operation === 'listCheckRunsForRef'
+    ) {
+      return this.checksAnswer(route, repository, path, body, docs);
     }
 
     if (route.operation === 'updateComment') {
@@ -425,6 +700,8 @@ export class GitHubSimulator extends JsonServer<Operation> {
       comment.updatedAt = this.stamp();
       return { status: 200, body: this.render(repository, comment) };
     }
+
+    if (route.operation === 'deleteComment') return this.deleteAnswer(repository, route.number, docs);
 
     const list = issueComments(repository, route.number, !strict);
     if (!list) return notFound;
@@ -450,6 +727,18 @@ export class GitHubSimulator extends JsonServer<Operation> {
       body: this.render(repository, comment),
       headers: { location: commentUrl(this.url, repository, comment.id) },
     };
+  }
+
+  /** 204 with no body; 404 for a comment that is not there (deleted already), 403 for a read-only token. */
+  private deleteAnswer(repository: Repository, id: number, docs: string): Reply {
+    const comment = findComment(repository, id);
+    if (!comment) return { status: 404, body: githubError(404, 'Not Found', docs) };
+    if (this.scenario.readOnly) {
+      return { status: 403, body: githubError(403, 'Resource not accessible by integration', docs) };
+    }
+    const list = repository.issues.get(comment.issue) ?? [];
+    list.splice(list.indexOf(comment), 1);
+    return { status: 204, body: undefined };
   }
 
   /** GraphQL: the viewer, and nothing else. */
@@ -508,8 +797,11 @@ export class GitHubSimulator extends JsonServer<Operation> {
   /** The pulls endpoints; undefined for a pull request that does not exist. */
   private pullsAnswer(route: Route, repository: Repository, path: string): Reply | undefined {
     const here = `${repository.owner}/${repository.repo}`.toLowerCase();
-    const pulls = (this.scenario.pulls ?? []).filter((p) => `${p.owner}/${p.repo}`.toLowerCase() === here);
-    const render = (pull: SimPull) => renderPull(pull, this.url);
+    const all: SimPull[] = this.scenario.pulls ?? [SAMPLE_PULL_REQUEST];
+    const pulls = all.filter((p) => `${p.owner}/${p.repo}`.toLowerCase() === here);
+    const graph = new CommitGraph(this.scenario, repository);
+    const render = (pull: SimPull) =>
+      renderPull(pull, this.url, pull.baseSha ?? graph.branch(pull.baseRef ?? 'main') ?? DEFAULT_BASE_SHA);
     if (route.operation === 'getPull') {
       const pull = pulls.find((p) => p.number === route.number);
       return pull && { status: 200, body: render(pull) };
@@ -526,6 +818,246 @@ export class GitHubSimulator extends JsonServer<Operation> {
       .filter((p) => !head || `${(p.head ?? here).split('/')[0]}:${p.headRef}`.toLowerCase() === head)
       .sort((a, b) => b.number - a.number); // GitHub's default: newest first
     return this.page(`${this.url}/repositories/${repository.id}/pulls`, matching.map(render), query);
+  }
+
+  /** True when the scenario's commits or branches name the repository. */
+  private inGraph(owner: string, repo: string): boolean {
+    const here = `${owner}/${repo}`.toLowerCase();
+    return [...(this.scenario.commits ?? []), ...(this.scenario.branches ?? [])].some(
+      (each) => `${each.owner}/${each.repo}`.toLowerCase() === here,
+    );
+  }
+
+  /** The apps getApp knows: GitHub Actions, OTHER_APP, the scenario's and those of the check runs. */
+  private apps(): SimApp[] {
+    const runs = [...this.repositories.values()].flatMap((r) => r.checkRuns.map((run) => run.app));
+    return [this.scenario.app, GITHUB_ACTIONS_APP, OTHER_APP, ...runs].filter(
+      (app): app is SimApp => app !== undefined,
+    );
+  }
+
+  /**
+   * The check-run endpoints. Order of checks: check run lookup (404), permission (403), another
+   * app's check run (403), body (400 / 422), head commit (422), output's bytes (422).
+   */
+  private checksAnswer(
+    route: Route,
+    repository: Repository,
+    path: string,
+    body: ParsedBody,
+    docs: string,
+  ): Reply {
+    const permission = this.scenario.checks ?? 'write';
+    const forbidden: Reply = {
+      status: 403,
+      body: githubError(403, 'Resource not accessible by integration', docs),
+    };
+    const graph = new CommitGraph(this.scenario, repository);
+    const noCommit = (sha: string): Reply => ({
+      status: 422,
+      body: githubError(422, `No commit found for SHA: ${sha}`, docs),
+    });
+
+    if (route.operation === 'listCheckRunsForRef') {
+      if (permission === 'none') return forbidden;
+      const sha = graph.resolve(route.ref ?? '');
+      if (!sha) return noCommit(route.ref ?? '');
+      return this.checkRunsPage(repository, sha, route.ref ?? '', path);
+    }
+
+    const app = this.scenario.app ?? GITHUB_ACTIONS_APP;
+    const updating = route.operation === 'updateCheckRun';
+    const existing = updating ? repository.checkRuns.find((run) => run.id === route.number) : undefined;
+    if (updating && !existing) return { status: 404, body: githubError(404, 'Not Found', docs) };
+    if (permission !== 'write') return forbidden;
+    if (existing && existing.app.id !== app.id) {
+      const message = `Invalid app_id \`${existing.app.id}\` - check run can only be modified by the GitHub App that created it.`;
+      return { status: 403, body: githubError(403, message, docs) };
+    }
+    const parsed = checkRunInput(body, !updating, docs);
+    if ('reply' in parsed) return parsed.reply;
+    const { input } = parsed;
+    const headSha = input.headSha ?? '';
+    const sha = existing?.headSha ?? (/^[0-9a-f]{40}$/i.test(headSha) ? graph.resolve(headSha) : undefined);
+    if (!sha) return noCommit(headSha);
+    const tooBig = outputBytesError(input, docs);
+    if (tooBig) return tooBig;
+    const now = githubTime(Date.now());
+    const run = existing ?? this.newCheckRun(repository, sha, app, now);
+    applyCheckRunInput(run, input, now);
+    return { status: existing ? 200 : 201, body: this.renderCheckRun(repository, run) };
+  }
+
+  /** listCheckRunsForRef's page: filter=latest keeps the newest run per name and app, before `status` filters. */
+  private checkRunsPage(repository: Repository, sha: string, ref: string, path: string): Reply {
+    const query = new URLSearchParams(path.split('?')[1] ?? '');
+    const name = query.get('check_name');
+    const appId = query.get('app_id');
+    const status = query.get('status');
+    let runs = repository.checkRuns
+      .filter((run) => run.headSha === sha)
+      .filter((run) => name === null || run.name === name)
+      .filter((run) => appId === null || String(run.app.id) === appId)
+      .sort((a, b) => b.id - a.id);
+    if (query.get('filter') !== 'all') {
+      const seen = new Set<string>();
+      runs = runs.filter((run) => {
+        const key = `${run.app.id}:${run.name}`;
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      });
+    }
+    runs = runs.filter((run) => status === null || run.status === status);
+    const base = `${this.url}/repositories/${repository.id}/commits/${encodeURIComponent(ref)}/check-runs`;
+    const reply = this.page(base, runs, query, (run) => this.renderCheckRun(repository, run));
+    return { ...reply, body: { total_count: runs.length, check_runs: reply.body } };
+  }
+
+  /** A new queued check run, started now, added to the repository (its other fields are the caller's). */
+  private newCheckRun(repository: Repository, headSha: string, app: SimApp, now: string): StoredCheckRun {
+    const run: StoredCheckRun = {
+      id: this.nextCheckRunId++,
+      headSha,
+      name: '',
+      app,
+      suiteId: this.checkSuiteId(repository, headSha, app),
+      status: 'queued',
+      conclusion: null,
+      startedAt: now,
+      completedAt: null,
+      detailsUrl: null,
+      externalId: null,
+      output: { title: null, summary: null, text: null },
+    };
+    repository.checkRuns.push(run);
+    return run;
+  }
+
+  /** The check suite of an app's runs on a commit (one per app and commit, as for an app's API-made runs). */
+  private checkSuiteId(repository: Repository, sha: string, app: SimApp): number {
+    const key = `${repository.id}:${sha}:${app.id}`;
+    let id = this.checkSuites.get(key);
+    if (id === undefined) {
+      id = this.nextCheckSuiteId++;
+      this.checkSuites.set(key, id);
+    }
+    return id;
+  }
+
+  private renderCheckRun(repository: Repository, run: StoredCheckRun): CheckRun {
+    const { owner, repo } = repository;
+    const api = `${this.url}/repos/${owner}/${repo}`;
+    return {
+      id: run.id,
+      head_sha: run.headSha,
+      node_id: `CR_kwDO${Buffer.from(`${repository.id}:${run.id}`).toString('base64url')}`,
+      external_id: run.externalId ?? '',
+      url: `${api}/check-runs/${run.id}`,
+      html_url: `https://github.com/${owner}/${repo}/runs/${run.id}`,
+      details_url: run.detailsUrl ?? appHomepage(run.app),
+      status: run.status,
+      conclusion: run.conclusion,
+      started_at: run.startedAt,
+      completed_at: run.completedAt,
+      output: {
+        ...run.output,
+        annotations_count: 0,
+        annotations_url: `${api}/check-runs/${run.id}/annotations`,
+      },
+      name: run.name,
+      check_suite: { id: run.suiteId },
+      app: renderApp(run.app),
+      pull_requests: [],
+    };
+  }
+
+  /** getCommit and compare, over the scenario's commits and branches as they are now. */
+  private commitsAnswer(route: Route, repository: Repository, docs: string): Reply {
+    const graph = new CommitGraph(this.scenario, repository);
+    const base = graph.resolve(route.ref ?? '');
+    if (route.operation === 'getCommit') {
+      // GitHub says SHA whatever the ref named (a branch too).
+      if (!base)
+        return { status: 422, body: githubError(422, `No commit found for SHA: ${route.ref}`, docs) };
+      const commit: Commit = {
+        ...this.renderCommit(repository, graph, base),
+        stats: { total: 0, additions: 0, deletions: 0 },
+        files: [],
+      };
+      return { status: 200, body: commit };
+    }
+    const head = graph.resolve(route.head ?? '');
+    if (!base || !head) return { status: 404, body: githubError(404, 'Not Found', docs) };
+    const mergeBase = graph.mergeBase(base, head);
+    if (!mergeBase) {
+      const message = `No common ancestor between ${route.ref} and ${route.head}.`;
+      return { status: 404, body: githubError(404, message, docs) };
+    }
+    const ahead = graph.only(head, base);
+    const behindBy = graph.only(base, head).length;
+    const status =
+      ahead.length === 0 ? (behindBy === 0 ? 'identical' : 'behind') : behindBy === 0 ? 'ahead' : 'diverged';
+    const { owner, repo } = repository;
+    const basehead = `${encodeURIComponent(route.ref ?? '')}...${encodeURIComponent(route.head ?? '')}`;
+    const web = `https://github.com/${owner}/${repo}`;
+    const comparison: CommitComparison = {
+      url: `${this.url}/repos/${owner}/${repo}/compare/${basehead}`,
+      html_url: `${web}/compare/${basehead}`,
+      permalink_url: `${web}/compare/${owner}:${base.slice(0, 7)}...${owner}:${head.slice(0, 7)}`,
+      diff_url: `${web}/compare/${basehead}.diff`,
+      patch_url: `${web}/compare/${basehead}.patch`,
+      base_commit: this.renderCommit(repository, graph, base),
+      merge_base_commit: this.renderCommit(repository, graph, mergeBase),
+      status,
+      ahead_by: ahead.length,
+      behind_by: behindBy,
+      total_commits: ahead.length,
+      commits: ahead.map((sha) => this.renderCommit(repository, graph, sha)),
+      files: [],
+    };
+    return { status: 200, body: comparison };
+  }
+
+  /** A commit as getCommit and compare show it (without getCommit's stats and files). */
+  private renderCommit(repository: Repository, graph: CommitGraph, sha: string): Commit {
+    const { owner, repo } = repository;
+    const api = `${this.url}/repos/${owner}/${repo}`;
+    const web = `https://github.com/${owner}/${repo}`;
+    const tree = createHash('sha1').update(`tree of ${sha}`).digest('hex');
+    const person = {
+      name: HUMAN_USER.login,
+      email: `${HUMAN_USER.id}+${HUMAN_USER.login}@users.noreply.github.com`,
+    };
+    return {
+      url: `${api}/commits/${sha}`,
+      sha,
+      node_id: `C_kwDO${Buffer.from(`${repository.id}:${sha}`).toString('base64url')}`,
+      html_url: `${web}/commit/${sha}`,
+      comments_url: `${api}/commits/${sha}/comments`,
+      commit: {
+        url: `${api}/git/commits/${sha}`,
+        author: { ...person, date: COMMIT_DATE },
+        committer: { ...person, date: COMMIT_DATE },
+        message: graph.message(sha),
+        comment_count: 0,
+        tree: { sha: tree, url: `${api}/git/trees/${tree}` },
+        verification: {
+          verified: false,
+          reason: 'unsigned',
+          payload: null,
+          signature: null,
+          verified_at: null,
+        },
+      },
+      author: renderUser(HUMAN_USER),
+      committer: renderUser(HUMAN_USER),
+      parents: graph.parents(sha).map((parent) => ({
+        sha: parent,
+        url: `${api}/commits/${parent}`,
+        html_url: `${web}/commit/${parent}`,
+      })),
+    };
   }
 
   /** One page of a list, with GitHub's Link header (prev, next, last, first; the query kept). */
@@ -564,7 +1096,7 @@ export class GitHubSimulator extends JsonServer<Operation> {
     const key = `${owner}/${repo}`.toLowerCase();
     let repository = this.repositories.get(key);
     if (!repository && create) {
-      repository = { id: this.nextRepositoryId++, owner, repo, issues: new Map() };
+      repository = { id: this.nextRepositoryId++, owner, repo, issues: new Map(), checkRuns: [] };
       this.repositories.set(key, repository);
     }
     return repository;
@@ -705,7 +1237,7 @@ function pullsRoute(rest: string[]): Omit<Route, 'repo'> | undefined {
 }
 
 /** A pull request as the REST API shows it, as far as a client of the pulls endpoints reads it. */
-function renderPull(pull: SimPull, apiUrl: string) {
+function renderPull(pull: SimPull, apiUrl: string, baseSha: string) {
   const base = `${pull.owner}/${pull.repo}`;
   const head = pull.head ?? base;
   const repository = (fullName: string) => ({
@@ -729,8 +1261,344 @@ function renderPull(pull: SimPull, apiUrl: string) {
       sha: pull.headSha,
       repo: repository(head),
     },
-    base: { label: `${pull.owner}:main`, ref: 'main', sha: 'b'.repeat(40), repo: repository(base) },
+    base: {
+      label: `${pull.owner}:${pull.baseRef ?? 'main'}`,
+      ref: pull.baseRef ?? 'main',
+      sha: baseSha,
+      repo: repository(base),
+    },
   };
+}
+
+/** The commit and check-run routes after /repos/{owner}/{repo}; a ref is one path segment, encoded. */
+function commitsRoute(method: string, rest: string[]): Omit<Route, 'repo'> | undefined {
+  const [a, b, c, ...more] = rest;
+  if (more.length > 0) return undefined;
+  if (a === 'check-runs' && c === undefined) {
+    if (method === 'POST' && b === undefined) return { operation: 'createCheckRun', number: 0 };
+    if (method === 'PATCH' && isId(b)) return { operation: 'updateCheckRun', number: Number(b) };
+    return undefined;
+  }
+  if (method !== 'GET' || b === undefined) return undefined;
+  if (a === 'commits' && c === 'check-runs') return { operation: 'listCheckRunsForRef', number: 0, ref: b };
+  if (c !== undefined) return undefined;
+  if (a === 'commits') return { operation: 'getCommit', number: 0, ref: b };
+  // A branch name holds no '..' (git check-ref-format), so the first '...' splits base from head.
+  const at = b.indexOf('...');
+  if (a === 'compare' && at > 0 && at + 3 < b.length) {
+    return { operation: 'compare', number: 0, ref: b.slice(0, at), head: b.slice(at + 3) };
+  }
+  return undefined;
+}
+
+/** What a create or update of a check run asks for, validated. */
+interface CheckRunInput {
+  name?: string;
+  headSha?: string;
+  status?: CheckStatus;
+  conclusion?: CheckConclusion;
+  startedAt?: string;
+  completedAt?: string;
+  detailsUrl?: string;
+  externalId?: string;
+  output?: { title?: string; summary: string; text?: string };
+}
+
+const CHECK_STATUSES: readonly CheckStatus[] = ['queued', 'in_progress', 'completed'];
+const CHECK_CONCLUSIONS: readonly CheckConclusion[] = [
+  'action_required',
+  'cancelled',
+  'failure',
+  'neutral',
+  'success',
+  'skipped',
+  'timed_out',
+];
+
+/**
+ * A create's or update's body, or GitHub's 400 / 422 refusing it (its schema's messages). An update
+ * requires nothing, and of an output only the summary.
+ */
+function checkRunInput(
+  body: ParsedBody,
+  creating: boolean,
+  docs: string,
+): { input: CheckRunInput } | { reply: Reply } {
+  const invalid = (detail: string) => ({
+    reply: { status: 422, body: githubError(422, `Invalid request.\n\n${detail}`, docs) },
+  });
+  const value = body.value ?? {};
+  if (body.invalid || !isObject(value)) {
+    return { reply: { status: 400, body: githubError(400, 'Problems parsing JSON', docs) } };
+  }
+  const missing = (creating ? ['name', 'head_sha'] : []).filter((key) => value[key] === undefined);
+  if (missing.length > 0) return invalid(notSupplied(missing));
+  const keys = [
+    'name',
+    'head_sha',
+    'details_url',
+    'external_id',
+    'status',
+    'started_at',
+    'conclusion',
+    'completed_at',
+  ];
+  for (const key of keys) {
+    if (value[key] !== undefined && typeof value[key] !== 'string') {
+      return invalid(`For 'properties/${key}', ${shown(value[key])} is not a string.`);
+    }
+  }
+  const { status, conclusion } = value;
+  if (typeof status === 'string' && !(CHECK_STATUSES as readonly string[]).includes(status)) {
+    return invalid(`For 'properties/status', ${shown(status)} is not a member of ${shown(CHECK_STATUSES)}.`);
+  }
+  if (typeof conclusion === 'string' && !(CHECK_CONCLUSIONS as readonly string[]).includes(conclusion)) {
+    return invalid(
+      `For 'properties/conclusion', ${shown(conclusion)} is not a member of ${shown(CHECK_CONCLUSIONS)}.`,
+    );
+  }
+  for (const key of ['started_at', 'completed_at']) {
+    const time = value[key];
+    if (typeof time === 'string' && Number.isNaN(Date.parse(time))) {
+      return invalid(`For 'properties/${key}', ${shown(time)} is not a valid date-time.`);
+    }
+  }
+  if (status === 'completed' && conclusion === undefined) {
+    return invalid(
+      'No subschema in "anyOf" matched.\n"conclusion" wasn\'t supplied.\n' +
+        `For 'properties/status', "completed" is not a member of ${shown(['queued', 'in_progress'])}.`,
+    );
+  }
+  const input: CheckRunInput = {
+    name: value.name as string | undefined,
+    headSha: value.head_sha as string | undefined,
+    status: status as CheckStatus | undefined,
+    conclusion: conclusion as CheckConclusion | undefined,
+    startedAt: optionalTime(value.started_at),
+    completedAt: optionalTime(value.completed_at),
+    detailsUrl: value.details_url as string | undefined,
+    externalId: value.external_id as string | undefined,
+  };
+  const output = value.output;
+  if (output === undefined) return { input };
+  if (!isObject(output)) return invalid(`For 'properties/output', ${shown(output)} is not an object.`);
+  const outputMissing = (creating ? ['title', 'summary'] : ['summary']).filter(
+    (key) => output[key] === undefined,
+  );
+  if (outputMissing.length > 0) return invalid(notSupplied(outputMissing));
+  for (const key of ['title', 'summary', 'text']) {
+    const text = output[key];
+    if (text !== undefined && typeof text !== 'string') {
+      return invalid(`For 'properties/${key}', ${shown(text)} is not a string.`);
+    }
+    // Characters (code points) here; the bytes are counted later, as GitHub's model does.
+    const length = typeof text === 'string' && key !== 'title' ? [...text].length : 0;
+    if (length > MAX_CHECK_OUTPUT_LENGTH) {
+      return invalid(`Only ${MAX_CHECK_OUTPUT_LENGTH} characters are allowed; ${length} were supplied.`);
+    }
+  }
+  input.output = {
+    title: output.title as string | undefined,
+    summary: output.summary as string,
+    text: output.text as string | undefined,
+  };
+  return { input };
+}
+
+/** 422 Validation Failed when the output's summary or text is over MAX_CHECK_OUTPUT_LENGTH UTF-8 bytes. */
+function outputBytesError(input: CheckRunInput, docs: string): Reply | undefined {
+  const errors = (['summary', 'text'] as const)
+    .filter((field) => Buffer.byteLength(input.output?.[field] ?? '', 'utf8') > MAX_CHECK_OUTPUT_LENGTH)
+    .map((field) => ({
+      resource: 'CheckRun',
+      code: 'custom',
+      field,
+      message: `${field} exceeds a maximum bytesize of ${MAX_CHECK_OUTPUT_LENGTH}`,
+    }));
+  if (errors.length === 0) return undefined;
+  return {
+    status: 422,
+    body: { message: 'Validation Failed', errors, documentation_url: docs, status: '422' },
+  };
+}
+
+/**
+ * Writes a create's or update's fields on a check run. A conclusion completes it (as GitHub: "Providing
+ * conclusion will automatically set the status to completed"); another status clears the conclusion.
+ * An output replaces the summary, and the title and text when it gives them.
+ */
+function applyCheckRunInput(run: StoredCheckRun, input: CheckRunInput, now: string): void {
+  if (input.name !== undefined) run.name = input.name;
+  if (input.detailsUrl !== undefined) run.detailsUrl = input.detailsUrl;
+  if (input.externalId !== undefined) run.externalId = input.externalId;
+  if (input.startedAt !== undefined) run.startedAt = input.startedAt;
+  if (input.output) {
+    run.output = {
+      title: input.output.title ?? run.output.title,
+      summary: input.output.summary,
+      text: input.output.text ?? run.output.text,
+    };
+  }
+  if (input.conclusion !== undefined) {
+    run.status = 'completed';
+    run.conclusion = input.conclusion;
+    run.completedAt = input.completedAt ?? now;
+  } else if (input.status !== undefined) {
+    run.status = input.status; // not 'completed': that needs a conclusion, refused before
+    run.conclusion = null;
+    run.completedAt = null;
+  } else if (input.completedAt !== undefined && run.status === 'completed') {
+    run.completedAt = input.completedAt;
+  }
+}
+
+/** GitHub's words for required properties that are missing. */
+function notSupplied(keys: string[]): string {
+  const quoted = keys.map((key) => `"${key}"`).join(', ');
+  return keys.length === 1 ? `${quoted} wasn't supplied.` : `${quoted} weren't supplied.`;
+}
+
+/** A value as GitHub's schema messages show it: JSON, with Ruby's nil. */
+function shown(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(shown).join(', ')}]`;
+  return value === null ? 'nil' : JSON.stringify(value);
+}
+
+/** An ISO time at GitHub's resolution (validated before). */
+function optionalTime(value: unknown): string | undefined {
+  return typeof value === 'string' ? githubTime(Math.floor(Date.parse(value) / 1000) * 1000) : undefined;
+}
+
+/** An app as the REST API shows it (getApp, a check run's `app`). */
+function renderApp(app: SimApp): App {
+  const createdAt = app.createdAt ?? APP_CREATED_AT;
+  return {
+    id: app.id,
+    slug: app.slug,
+    node_id: Buffer.from(`03:App${app.id}`).toString('base64'),
+    owner: renderUser(app.owner),
+    name: app.name,
+    description: app.description ?? null,
+    external_url: appHomepage(app),
+    html_url: `https://github.com/apps/${app.slug}`,
+    created_at: createdAt,
+    updated_at: app.updatedAt ?? createdAt,
+    permissions: app.permissions ?? { checks: 'write', metadata: 'read' },
+    events: app.events ?? [],
+  };
+}
+
+function appHomepage(app: SimApp): string {
+  return app.externalUrl ?? `https://github.com/apps/${app.slug}`;
+}
+
+/**
+ * One repository's commits and branches as the scenario describes them when a request arrives.
+ * Shas are compared in lower case; branch names as given.
+ */
+class CommitGraph {
+  private readonly parentsOf = new Map<string, string[]>();
+  private readonly messages = new Map<string, string>();
+  private readonly heads = new Map<string, string>();
+  /** False when the scenario has no `commits`: every 40-hex sha is then a commit without parents. */
+  private readonly strict: boolean;
+
+  constructor(scenario: Scenario, repository: { owner: string; repo: string }) {
+    const here = `${repository.owner}/${repository.repo}`.toLowerCase();
+    const mine = <T extends { owner: string; repo: string }>(list: T[] | undefined) =>
+      (list ?? []).filter((each) => `${each.owner}/${each.repo}`.toLowerCase() === here);
+    this.strict = scenario.commits !== undefined;
+    for (const commit of mine(scenario.commits)) {
+      const sha = commit.sha.toLowerCase();
+      this.parentsOf.set(
+        sha,
+        commit.parents.map((parent) => parent.toLowerCase()),
+      );
+      if (commit.message !== undefined) this.messages.set(sha, commit.message);
+    }
+    for (const parents of [...this.parentsOf.values()]) {
+      for (const parent of parents) if (!this.parentsOf.has(parent)) this.parentsOf.set(parent, []);
+    }
+    for (const branch of mine(scenario.branches)) {
+      const sha = branch.sha.toLowerCase();
+      this.heads.set(branch.name, sha);
+      if (!this.parentsOf.has(sha)) this.parentsOf.set(sha, []);
+    }
+  }
+
+  /** The head of a branch, if the scenario has it. */
+  branch(name: string): string | undefined {
+    return this.heads.get(name);
+  }
+
+  /** The commit a ref names: a branch, a known sha or an unambiguous prefix of one (4+ hex digits, as git). */
+  resolve(ref: string): string | undefined {
+    const head = this.heads.get(ref.replace(/^(?:refs\/)?heads\//, ''));
+    if (head) return head;
+    const sha = ref.toLowerCase();
+    if (!/^[0-9a-f]{4,40}$/.test(sha)) return undefined;
+    if (this.parentsOf.has(sha) || (!this.strict && sha.length === 40)) return sha;
+    const matches = [...this.parentsOf.keys()].filter((known) => known.startsWith(sha));
+    return matches.length === 1 ? matches[0] : undefined;
+  }
+
+  parents(sha: string): string[] {
+    return this.parentsOf.get(sha) ?? [];
+  }
+
+  message(sha: string): string {
+    return this.messages.get(sha) ?? `Commit ${sha.slice(0, 7)}`;
+  }
+
+  /** `sha` and its ancestors over all parents, breadth first (first parents first), each with its distance. */
+  ancestors(sha: string): Map<string, number> {
+    const distance = new Map([[sha, 0]]);
+    const queue = [sha];
+    for (let i = 0; i < queue.length; i++) {
+      const current = queue[i] as string;
+      for (const parent of this.parents(current)) {
+        if (distance.has(parent)) continue;
+        distance.set(parent, (distance.get(current) ?? 0) + 1);
+        queue.push(parent);
+      }
+    }
+    return distance;
+  }
+
+  /**
+   * As `git merge-base base head`: a common ancestor that is no ancestor of another common ancestor.
+   * When there are several (criss-cross merges), the nearest to `head` breadth first; git may pick another.
+   */
+  mergeBase(base: string, head: string): string | undefined {
+    const fromBase = this.ancestors(base);
+    const common = [...this.ancestors(head).keys()].filter((sha) => fromBase.has(sha));
+    const beneath = new Set<string>();
+    for (const sha of common) {
+      for (const older of this.ancestors(sha).keys()) if (older !== sha) beneath.add(older);
+    }
+    return common.find((sha) => !beneath.has(sha));
+  }
+
+  /** As `git rev-list --topo-order --reverse exclude..sha`: reachable from `sha`, not from `exclude`; parents first. */
+  only(sha: string, exclude: string): string[] {
+    const excluded = this.ancestors(exclude);
+    const order: string[] = [];
+    const seen = new Set<string>();
+    // Depth first and iterative (a long history must not overflow the stack): a commit after its parents.
+    const stack: { sha: string; expanded: boolean }[] = [{ sha, expanded: false }];
+    while (stack.length > 0) {
+      const top = stack.pop() as { sha: string; expanded: boolean };
+      if (top.expanded) {
+        order.push(top.sha);
+        continue;
+      }
+      if (seen.has(top.sha) || excluded.has(top.sha)) continue;
+      seen.add(top.sha);
+      stack.push({ sha: top.sha, expanded: true });
+      for (const parent of [...this.parents(top.sha)].reverse()) stack.push({ sha: parent, expanded: false });
+    }
+    return order;
+  }
 }
 
 function commentUrl(apiUrl: string, repository: Repository, id: number): string {

@@ -3,7 +3,7 @@ import { issuePath, shown } from '../service/validation.js';
 import { InputError } from './input-error.js';
 import { parseOptionsText } from './options-text.js';
 import { maskSensitiveOverrides } from './sensitive-overrides.js';
-import { type PullRequestRef, type WorkflowRun, workflowRunUrl } from './workflow-run.js';
+import { commitTested, type PullRequestRef, type WorkflowRun, workflowRunUrl } from './workflow-run.js';
 
 export interface SuiteOptionInputs {
   environment?: string;
@@ -61,11 +61,11 @@ export async function buildSuiteOptions(text: string, inputs: SuiteOptionInputs)
   } as SuiteOptions;
 }
 
-/** On a pull request, its head commit: GITHUB_SHA is then a temporary merge commit on no branch. */
+/** The commit tested: on a pull request its head, GITHUB_SHA being a temporary merge commit on no branch. */
 export function defaultNote(workflow: WorkflowRun, found?: PullRequestRef): string | undefined {
   if (!workflow.repository) return undefined;
   const pullRequest = found ?? workflow.pullRequest;
-  const commit = pullRequest?.headSha ?? workflow.eventCommit?.sha ?? workflow.sha;
+  const commit = commitTested(workflow);
   const sha = commit ? `@${commit.slice(0, 12)}` : '';
   const number = pullRequest ? ` (pull request #${pullRequest.number})` : '';
   const url = workflowRunUrl(workflow);

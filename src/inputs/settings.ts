@@ -41,6 +41,7 @@ export const INPUT_DEFAULTS: Readonly<Record<string, string>> = {
   'fail-on': 'any',
   summary: 'true',
   'pr-comment': 'off',
+  'check-run': 'auto',
 };
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
@@ -130,6 +131,18 @@ function pullRequestInput(input: InputReader): number | undefined {
   if (/^[1-9]\d{0,9}$/.test(value) && Number(value) <= 2 ** 31 - 1) return Number(value);
   throw new InputError(
     `Input 'pull-request' must be a pull request's number, such as 42; got ${shown(value)}.`,
+  );
+}
+
+/** GitHub shows a check run's name in one line of the pull request's checks. */
+const CHECK_NAME_MAX_CHARS = 100;
+
+function checkNameInput(input: InputReader): string | undefined {
+  const value = input('check-name');
+  if (value === '') return undefined;
+  if (value.length <= CHECK_NAME_MAX_CHARS && !/[\r\n]/.test(value)) return value;
+  throw new InputError(
+    `Input 'check-name' must be one line of at most ${CHECK_NAME_MAX_CHARS} characters; got ${shown(value)}.`,
   );
 }
 
@@ -324,6 +337,8 @@ export async function readSettings(readRaw: InputReader = getInput, env: NodeJS.
     githubToken,
     ...dashboardTemplates(input, idTarget),
     pullRequestNumber: pullRequestInput(input),
+    checkRun: parseChoice(input, 'check-run', ['auto', 'true', 'false'] as const),
+    checkName: checkNameInput(input),
   };
   const run = {
     environment: parseEnvironment(input, idTarget),

@@ -6,8 +6,13 @@ export interface PullRequestRef {
   owner: string;
   repo: string;
   number: number;
-  /** The pull request's head commit (GITHUB_SHA is a temporary merge commit that is on no branch). */
+  /**
+   * The commit tested (`commitTested`), written to only while it is the pull request's head
+   * (GITHUB_SHA on pull_request is a temporary merge commit that is on no branch).
+   */
   headSha?: string;
+  /** pull_request: its head is in another repository (or in one deleted since, `head.repo: null`). */
+  fromFork?: boolean;
 }
 
 /** The commit a deployment_status or workflow_run event is about (tested), not GITHUB_SHA. */
@@ -17,7 +22,12 @@ interface EventCommit {
   pullRequests?: { number: number; headSha?: string }[];
   /** workflow_run: `owner:branch`, to find a fork's pull request by. */
   head?: string;
+  /** workflow_run: the triggering run was a push, schedule or dispatch of this repository's own branch. */
+  ofBranch?: boolean;
 }
+
+/** The events on which a run tests a branch itself, not a pull request: their results may be a baseline. */
+const BRANCH_EVENTS = ['push', 'schedule', 'workflow_dispatch', 'merge_group'];
 
 export const isPullRequestEvent = (eventName: string | undefined) =>
   eventName === 'pull_request' || eventName === 'pull_request_target';
@@ -41,7 +51,9 @@ function readPullRequest(env: NodeJS.ProcessEnv): PullRequestRef | undefined {
   const fullName = env.GITHUB_REPOSITORY || text(at(payload, 'repository', 'full_name')) || '';
   const [owner, repo] = fullName.split('/');
   if (!owner || !repo || typeof number !== 'number') return undefined;
-  return { owner, repo, number, headSha: text(at(payload, 'pull_request', 'head', 'sha')) };
+  const headRepository = text(at(payload, 'pull_request', 'head', 'repo', 'full_name'));
+  const fromFork = headRepository?.toLowerCase() !== fullName.toLowerCase();
+  return { owner, repo, number, headSha: text(at(payload, 'pull_request', 'head', 'sha')), fromFork };
 }
 
 function readEventCommit(env: NodeJS.ProcessEnv): EventCommit | undefined {
@@ -64,7 +76,19 @@ function readEventCommit(env: NodeJS.ProcessEnv): EventCommit | undefined {
       return [];
     return [{ number, headSha: text(at(pull, 'head', 'sha')) }];
   });
-  return { sha, pullRequests, head: owner && branch ? `${owner}:${branch}` : undefined };
+  const ofBranch =
+    BRANCH_EVENTS.includes(String(run('event'))) &&
+    typeof here === 'number' &&
+    run('head_repository', 'id') === here;
+  return { sha, pullRequests, head: owner && branch ? `${owner}:${branch}` : undefined, ofBranch };
+}
+
+/** merge_group: the queue's temporary commit, tested, and the base branch's commit it was built on. */
+function readMergeGroup(env: NodeJS.ProcessEnv): { headSha: string; baseSha?: string } | undefined {
+  if (env.GITHUB_EVENT_NAME !== 'merge_group') return undefined;
+  const payload = readPayload(env);
+  const headSha = text(at(payload, 'merge_group', 'head_sha'));
+  return headSha ? { headSha, baseSha: text(at(payload, 'merge_group', 'base_sha')) } : undefined;
 }
 
 export function readWorkflowRun(env: NodeJS.ProcessEnv) {
@@ -78,11 +102,30 @@ export function readWorkflowRun(env: NodeJS.ProcessEnv) {
     runAttempt: env.GITHUB_RUN_ATTEMPT || undefined,
     pullRequest: readPullRequest(env),
     eventCommit: readEventCommit(env),
+    mergeGroup: readMergeGroup(env),
   };
 }
 
 /** Undefined outside a runner. */
 export type WorkflowRun = ReturnType<typeof readWorkflowRun>;
+
+/** The commit the workflow tested: where its check run goes and what its comment names. */
+export function commitTested(workflow: WorkflowRun): string | undefined {
+  return (
+    workflow.pullRequest?.headSha ?? workflow.eventCommit?.sha ?? workflow.mergeGroup?.headSha ?? workflow.sha
+  );
+}
+
+/**
+ * Whether this run tests a branch itself (push, schedule, dispatch, a merge queue, or a workflow_run
+ * of one of those in this repository): only such a run's result may be a later run's baseline.
+ * Anything else, a preview deployment included, counts as a pull request's.
+ */
+export function testsBranch(workflow: WorkflowRun, pullRequestNumber: number | undefined): boolean {
+  if (pullRequestNumber !== undefined) return false;
+  if (workflow.eventName === 'workflow_run') return workflow.eventCommit?.ofBranch === true;
+  return BRANCH_EVENTS.includes(workflow.eventName ?? '');
+}
 
 export function workflowRunUrl(
   workflow: WorkflowRun,

@@ -65,6 +65,25 @@ export function digestOf(
     const hash = titleHash(title);
     byHash.set(hash, (byHash.get(hash) ?? 0) + 1);
   }
+  return encode(byHash, failing, commit);
+}
+
+/**
+ * Known failing in either digest: a title counts as often as it failed in the one where it failed
+ * most. Where either was cut, the union holds titles only up to the lower of their cuts.
+ */
+export function unionOf(first: Digest, second: Digest): Digest {
+  const cut = [first.failingHeldUpTo, second.failingHeldUpTo].filter((hash) => hash !== undefined).sort()[0];
+  const byHash = new Map<string, number>();
+  for (const [hash, count] of [...first.counts, ...second.counts]) {
+    if (cut === undefined || hash <= cut) byHash.set(hash, Math.max(count, byHash.get(hash) ?? 0));
+  }
+  const held = [...byHash.values()].reduce((sum, count) => sum + count, 0);
+  // One more failing than held marks the union as cut where either digest was.
+  return encode(byHash, cut === undefined ? held : held + 1, first.commit);
+}
+
+function encode(byHash: ReadonlyMap<string, number>, failing: number, commit: string | undefined): Digest {
   const entries: Buffer[] = [];
   for (const hash of [...byHash.keys()].sort()) {
     const count = byHash.get(hash) as number;

@@ -99,6 +99,6 @@ export function comparisonLists(
     ...list('🆕 New failures', comparison.newFailures, (testCase) => `🆕 ${status(testCase)}`),
     ...list('Still failing', comparison.stillFailing),
     ...list('Failing, not compared', comparison.notCompared),
-    ...list('Fixed since the previous run', comparison.fixed, () => '✅ '),
+    ...list('Fixed', comparison.fixed, () => '✅ '),
   ];
 }

@@ -20,8 +20,10 @@ export type OutputStatus = Exclude<RunStatus, InProgress> | 'ERROR' | 'STARTED';
 
 export type Counts = Record<'total' | Verdict['count'], number>;
 
-/** What changed since the previous run of the same target. */
+/** What changed since the baseline: the base branch's result, the branch's previous one, or the previous run on the pull request. */
 export interface Comparison {
+  /** What the run was compared with, for people: "main at abc1234 (the base branch)". */
+  against: string;
   /** Failing now; passing, flaky, skipped or absent then. */
   newFailures: TestCase[];
   stillFailing: TestCase[];

@@ -19,8 +19,13 @@ export const COMMENT_MAX_CHARS = 65_536;
 const FRAME_CHARS = 5_536;
 const LIST_BUDGET_CHARS = COMMENT_MAX_CHARS - 2 * DIGEST_MAX_CHARS - FRAME_CHARS;
 
-/** The hidden first line names the target, so that a matrix of targets keeps one comment each. */
-export function commentMarker(outcome: RunOutcome): string {
+/** What tells one target from another in a hidden marker: its kind, id, Playwright project and environment. */
+export function targetKey(
+  outcome: Pick<
+    RunOutcome,
+    'mode' | 'projectId' | 'testSuiteId' | 'testSuiteName' | 'playwrightProjectName' | 'environment'
+  >,
+): string {
   const id = outcome.mode === 'project' ? outcome.projectId : (outcome.testSuiteId ?? outcome.testSuiteName);
   const parts = {
     mode: outcome.mode,
@@ -28,10 +33,14 @@ export function commentMarker(outcome: RunOutcome): string {
     playwright: outcome.playwrightProjectName,
     environment: outcome.environment,
   };
-  const named = Object.entries(parts).flatMap(([key, value]) =>
-    value === undefined ? [] : [`${key}=${encodeURIComponent(value)}`],
-  );
-  return `<!-- test-run-action ${named.join(' ')} -->`;
+  return Object.entries(parts)
+    .flatMap(([key, value]) => (value === undefined ? [] : [`${key}=${encodeURIComponent(value)}`]))
+    .join(' ');
+}
+
+/** The hidden first line names the target, so that a matrix of targets keeps one comment each. */
+export function commentMarker(outcome: RunOutcome): string {
+  return `<!-- test-run-action ${targetKey(outcome)} -->`;
 }
 
 /**
@@ -69,6 +78,9 @@ export function renderComment(outcome: RunOutcome, context: { headSha?: string; 
     commentMarker(outcome),
     `### ${headingOf(outcome)}${news}`,
     '',
+    ...(outcome.comparison
+      ? [`<sub>Compared with ${commentText(outcome.comparison.against)}.</sub>`, '']
+      : []),
     runLine(outcome, commentText),
     ...(links.length > 0 ? ['', links.join(' · ')] : []),
     '',

@@ -62,7 +62,9 @@ export function renderSummary(
   const { comparison } = outcome;
   if (comparison) {
     const still = `${comparison.stillFailing.length} still failing`;
-    head.push(`<h3>Since the previous run: ${comparisonHeadline(comparison)}, ${still}</h3>`);
+    head.push(
+      `<h3>Compared with ${cellText(comparison.against)}: ${comparisonHeadline(comparison)}, ${still}</h3>`,
+    );
     head.push(...comparisonLists(comparison, HTML, { left: Number.POSITIVE_INFINITY }));
   }
 

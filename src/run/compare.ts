@@ -12,8 +12,12 @@ import type { PullRequestThread } from './pr-comment.js';
  * renamed failing test is a new failure, and its old title is not fixed; only a pass now fixes
  * (flaky or skipped now is neither). "Failing" is the step's reading (fail-on-flaky included).
  */
-export function compareRuns(testCases: readonly TestCase[], previous: Digest): Comparison {
+export function compareRuns(
+  testCases: readonly TestCase[],
+  { digest: previous, against }: { digest: Digest; against: string },
+): Comparison {
   const comparison: Comparison = {
+    against,
     newFailures: [],
     stillFailing: [],
     fixed: [],
@@ -46,35 +50,47 @@ export function compareRuns(testCases: readonly TestCase[], previous: Digest): C
   return comparison;
 }
 
+/** What a run is compared with, or why there is nothing. */
+export type Baseline = { digest: Digest; against: string } | { digest?: undefined; whyNone: string };
+
+/** The fallback: the run the earlier comment on the pull request reported (round 3). */
+export function commentBaseline(earlier: Pick<PullRequestThread, 'body' | 'headSha' | 'whyNone'>): Baseline {
+  const { digest, rerun } = baselineIn(earlier.body, earlier.headSha);
+  if (digest) {
+    const against = rerun
+      ? 'the run before this commit (this is a re-run)'
+      : 'the previous run of this target';
+    return { digest, against };
+  }
+  const whyNone =
+    earlier.body === undefined
+      ? earlier.whyNone
+      : rerun
+        ? 'this commit was reported before, with nothing to compare with then either'
+        : "the earlier comment holds no run's digest";
+  return { whyNone };
+}
+
 /**
- * With fail-on 'new', a finished run whose failures all failed then too passes the step; a run
- * that did not finish fails it either way; with nothing to compare with, 'new' acts as 'any'.
+ * With fail-on 'new', a finished run whose failures all failed in the baseline too passes the step;
+ * a run that did not finish fails it either way; with nothing to compare with, 'new' acts as 'any'.
  */
-export function judgeAgainstPrevious(
+export function judgeAgainst(
   outcome: RunOutcome,
-  earlier: Pick<PullRequestThread, 'body' | 'headSha' | 'whyNone'>,
+  baseline: Baseline,
   failOn: Settings['failOn'],
 ): RunOutcome {
   if (outcome.status === 'STARTED') return outcome;
-  const { digest, rerun } = baselineIn(earlier.body, earlier.headSha);
-  const comparison = digest && compareRuns(outcome.reportOrder, digest);
+  const comparison = baseline.digest && compareRuns(outcome.reportOrder, baseline);
   const compared = comparison ? { ...outcome, comparison } : outcome;
-  const previous = rerun
-    ? 'the run before this commit (this is a re-run)'
-    : 'the previous run of this target';
-  if (comparison) info(line`Since ${previous}: ${comparisonHeadline(comparison)}.`);
+  if (comparison) info(line`Compared with ${comparison.against}: ${comparisonHeadline(comparison)}.`);
   if (failOn !== 'new' || outcome.success) return compared;
   if (!comparison) {
-    const why =
-      earlier.body === undefined
-        ? earlier.whyNone
-        : rerun
-          ? 'this commit was reported before, with nothing to compare with then either'
-          : "the earlier comment holds no run's digest";
+    const why = 'whyNone' in baseline ? baseline.whyNone : '';
     info(line`fail-on is 'new', but there is nothing to compare with (${why}): any failure fails the step.`);
     return compared;
   }
-  const { newFailures, stillFailing, notCompared } = comparison;
+  const { newFailures, stillFailing, notCompared, against } = comparison;
   const failing = newFailures.length + stillFailing.length + notCompared.length;
   // Only a finished run's test cases tell the step's result.
   if (!['PASSED', 'FAILED'].includes(outcome.status) || failing === 0) return compared;
@@ -82,12 +98,12 @@ export function judgeAgainstPrevious(
   if (newFailures.length > 0 || notCompared.length > 0) {
     const why =
       newFailures.length > 0
-        ? `${plural(newFailures.length, 'test case')} failed that did not fail in the previous run`
-        : `${plural(notCompared.length, 'failing test case')} could not be compared with the previous run, which had more failures than its comment holds`;
+        ? `${plural(newFailures.length, 'test case')} failed that did not fail in ${against}`
+        : `${plural(notCompared.length, 'failing test case')} could not be compared with ${against}, which had more failures than its digest holds`;
     const message = `${runName(outcome)}: ${why} (${unknown}${failing} failing in all; fail-on is 'new').`;
     return { ...compared, message: failureMessage(message, outcome.dashboardUrl) };
   }
-  const note = `${plural(failing, 'test case')} failed as in the previous run of this target: with fail-on 'new', known failures do not fail the step.`;
+  const note = `${plural(failing, 'test case')} failed as in ${against}: with fail-on 'new', known failures do not fail the step.`;
   info(line`${note}`);
   return { ...compared, success: true, message: undefined, notes: [...outcome.notes, note] };
 }

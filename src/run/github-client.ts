@@ -22,7 +22,7 @@ export async function connectGitHub(
   task: GitHubTask,
   clock: Clock,
   signal: AbortSignal,
-): Promise<((repository: { owner: string; repo: string }) => GitHub) | undefined> {
+): Promise<((repository: { owner: string; repo: string }, until?: number) => GitHub) | undefined> {
   const token = settings.githubToken;
   if (!token) {
     warning(
@@ -43,10 +43,11 @@ export async function connectGitHub(
     userAgent: USER_AGENT,
     request: { fetch: githubFetch(apiUrl, requestTimeoutMs) },
   });
-  return ({ owner, repo }) =>
+  // `until`: a cancelled job's deadline, which no budget may outlast.
+  return ({ owner, repo }, until = Number.POSITIVE_INFINITY) =>
     new GitHub(octokit, apiUrl, `/repos/${owner}/${repo}`, {
       clock,
-      deadline: clock.now() + GITHUB_BUDGET_MS,
+      deadline: Math.min(clock.now() + GITHUB_BUDGET_MS, until),
       requestTimeoutMs,
       signal,
     });

@@ -1,5 +1,6 @@
 import { hideSensitiveValues } from '../inputs/sensitive-overrides.js';
 import { modeOf, type Settings } from '../inputs/settings.js';
+import { expandUrl } from '../inputs/url-template.js';
 import type { RunOutcome } from '../report/outcome.js';
 import { formatDuration } from '../runner/duration.js';
 import { info, warning } from '../runner/log.js';
@@ -25,6 +26,7 @@ export async function runToOutcome(
   settings: Settings,
   clock: Clock,
   job: JobCancellation,
+  onStarted: OnStarted = async () => {},
 ): Promise<RunOutcome> {
   const { target } = settings;
   const identity: RunIdentity = {
@@ -42,7 +44,7 @@ export async function runToOutcome(
     return withLinks(emptyOutcome(identity, status, `${tunnels.message} No run was started.`), settings);
   }
   try {
-    const outcome = await startAndWait(tunnels.settings, identity, clock, job);
+    const outcome = await startAndWait(tunnels.settings, identity, clock, job, onStarted);
     const notes = tunnels.note ? [...outcome.notes, tunnels.note] : outcome.notes;
     return withLinks({ ...outcome, notes }, settings);
   } finally {
@@ -50,11 +52,15 @@ export async function runToOutcome(
   }
 }
 
+/** Told once the run has started and this step waits for it (the check run goes in progress). */
+type OnStarted = (run: RunIdentity) => Promise<void>;
+
 async function startAndWait(
   settings: Settings,
   identity: RunIdentity,
   clock: Clock,
   job: JobCancellation,
+  onStarted: OnStarted,
 ): Promise<RunOutcome> {
   const plan = planRun(settings, clock);
   const { driver } = plan;
@@ -70,6 +76,8 @@ async function startAndWait(
   saveState(STATE.cancellable, String(cancellable));
   saveState(STATE.settled, 'false');
   if (!settings.wait) return emptyOutcome(identity, 'STARTED');
+  const page = expandUrl(settings.dashboardUrl, identity);
+  await onStarted({ ...identity, dashboardUrl: typeof page === 'string' ? page : undefined });
 
   let outcome: RunOutcome;
   let settled = true;

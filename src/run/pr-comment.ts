@@ -1,5 +1,5 @@
 import type { Settings } from '../inputs/settings.js';
-import { workflowRunUrl } from '../inputs/workflow-run.js';
+import { type WorkflowRun, workflowRunUrl } from '../inputs/workflow-run.js';
 import type { RunOutcome } from '../report/outcome.js';
 import { commentMarker, renderComment } from '../report/pr-comment.js';
 import { info } from '../runner/log.js';
@@ -8,7 +8,9 @@ import type { Clock } from '../service/clock.js';
 import { GitHubError } from '../service/errors.js';
 import type { Comment, GitHub } from '../service/github.js';
 import { connectGitHub, type GitHubTask, warnFailed } from './github-client.js';
+import { keepOneComment } from './one-comment.js';
 import type { PullRequestsOfRun } from './pull-requests.js';
+import { isStillHead } from './still-head.js';
 
 export interface PullRequestThread {
   body?: string;
@@ -22,15 +24,38 @@ export interface PullRequestThread {
 const COMMENT: GitHubTask = {
   doing: 'keep the pull request comment up to date',
   forbidden:
-    "The github-token cannot write to the pull request: the workflow needs 'permissions: pull-requests: write', and a pull request from a fork gets a read-only token on pull_request events, which no permission can change.",
+    "The github-token cannot write to the pull request: the workflow needs 'permissions: pull-requests: write'.",
 };
 
-/** The earlier comment is updated; one is created where none exists (with on-failure, only when the step fails). */
+/** Only where it can be the cause: GitHub gives a fork's pull_request runs a read-only token. */
+function commentTask({ eventName, pullRequest }: WorkflowRun): GitHubTask {
+  if (eventName !== 'pull_request' || !pullRequest?.fromFork) return COMMENT;
+  const fork =
+    'This pull request comes from a fork, whose pull_request runs get a read-only token that no permission can change: comment from a workflow_run workflow instead.';
+  return { ...COMMENT, forbidden: `${COMMENT.forbidden} ${fork}` };
+}
+
+/**
+ * The earlier comment is updated; one is created where none exists (with on-failure, only when the
+ * step fails). Only while the commit tested is the pull request's head (an unknown one, from a
+ * payload without it, cannot be judged).
+ */
 async function writeComment(
-  { github, number, comment }: { github: GitHub; number: number; comment?: Comment },
+  thread: { github: GitHub; number: number; comment?: Comment; untrusted: boolean },
   body: string,
-  mayCreate: boolean,
+  {
+    mayCreate,
+    tested,
+    marker,
+    task,
+  }: { mayCreate: boolean; tested?: string; marker: string; task: GitHubTask },
 ): Promise<string | undefined> {
+  const { github, number, comment } = thread;
+  if (!comment && !mayCreate) {
+    info(line`No pull request comment: the step passed and there is no earlier comment to update.`);
+    return undefined;
+  }
+  if (tested !== undefined && !(await isStillHead(github, number, tested))) return undefined;
   if (comment) {
     try {
       const url = await github.updateComment(comment.id, body);
@@ -41,13 +66,17 @@ async function writeComment(
       if (!(error instanceof GitHubError && error.status === 404)) throw error;
       info(line`The comment on pull request #${number} was deleted meanwhile: writing it anew.`);
     }
-  } else if (!mayCreate) {
-    info(line`No pull request comment: the step passed and there is no earlier comment to update.`);
-    return undefined;
   }
-  const url = await github.createComment(number, body);
-  info(line`Commented on pull request #${number}: ${url}`);
-  return url;
+  const created = await github.createComment(number, body);
+  info(line`Commented on pull request #${number}: ${created.html_url}`);
+  // Without the token's identity no earlier comment is its own to edit.
+  if (thread.untrusted) return created.html_url;
+  try {
+    return await keepOneComment(github, { number, marker, body }, created);
+  } catch (error) {
+    warnFailed(error, task);
+    return created.html_url;
+  }
 }
 
 /** Before the reports are written: they compare with the earlier comment. Never fails the step. */
@@ -73,7 +102,8 @@ export async function openPullRequestThread(
           : found.whyNone;
   if (skip) info(line`No pull request comment: ${skip}.`);
   if (skip || !firstPullRequest) return none(skip ?? 'the pull request could not be found');
-  const connect = await connectGitHub(settings, COMMENT, clock, signal);
+  const task = commentTask(settings.workflow);
+  const connect = await connectGitHub(settings, task, clock, signal);
   const unread = 'the pull request comment could not be read';
   if (!connect) return none(unread);
   const marker = commentMarker(outcome);
@@ -81,7 +111,7 @@ export async function openPullRequestThread(
   for (const { owner, repo, number } of found.pullRequests) {
     const github = connect({ owner, repo });
     const lookup = github.findComment(number, marker).then((earlier) => ({ github, number, ...earlier }));
-    threads.push(await lookup.catch((error) => warnFailed(error, COMMENT)));
+    threads.push(await lookup.catch((error) => warnFailed(error, task)));
   }
   const [first] = threads;
   const opened = threads.filter((thread) => thread !== undefined);
@@ -89,10 +119,11 @@ export async function openPullRequestThread(
   const runUrl = workflowRunUrl(settings.workflow, { attempt: true });
   const write = async (ran: RunOutcome, stepFails: boolean) => {
     const body = renderComment(ran, { headSha, runUrl });
+    const mayCreate = stepFails || settings.prComment !== 'on-failure';
     const urls = [];
     for (const thread of opened) {
-      const written = writeComment(thread, body, stepFails || settings.prComment !== 'on-failure');
-      urls.push(await written.catch((error) => warnFailed(error, COMMENT)));
+      const written = writeComment(thread, body, { mayCreate, tested: headSha, marker, task });
+      urls.push(await written.catch((error) => warnFailed(error, task)));
     }
     return urls.find((url) => url !== undefined);
   };

@@ -1,6 +1,6 @@
 import { defaultNote } from '../inputs/options.js';
 import type { Settings } from '../inputs/settings.js';
-import { isPullRequestEvent, type PullRequestRef } from '../inputs/workflow-run.js';
+import { commitTested, isPullRequestEvent, type PullRequestRef } from '../inputs/workflow-run.js';
 import { info } from '../runner/log.js';
 import { line } from '../runner/text.js';
 import type { Clock } from '../service/clock.js';
@@ -34,7 +34,8 @@ export async function findPullRequests(
   signal: AbortSignal,
 ): Promise<PullRequestsOfRun> {
   const { workflow, pullRequestNumber } = settings;
-  const asked = settings.prComment !== 'off' && settings.wait;
+  // Also for fail-on 'new': the pull request names the base branch to compare with.
+  const asked = (settings.prComment !== 'off' || settings.failOn === 'new') && settings.wait;
   const explicit = pullRequestNumber !== undefined && asked;
   if (!explicit && isPullRequestEvent(workflow.eventName)) {
     const { pullRequest } = workflow;
@@ -56,8 +57,10 @@ export async function findPullRequests(
         line`The commit is the head of ${found.length} open pull requests: the first ${MAX_PULL_REQUESTS} get the comment.`,
       );
     }
+    // The comment's write checks that this is still the head of each.
+    const headSha = commitTested(workflow);
     const pullRequests = found.slice(0, MAX_PULL_REQUESTS);
-    return { pullRequests: pullRequests.map(({ number, headSha }) => ({ owner, repo, number, headSha })) };
+    return { pullRequests: pullRequests.map((number) => ({ owner, repo, number, headSha })) };
   } catch (error) {
     if (!(error instanceof GitHubError)) throw error;
     warnFailed(error, LOOKUP);
@@ -65,15 +68,12 @@ export async function findPullRequests(
   }
 }
 
-async function lookUp(
-  github: GitHub,
-  settings: Settings,
-): Promise<{ number: number; headSha: string }[] | string> {
+/** The numbers of the pull requests found, or why there are none. */
+async function lookUp(github: GitHub, settings: Settings): Promise<number[] | string> {
   const { workflow, pullRequestNumber } = settings;
   if (pullRequestNumber !== undefined) {
     const pull = await github.pull(pullRequestNumber);
-    if (pull.state !== 'open') return `pull request #${pull.number} is ${pull.state}`;
-    return [{ number: pull.number, headSha: pull.head.sha }];
+    return pull.state === 'open' ? [pull.number] : `pull request #${pull.number} is ${pull.state}`;
   }
   const { sha, pullRequests: listed, head } = workflow.eventCommit ?? { sha: '' };
   // Kept only with its base here and the commit tested at its head: a fork's lookalike is not it.
@@ -83,16 +83,17 @@ async function lookUp(
     pull.base.repo.full_name.toLowerCase() === workflow.repository?.toLowerCase();
   let found: { number: number }[];
   if (listed !== undefined) {
-    // workflow_run: the payload's list, left empty by GitHub for a fork; then by head owner:branch.
+    // workflow_run: the payload's list, left empty by GitHub for a fork; then by head owner:branch,
+    // or by head commit where the fork was deleted (head_repository null).
     found = listed.filter((pull) => pull.headSha === undefined || pull.headSha === sha);
-    if (found.length === 0 && head) found = await github.openPulls(ours, 1, head);
+    if (found.length === 0) found = await github.openPulls(ours, head ? 1 : MAX_OPEN_PAGES, head);
   } else {
     // deployment_status: GitHub's commit-to-pull-request association answers [] for a fork's commit.
     found = (await github.pullsOfCommit(sha)).filter(ours);
     if (found.length === 0) found = await github.openPulls(ours, MAX_OPEN_PAGES);
   }
   if (found.length === 0) return `no open pull request has commit ${sha.slice(0, 7)} at its head`;
-  return found.map(({ number }) => ({ number, headSha: sha })).sort((a, b) => a.number - b.number);
+  return found.map(({ number }) => number).sort((a, b) => a - b);
 }
 
 /** The default note names the pull request found (it was built before GitHub was asked); the user's stays. */

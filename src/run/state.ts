@@ -7,4 +7,6 @@ export const STATE = {
   settled: 'settled',
   /** Of the cloudflared processes still running, space-separated. */
   tunnelPids: 'tunnelPids',
+  /** Of a check run created in progress and not yet completed. */
+  checkRunId: 'checkRunId',
 } as const;

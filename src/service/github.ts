@@ -16,7 +16,11 @@ const answers = once(() => {
     number: z.number(),
     state: z.string(),
     head: z.object({ sha: z.string() }),
-    base: z.object({ repo: z.object({ full_name: z.string() }) }),
+    base: z.object({
+      ref: z.optional(z.string()),
+      sha: z.optional(z.string()),
+      repo: z.object({ full_name: z.string() }),
+    }),
   });
   return {
     list: z.array(
@@ -27,16 +31,51 @@ const answers = once(() => {
       }),
     ),
     written: z.object({ html_url: z.string() }),
+    created: z.object({
+      id: z.number(),
+      html_url: z.string(),
+      user: z.nullish(z.object({ id: z.optional(z.number()) })),
+    }),
     viewer: z.object({
       viewer: z.object({ login: z.string(), databaseId: z.nullish(z.number()) }),
     }),
     pull,
     pulls: z.array(pull),
+    checkRuns: z.object({
+      check_runs: z.array(
+        z.object({
+          id: z.number(),
+          name: z.string(),
+          status: z.string(),
+          html_url: z.nullish(z.string()),
+          app: z.nullish(z.object({ id: z.number() })),
+          output: z.object({ summary: z.nullish(z.string()) }),
+        }),
+      ),
+    }),
+    checkRunWritten: z.object({ id: z.number(), html_url: z.nullish(z.string()) }),
+    commit: z.object({ sha: z.string(), parents: z.array(z.object({ sha: z.string() })) }),
+    comparison: z.object({ merge_base_commit: z.object({ sha: z.string() }) }),
+    app: z.object({ id: z.number() }),
   };
 });
 
 export type Comment = z.infer<ReturnType<typeof answers>['list']>[number];
+export type CreatedComment = z.infer<ReturnType<typeof answers>['created']>;
 export type Pull = z.infer<ReturnType<typeof answers>['pull']>;
+export type CheckRun = z.infer<ReturnType<typeof answers>['checkRuns']>['check_runs'][number];
+
+/** What a check run is written with: GitHub's create and update bodies, as far as this action sends them. */
+export interface CheckRunFields {
+  name?: string;
+  head_sha?: string;
+  status: 'in_progress' | 'completed';
+  conclusion?: 'success' | 'failure' | 'timed_out' | 'cancelled';
+  started_at?: string;
+  completed_at?: string;
+  details_url?: string;
+  output: { title: string; summary: string };
+}
 
 function checked<T>(schema: z.ZodMiniType<T>, value: unknown, what: string): T {
   const result = validate(schema, value, {
@@ -132,26 +171,32 @@ export class GitHub {
     what: string,
     route: string,
     schema: z.ZodMiniType<T>,
-    body?: string,
+    params: object = {},
     rule: RetryRule = 'github',
   ): Promise<{ data: T; link?: string }> {
-    const answer = await this.call(what, rule, (request) => this.octokit.request(route, { body, request }));
+    const answer = await this.call(what, rule, (request) =>
+      this.octokit.request(route, { ...params, request }),
+    );
     return { data: checked(schema, answer.data, what), link: answer.headers.link };
   }
 
   /** Page after page as the Link header names them (githubFetch checks their origin). */
-  private async pages<T>(
+  private async pages<P, T>(
     first: string,
     what: string,
-    schema: z.ZodMiniType<T[]>,
+    page: { schema: z.ZodMiniType<P>; items: (answer: P) => T[] },
     keep: (item: T) => boolean,
     maxPages = Number.POSITIVE_INFINITY,
   ): Promise<T[]> {
     const kept: T[] = [];
     let route: string | undefined = `GET ${this.path}${first}`;
-    for (let page = 1; route !== undefined && page <= maxPages; page++) {
-      const answer: { data: T[]; link?: string } = await this.send(`${what} (page ${page})`, route, schema);
-      kept.push(...answer.data.filter(keep));
+    for (let number = 1; route !== undefined && number <= maxPages; number++) {
+      const answer: { data: P; link?: string } = await this.send(
+        `${what} (page ${number})`,
+        route,
+        page.schema,
+      );
+      kept.push(...page.items(answer.data).filter(keep));
       const next = /<([^>]+)>;\s*rel="next"/.exec(answer.link ?? '')?.[1];
       route = next && `GET ${next}`;
     }
@@ -189,9 +234,7 @@ export class GitHub {
    * is (`untrusted`), none is: another app's copy must never be edited or believed.
    */
   async findComment(number: number, marker: string): Promise<{ comment?: Comment; untrusted: boolean }> {
-    const what = `list the comments of pull request #${number}`;
-    const first = `/issues/${number}/comments?per_page=100`;
-    const marked = await this.pages(first, what, answers().list, ({ body }) => !!body?.includes(marker));
+    const marked = await this.marked(number, marker);
     if (marked.length === 0) return { untrusted: false };
     const who = await this.identity();
     if (!who) return { untrusted: true };
@@ -201,16 +244,42 @@ export class GitHub {
     return { comment: marked.filter(isOwn).at(-1), untrusted: false };
   }
 
+  /** Every comment of the pull request holding `marker`, by `authorId` (the token's own), oldest first. */
+  async commentsBy(number: number, marker: string, authorId: number): Promise<Comment[]> {
+    const marked = await this.marked(number, marker);
+    return marked.filter(({ user }) => user?.id === authorId).sort((a, b) => a.id - b.id);
+  }
+
+  private marked(number: number, marker: string): Promise<Comment[]> {
+    const what = `list the comments of pull request #${number}`;
+    const first = `/issues/${number}/comments?per_page=100`;
+    const list = { schema: answers().list, items: (comments: Comment[]) => comments };
+    return this.pages(first, what, list, ({ body }) => !!body?.includes(marker));
+  }
+
   async updateComment(id: number, body: string): Promise<string> {
     const route = `PATCH ${this.path}/issues/comments/${id}`;
-    return (await this.send('update the pull request comment', route, answers().written, body)).data.html_url;
+    return (await this.send('update the pull request comment', route, answers().written, { body })).data
+      .html_url;
   }
 
   /** Retried only when GitHub cannot have created the comment. */
-  async createComment(number: number, body: string): Promise<string> {
+  async createComment(number: number, body: string): Promise<CreatedComment> {
     const what = `comment on pull request #${number}`;
     const route = `POST ${this.path}/issues/${number}/comments`;
-    return (await this.send(what, route, answers().written, body, 'github-create')).data.html_url;
+    return (await this.send(what, route, answers().created, { body }, 'github-create')).data;
+  }
+
+  /** A comment already gone (another run deleted it, or a retry's first attempt did) is no failure. */
+  async deleteComment(id: number): Promise<void> {
+    const route = `DELETE ${this.path}/issues/comments/${id}`;
+    try {
+      await this.call('delete a duplicate pull request comment', 'github', (request) =>
+        this.octokit.request(route, { request }),
+      );
+    } catch (error) {
+      if (!(error instanceof GitHubError && error.status === 404)) throw error;
+    }
   }
 
   async pull(number: number): Promise<Pull> {
@@ -232,6 +301,51 @@ export class GitHub {
 
   openPulls(keep: (pull: Pull) => boolean, maxPages: number, head?: string): Promise<Pull[]> {
     const query = `state=open&per_page=100${head ? `&head=${encodeURIComponent(head)}` : ''}`;
-    return this.pages(`/pulls?${query}`, 'list the open pull requests', answers().pulls, keep, maxPages);
+    const pulls = { schema: answers().pulls, items: (page: Pull[]) => page };
+    return this.pages(`/pulls?${query}`, 'list the open pull requests', pulls, keep, maxPages);
+  }
+
+  /** Every check run of a commit, of every app and name, newest first: one listing serves every target. */
+  checkRunsOf(sha: string, maxPages: number): Promise<CheckRun[]> {
+    const what = `list the check runs of commit ${sha.slice(0, 7)}`;
+    const first = `/commits/${encodeURIComponent(sha)}/check-runs?filter=all&per_page=100`;
+    const list = {
+      schema: answers().checkRuns,
+      items: (page: { check_runs: CheckRun[] }) => page.check_runs,
+    };
+    return this.pages(first, what, list, () => true, maxPages);
+  }
+
+  /** Retried only when GitHub cannot have created it, so that a retry never leaves two. */
+  async createCheckRun(fields: CheckRunFields): Promise<{ id: number; url?: string }> {
+    const route = `POST ${this.path}/check-runs`;
+    const what = `create check run '${fields.name}'`;
+    const { data } = await this.send(what, route, answers().checkRunWritten, fields, 'github-create');
+    return { id: data.id, url: data.html_url ?? undefined };
+  }
+
+  async updateCheckRun(id: number, fields: CheckRunFields): Promise<{ id: number; url?: string }> {
+    const route = `PATCH ${this.path}/check-runs/${id}`;
+    const what = `update check run ${id}`;
+    const { data } = await this.send(what, route, answers().checkRunWritten, fields);
+    return { id: data.id, url: data.html_url ?? undefined };
+  }
+
+  /** The first parent of a commit (undefined for a root commit). */
+  async firstParent(sha: string): Promise<string | undefined> {
+    const route = `GET ${this.path}/commits/${encodeURIComponent(sha)}`;
+    return (await this.send(`read commit ${sha.slice(0, 7)}`, route, answers().commit)).data.parents[0]?.sha;
+  }
+
+  async mergeBase(base: string, head: string): Promise<string> {
+    const route = `GET ${this.path}/compare/${encodeURIComponent(base)}...${encodeURIComponent(head)}`;
+    const what = `compare ${base} with ${head.slice(0, 7)}`;
+    return (await this.send(what, route, answers().comparison)).data.merge_base_commit.sha;
+  }
+
+  /** An app's id by its slug: GitHub Enterprise Server's GitHub Actions app has another id than github.com's. */
+  async appId(slug: string): Promise<number> {
+    const route = `GET /apps/${encodeURIComponent(slug)}`;
+    return (await this.send(`read the ${slug} app`, route, answers().app)).data.id;
   }
 }

@@ -1,0 +1,142 @@
+import type { Settings } from '../inputs/settings.js';
+import { commitTested } from '../inputs/workflow-run.js';
+import { branchDigestIn } from '../report/check-run.js';
+import { type Digest, unionOf } from '../report/comment-digest.js';
+import type { RunOutcome } from '../report/outcome.js';
+import { info } from '../runner/log.js';
+import { line } from '../runner/text.js';
+import type { Clock } from '../service/clock.js';
+import { GitHubError } from '../service/errors.js';
+import type { GitHub } from '../service/github.js';
+import { CHECK_RUN_PAGES, checkRunName, checkRunOwner } from './check-runs.js';
+import { type Baseline, commentBaseline } from './compare.js';
+import { connectGitHub, type GitHubTask } from './github-client.js';
+import type { PullRequestThread } from './pr-comment.js';
+import type { PullRequestsOfRun } from './pull-requests.js';
+
+/** A commit without a result (its run was skipped) is passed over for its first parent, this many times. */
+export const LOOKBACK_COMMITS = 5;
+/** Only results written by this app count: every workflow's token acts as it. */
+const ACTIONS_APP = 'github-actions';
+
+const READ: GitHubTask = {
+  doing: "read the base branch's results",
+  forbidden: "The github-token needs 'checks: read' (and 'pull-requests: read' on a pull request).",
+};
+
+type Target = Parameters<typeof branchDigestIn>[1];
+type Result = { sha: string; digest: Digest };
+const short = (sha: string) => sha.slice(0, 7);
+
+/**
+ * A pull request's baseline is its base branch: this target's result at the merge base (or the
+ * nearest first parent with one), with what fails at the base branch's head known too. A branch's
+ * is its own previous result. Undefined `digest`: why there is none, for the fallback.
+ */
+export async function branchBaseline(
+  settings: Settings,
+  found: PullRequestsOfRun,
+  target: Target,
+  clock: Clock,
+  signal: AbortSignal,
+): Promise<Baseline> {
+  const { workflow } = settings;
+  const commit = commitTested(workflow);
+  const [owner, repo] = (workflow.repository ?? '').split('/');
+  if (!commit || !owner || !repo) return { whyNone: 'the commit tested is not known' };
+  if (!settings.githubToken) return { whyNone: "input 'github-token' is empty" };
+  const github = (await connectGitHub(settings, READ, clock, signal))?.({ owner, repo });
+  if (!github) return { whyNone: 'GitHub could not be reached' };
+  try {
+    const results = new Results(github, await github.appId(ACTIONS_APP), checkRunName(settings), target);
+    if (checkRunOwner(settings) === 'branch') {
+      const start = workflow.mergeGroup?.baseSha ?? (await github.firstParent(commit));
+      const previous = start && (await results.nearest(start));
+      if (previous)
+        return { digest: previous.digest, against: `${short(previous.sha)} (this branch's previous result)` };
+      return { whyNone: `no earlier commit of this branch has a result of '${results.name}'` };
+    }
+    const number = found.pullRequests[0]?.number ?? workflow.pullRequest?.number;
+    if (number === undefined) return { whyNone: 'the pull request of this run is not known' };
+    // Read fresh: the payload's base is the one of the pull request's last update, and a re-run reuses it.
+    const { base } = await github.pull(number);
+    if (!base.ref) return { whyNone: "GitHub did not name the pull request's base branch" };
+    const atMergeBase = await results.nearest(await github.mergeBase(base.ref, commit));
+    if (!atMergeBase) return { whyNone: `${base.ref} has no result of '${results.name}' at the merge base` };
+    const head = base.sha && base.sha !== atMergeBase.sha ? await results.at(base.sha) : undefined;
+    const also = head ? ` and its head ${short(head.sha)}` : '';
+    return {
+      digest: head ? unionOf(atMergeBase.digest, head.digest) : atMergeBase.digest,
+      against: `${base.ref} at ${short(atMergeBase.sha)}${also} (the base branch)`,
+    };
+  } catch (error) {
+    if (!(error instanceof GitHubError)) throw error;
+    const forbidden = error.status === 403 || error.status === 404 ? ` ${READ.forbidden}` : '';
+    info(line`Could not ${READ.doing}. ${error.message}${forbidden}`);
+    return { whyNone: "the base branch's results could not be read" };
+  }
+}
+
+/** This target's results on commits, as only a run of the branch itself, through the GitHub Actions app, wrote them. */
+class Results {
+  constructor(
+    private readonly github: GitHub,
+    private readonly appId: number,
+    readonly name: string,
+    private readonly target: Target,
+  ) {}
+
+  async at(sha: string): Promise<Result | undefined> {
+    const named = (await this.github.checkRunsOf(sha, CHECK_RUN_PAGES)).filter(
+      (run) => run.name === this.name,
+    );
+    for (const run of named) {
+      const digest = run.app?.id === this.appId ? branchDigestIn(run.output.summary, this.target) : undefined;
+      if (digest) return { sha, digest };
+    }
+    if (named.length > 0) {
+      info(
+        line`Ignored ${named.length} check run(s) named '${this.name}' on ${short(sha)}: not written by a run of the branch itself through the GitHub Actions app.`,
+      );
+    }
+    return undefined;
+  }
+
+  /** On `sha` or the nearest of its first parents that has one, within the look-back. */
+  async nearest(sha: string): Promise<Result | undefined> {
+    let here: string | undefined = sha;
+    for (let looked = 0; here !== undefined && looked < LOOKBACK_COMMITS; looked++) {
+      const result = await this.at(here);
+      if (result) return result;
+      here = await this.github.firstParent(here);
+    }
+    return undefined;
+  }
+}
+
+/** The base branch's or the branch's result, else the previous run on the pull request (its comment), else none. */
+export async function findBaseline(
+  settings: Settings,
+  found: PullRequestsOfRun,
+  ran: RunOutcome,
+  thread: PullRequestThread,
+  clock: Clock,
+  signal: AbortSignal,
+): Promise<Baseline> {
+  if (ran.status === 'STARTED') return { whyNone: 'the run was started with wait: false' };
+  // GitHub is asked only where a comparison was asked for: its requests are shared by every job.
+  if (settings.failOn !== 'new' && settings.prComment === 'off') return commentBaseline(thread);
+  const fromBranch = FINISHED.includes(ran.status)
+    ? await branchBaseline(settings, found, ran, clock, signal)
+    : { whyNone: 'the run did not finish' };
+  if (fromBranch.digest || checkRunOwner(settings) === 'branch') return fromBranch;
+  const fromComment = commentBaseline(thread);
+  const fallback = fromComment.digest ? `the previous run on the pull request` : 'nothing';
+  info(
+    line`No result of the base branch to compare with (${fromBranch.whyNone}): comparing with ${fallback}.`,
+  );
+  return fromComment;
+}
+
+/** Only a run that finished has test cases to compare, and only then is GitHub asked. */
+const FINISHED: readonly string[] = ['PASSED', 'FAILED', 'INTERRUPTED'];
