@@ -45,7 +45,7 @@ export async function run(dependencies: RunDependencies = {}): Promise<void> {
     const thread = await openPullRequestThread(ran, settings, found, clock, job.signal);
     const baseline = await findBaseline(settings, found, ran, thread, clock, job.signal);
     const outcome = judgeAgainst(ran, baseline, settings.failOn);
-    const reports = await writeReports(outcome, settings);
+    const reports = await writeReports([outcome], settings);
     failures.push(...reports.failures);
     // With wait: false, none: the step that attaches with run-id writes it.
     if (outcome.status !== 'STARTED') setOutput('check-run-url', (await checks?.complete(outcome)) ?? '');
@@ -67,5 +67,5 @@ export async function run(dependencies: RunDependencies = {}): Promise<void> {
   setOutput('success', String(failures.length === 0));
   for (const failure of failures) fail(line`${failure}`);
   // Last, so that the step's own warnings and failures come out of GitHub's ten of each first.
-  if (reported) annotate(reported.outcome, reported.settings.summary);
+  if (reported) annotate([reported.outcome], reported.settings.summary);
 }
