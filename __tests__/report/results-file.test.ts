@@ -1,8 +1,13 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { resultsFileName, resultsJson, writeResultsFile } from '../../src/report/results-file.js';
-import { makeOutcome } from './helpers.js';
+import {
+  resultsFileName,
+  resultsJson,
+  stepResultsFileName,
+  writeResultsFile,
+} from '../../src/report/results-file.js';
+import { makeOutcome, threeTargets } from './helpers.js';
 
 describe('results file', () => {
   it('is named after the run id, with a hash of it when the id had to be changed', () => {
@@ -102,6 +107,46 @@ describe('results file', () => {
       'counts',
       'notes',
       'testCases',
+    ]);
+  });
+});
+
+describe('results file of several targets', () => {
+  it('is named after the step, with a hash of its name when that had to be changed', () => {
+    expect(stepResultsFileName('e2e')).toBe('test-runs-e2e.json');
+    expect(stepResultsFileName('__acme_test-run-action_2')).toBe('test-runs-__acme_test-run-action_2.json');
+    expect(stepResultsFileName('a/b')).toMatch(/^test-runs-a_b-[0-9a-f]{10}\.json$/);
+    expect(stepResultsFileName(undefined)).toBe('test-runs-step.json');
+    expect(stepResultsFileName('')).toBe('test-runs-step.json');
+  });
+
+  it("holds the step's outcome and every target's run, each as the one-target file would", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'results-test-'));
+    const outcomes = threeTargets();
+    const file = await writeResultsFile(outcomes, dir, 'e2e');
+    expect(file).toBe(path.join(dir, 'test-runs-e2e.json'));
+    const document = JSON.parse(readFileSync(file, 'utf8'));
+    expect(Object.keys(document)).toEqual([
+      'schemaVersion',
+      'status',
+      'success',
+      'counts',
+      'durationMs',
+      'runs',
+    ]);
+    expect(document).toMatchObject({
+      schemaVersion: 2,
+      status: 'ERROR',
+      success: false,
+      counts: { total: 6, passed: 5, failed: 1, flaky: 0, skipped: 0 },
+      durationMs: 5_000,
+    });
+    expect(document.runs).toEqual(outcomes.map((outcome) => JSON.parse(resultsJson([outcome]))));
+    expect(document.runs.map((run: { runId?: string }) => run.runId)).toEqual(['run-1', 'run-2', undefined]);
+    expect(document.runs[1].testCases.map((testCase: { title: string }) => testCase.title)).toEqual([
+      'PASSED 0',
+      'PASSED 1',
+      'FAILED 0',
     ]);
   });
 });
