@@ -1,4 +1,5 @@
 import { annotate } from '../../src/report/annotations.js';
+import type { RunOutcome } from '../../src/report/outcome.js';
 import { beginStep, fail, warning } from '../../src/runner/log.js';
 import { line } from '../../src/runner/text.js';
 import type { TestCaseResult } from '../../src/service/run-driver.js';
@@ -109,5 +110,79 @@ describe('annotations', () => {
 
   it('none for a run started without waiting', () => {
     expect(annotations(cases(3, 'FAILED'), { status: 'STARTED' })).toEqual([]);
+  });
+});
+
+/** The annotations of several targets, after `errors` of the step's own. */
+function annotationsOf(outcomes: RunOutcome[], errors: number): string[] {
+  const stdout = captureStdout();
+  const exitCode = process.exitCode;
+  try {
+    beginStep();
+    for (let i = 0; i < errors; i++) fail(line`the step's own failure`);
+    annotate(outcomes, true);
+  } finally {
+    stdout.restore();
+    process.exitCode = exitCode;
+  }
+  return stdout.lines().filter((text) => text.startsWith('::') && !text.includes("the step's own"));
+}
+
+describe('annotations of several targets', () => {
+  const target = (runId: string, testCases: TestCaseResult[]) =>
+    makeOutcome(testCases, { runId, projectId: `project-of-${runId}` });
+
+  it('share the ten of each kind, taking one in turn, each naming its run', () => {
+    const outcomes = [
+      target('run-1', [...cases(8, 'FAILED', 'a'), ...cases(12, 'FLAKY', 'a')]),
+      target('run-2', [...cases(8, 'FAILED', 'b'), ...cases(12, 'FLAKY', 'b')]),
+      target('run-3', []),
+    ];
+    const lines = annotationsOf(outcomes, 2);
+    expect(lines.map(kind)).toEqual([
+      'warning',
+      ...Array(8).fill('error'),
+      'notice',
+      ...Array(9).fill('warning'),
+      'notice',
+    ]);
+    expect(lines[0]).toBe('::warning::The run run-3 passed but reported no test case.');
+    expect(lines.slice(1, 5)).toEqual([
+      '::error title=a 0::Test case FAILED in run run-1',
+      '::error title=b 0::Test case FAILED in run run-2',
+      '::error title=a 1::Test case FAILED in run run-1',
+      '::error title=b 1::Test case FAILED in run run-2',
+    ]);
+    expect(lines[9]).toBe(
+      '::notice title=16 test cases failed::8 more test cases failed; the job summary lists them.',
+    );
+    expect(lines.slice(10, 12)).toEqual([
+      '::warning title=a 0::Test case is flaky in run run-1',
+      '::warning title=b 0::Test case is flaky in run run-2',
+    ]);
+    expect(lines[19]).toBe(
+      '::notice title=24 test cases flaky::15 more test cases are flaky; the job summary lists them.',
+    );
+  });
+
+  it('a target with fewer failures leaves its turns to the others', () => {
+    const outcomes = [target('run-1', cases(2, 'FAILED', 'a')), target('run-2', cases(20, 'FAILED', 'b'))];
+    const errors = annotationsOf(outcomes, 0).filter((text) => kind(text) === 'error');
+    expect(errors).toHaveLength(10);
+    expect(errors.filter((text) => text.endsWith('in run run-1'))).toHaveLength(2);
+    expect(errors.filter((text) => text.endsWith('in run run-2'))).toHaveLength(8);
+  });
+
+  it('none for targets started without waiting', () => {
+    const started = target('run-1', cases(3, 'FAILED'));
+    expect(
+      annotationsOf(
+        [
+          { ...started, status: 'STARTED' },
+          { ...started, status: 'STARTED' },
+        ],
+        0,
+      ),
+    ).toEqual([]);
   });
 });
