@@ -178,8 +178,9 @@ export function renderSummary(
   const budget = context.budgetBytes ?? SUMMARY_BUDGET_BYTES;
   const several = outcomes.length > 1;
   const overview = several ? [targetsOverview(outcomes)] : [];
-  // One target's comparison lists are capped by count only; several share a quarter of the budget.
-  const listChars = several ? budget / 4 / outcomes.length : Number.POSITIVE_INFINITY;
+  // One target's comparison lists are capped by count only; several share an eighth of the budget
+  // (in characters: up to three bytes each), the table rows most of the rest.
+  const listChars = several ? budget / 8 / outcomes.length : Number.POSITIVE_INFINITY;
   const optionsChars = Math.floor(APPLIED_OPTIONS_MAX_CHARS / Math.max(1, outcomes.length));
   const sections = outcomes.map((outcome) => sectionOf(outcome, several, listChars, optionsChars));
   const fixed = sections.reduce(
