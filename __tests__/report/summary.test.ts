@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { digestOf } from '../../src/report/comment-digest.js';
 import { writeReports } from '../../src/report/index.js';
 import { renderSummary, SUMMARY_BUDGET_BYTES } from '../../src/report/summary.js';
 import { judge } from '../../src/report/test-case-status.js';
@@ -328,6 +329,27 @@ describe('job summary of several targets', () => {
     expect(summary).toContain(
       `${10_000 - (others[0] ?? 0)} more test cases not shown (${9_900 - (others[0] ?? 0)} of them failed)`,
     );
+  });
+
+  it('20 targets whose comparisons list 120 long titles each stay under 1 MiB and keep failing rows', () => {
+    const outcomes = Array.from({ length: 20 }, () => {
+      const outcome = makeOutcome(cases(120, 'FAILED', '|'.repeat(200)));
+      const [a, b, c, d] = [0, 30, 60, 90].map((start) => outcome.testCases.slice(start, start + 30));
+      const comparison = {
+        against: 'main',
+        newFailures: a ?? [],
+        stillFailing: b ?? [],
+        notCompared: c ?? [],
+        fixed: d ?? [],
+        partial: false,
+        baseline: digestOf([], undefined),
+      };
+      return { ...outcome, comparison };
+    });
+    const summary = renderSummary(outcomes, { junitWritten: false });
+    expect(Buffer.byteLength(summary)).toBeLessThan(SUMMARY_BUDGET_BYTES);
+    expect(summary.match(/<h4>Compared with main/g)).toHaveLength(20);
+    for (const { rows } of tables(summary).slice(1)) expect(rows.length).toBeGreaterThan(10);
   });
 
   it('runs started without waiting: the overview, then one line each', () => {
