@@ -88,7 +88,7 @@ describe('settings', () => {
       resultsDir: '/runner/temp',
     });
     expect(settings.junitPath).toBeUndefined();
-    expect(settings.branch).toBeUndefined();
+    expect(settings.targets[0]?.branch).toBeUndefined();
   });
 
   test('junit-report is relative to the workspace', async () => {
@@ -107,7 +107,7 @@ describe('settings', () => {
     const pushed = await readSettings(reader({}), { GITHUB_REF_TYPE: 'branch', GITHUB_REF_NAME: 'main' });
     const tagged = await readSettings(reader({}), { GITHUB_REF_TYPE: 'tag', GITHUB_REF_NAME: 'v1' });
     const pr = await readSettings(reader({}), { GITHUB_HEAD_REF: 'fix', GITHUB_REF_NAME: '12/merge' });
-    expect([pushed.branch, tagged.branch, pr.branch]).toEqual(['main', undefined, 'fix']);
+    expect([pushed, tagged, pr].map(({ targets }) => targets[0]?.branch)).toEqual(['main', undefined, 'fix']);
   });
 
   test.each([
