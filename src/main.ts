@@ -7,8 +7,8 @@ import { findBaseline } from './run/baseline.js';
 import { CheckRunWriter } from './run/check-runs.js';
 import { judgeAgainst } from './run/compare.js';
 import { runTargets } from './run/index.js';
-import { openPullRequestThread, type PullRequestThread } from './run/pr-comment.js';
-import { findPullRequests, type PullRequestsOfRun, withPullRequestNote } from './run/pull-requests.js';
+import { type EarlierComment, openPullRequestThread } from './run/pr-comment.js';
+import { findPullRequests, withPullRequestNote } from './run/pull-requests.js';
 import { JobCancellation } from './run/signals.js';
 import { STATE } from './run/state.js';
 import { beginStep, debug, fail } from './runner/log.js';
@@ -44,10 +44,15 @@ export async function run(dependencies: RunDependencies = {}): Promise<void> {
     const ran = await runTargets(targets, clock, job, async (index, started) =>
       checks[index]?.started(started),
     );
-    const judged = await Promise.all(
-      ran.map((outcome, index) => judge(outcome, targets[index] as Settings, found, clock, job.signal)),
+    const thread = await openPullRequestThread(ran, step, found, clock, job.signal);
+    const outcomes = await Promise.all(
+      ran.map(async (outcome, index) => {
+        const settings = targets[index] as Settings;
+        const earlier = thread.earlier[index] as EarlierComment;
+        const baseline = await findBaseline(settings, found, outcome, earlier, clock, job.signal);
+        return judgeAgainst(outcome, baseline, settings.failOn);
+      }),
     );
-    const outcomes = judged.map(({ outcome }) => outcome);
     const reports = await writeReports(outcomes, step);
     failures.push(...reports.failures);
     // With wait: false, none: the step that attaches with run-id writes it.
@@ -57,9 +62,7 @@ export async function run(dependencies: RunDependencies = {}): Promise<void> {
       );
       setOutput('check-run-url', urls.map((url) => url ?? '').join('\n'));
     }
-    const comments = [];
-    for (const { thread, outcome } of judged) comments.push(await thread.write(outcome, failures.length > 0));
-    setOutput('comment-url', comments.find((url) => url !== undefined) ?? '');
+    setOutput('comment-url', (await thread.write(outcomes, failures.length > 0)) ?? '');
     reported = { outcomes, summary: step.summary };
   } catch (error) {
     // No outcome was learned: the inputs are wrong, or something unexpected broke.
@@ -79,17 +82,4 @@ export async function run(dependencies: RunDependencies = {}): Promise<void> {
   for (const failure of failures) fail(line`${failure}`);
   // Last, so that the step's own warnings and failures come out of GitHub's ten of each first.
   if (reported) annotate(reported.outcomes, reported.summary);
-}
-
-/** A target's outcome with fail-on applied against its baseline, and its pull request comment. */
-async function judge(
-  ran: RunOutcome,
-  settings: Settings,
-  found: PullRequestsOfRun,
-  clock: Clock,
-  signal: AbortSignal,
-): Promise<{ outcome: RunOutcome; thread: PullRequestThread }> {
-  const thread = await openPullRequestThread(ran, settings, found, clock, signal);
-  const baseline = await findBaseline(settings, found, ran, thread, clock, signal);
-  return { outcome: judgeAgainst(ran, baseline, settings.failOn), thread };
 }
