@@ -87,7 +87,7 @@ describe('the test XML reader', () => {
 
 describe('junitXml', () => {
   it('declares counts that match the elements', () => {
-    const suites = parseXml(junitXml(makeOutcome(mixed)));
+    const suites = parseXml(junitXml([makeOutcome(mixed)]));
     const [suite] = suites.children;
     expect(suite?.name).toBe('testsuite');
     const testCases = all(suites, 'testcase');
@@ -107,7 +107,7 @@ describe('junitXml', () => {
   });
 
   it('maps each verdict as the contract says', () => {
-    const suites = parseXml(junitXml(makeOutcome(mixed)));
+    const suites = parseXml(junitXml([makeOutcome(mixed)]));
     const byName = new Map(all(suites, 'testcase').map((element) => [element.attributes.name, element]));
     expect(byName.get('passes')).toEqual({
       name: 'testcase',
@@ -137,9 +137,9 @@ describe('junitXml', () => {
   });
 
   it('names the suite of a suite run and records the run in properties', () => {
-    const xml = junitXml(
+    const xml = junitXml([
       makeOutcome(mixed, { mode: 'suite', testSuiteName: 'Checkout & pay', message: 'a\nb' }),
-    );
+    ]);
     const suites = parseXml(xml);
     expect(suites.attributes.name).toBe('Checkout & pay');
     expect(all(suites, 'testcase')[0]?.attributes.classname).toBe('Checkout & pay');
@@ -157,7 +157,7 @@ describe('junitXml', () => {
 
   it('stays well-formed with hostile titles, on one line, whole', () => {
     const testCases = HOSTILE_TITLES.map((title, i) => ({ title, status: i % 2 ? 'FAILED' : 'PASSED' }));
-    const xml = junitXml(makeOutcome(testCases));
+    const xml = junitXml([makeOutcome(testCases)]);
     const names = all(parseXml(xml), 'testcase').map((element) => element.attributes.name);
     expect(names).toHaveLength(HOSTILE_TITLES.length);
     expect(names).toContain('<script>alert(1)</script>');

@@ -16,7 +16,7 @@ beforeEach(() => {
 afterEach(() => stdout.restore());
 
 async function summaryOf(...args: Parameters<typeof makeOutcome>): Promise<string> {
-  await writeReports(makeOutcome(...args), { summary: true, resultsDir: files.dir });
+  await writeReports([makeOutcome(...args)], { summary: true, resultsDir: files.dir });
   return files.readSummary();
 }
 
@@ -161,9 +161,9 @@ describe('job summary', () => {
     });
     const outcome = makeOutcome(testCases);
 
-    const html = renderSummary(outcome, { junitWritten: false });
+    const html = renderSummary([outcome], { junitWritten: false });
 
-    await writeReports(outcome, {
+    await writeReports([outcome], {
       summary: true,
       resultsDir: files.dir,
       junitPath: `${files.dir}/junit.xml`,
@@ -191,7 +191,7 @@ describe('job summary', () => {
 
   it('with more failures than fit, shows only failures and says how many failing ones it left out', async () => {
     const testCases = [...cases(100, 'PASSED'), ...cases(20_000, 'FAILED', `failed ${'y'.repeat(150)}`)];
-    const summary = renderSummary(makeOutcome(testCases), { junitWritten: false });
+    const summary = renderSummary([makeOutcome(testCases)], { junitWritten: false });
     expect(Buffer.byteLength(summary)).toBeLessThan(SUMMARY_BUDGET_BYTES);
     const { rows } = firstTable(summary);
     expect(rows.length).toBeGreaterThan(1_000);
@@ -205,13 +205,13 @@ describe('job summary', () => {
 
   it('counts what the summary file already holds against the budget', async () => {
     writeFileSync(files.summaryFile, `${'z'.repeat(900_000)}\n`);
-    await writeReports(makeOutcome(cases(10_000, 'FAILED')), { summary: true, resultsDir: files.dir });
+    await writeReports([makeOutcome(cases(10_000, 'FAILED'))], { summary: true, resultsDir: files.dir });
     expect(Buffer.byteLength(files.readSummary())).toBeLessThan(SUMMARY_BUDGET_BYTES);
     expect(files.readSummary()).toContain('more test cases not shown');
   });
 
   it('writes a one-line summary for a run started without waiting', async () => {
-    await writeReports(makeOutcome([], { status: 'STARTED', success: true, runId: 'run-<7>' }), {
+    await writeReports([makeOutcome([], { status: 'STARTED', success: true, runId: 'run-<7>' })], {
       summary: true,
       resultsDir: files.dir,
     });
@@ -221,7 +221,7 @@ describe('job summary', () => {
   });
 
   it('writes nothing when the summary is turned off', async () => {
-    await writeReports(makeOutcome(cases(3, 'FAILED')), { summary: false, resultsDir: files.dir });
+    await writeReports([makeOutcome(cases(3, 'FAILED'))], { summary: false, resultsDir: files.dir });
     expect(files.readSummary()).toBe('');
   });
 });
