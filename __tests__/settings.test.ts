@@ -77,7 +77,7 @@ describe('settings', () => {
   test('defaults', async () => {
     const settings = await readSettings(reader({}), { RUNNER_TEMP: '/runner/temp', GITHUB_WORKSPACE: '/ws' });
     expect(settings).toMatchObject({
-      target: { kind: 'project', projectId: 'p' },
+      targets: [{ target: { kind: 'project', projectId: 'p' } }],
       wait: true,
       pollIntervalMs: 5000,
       timeoutMs: 3_600_000,
@@ -113,7 +113,7 @@ describe('settings', () => {
   test.each([
     ['project-id', '..', "'..' is a path segment, not a name"],
     ['project-id', '.', "'.' is a path segment, not a name"],
-    ['test-suite-id', 'suite\n::error::x', 'it holds a control, line-break or invisible character'],
+    ['test-suite-id', 'suite\r::error::x', 'it holds a control, line-break or invisible character'],
     ['run-id', 'run\u200b1', 'it holds a control, line-break or invisible character'],
   ])('%s %j is an input error: %s', async (name, value, problem) => {
     const inputs = name === 'test-suite-id' ? { 'project-id': '', [name]: value } : { [name]: value };
@@ -188,7 +188,7 @@ describe('settings', () => {
         {},
       );
       expect(settings).toMatchObject({
-        target: { tunnelOrigins: ['http://localhost:3000', 'http://127.0.0.1:4000'] },
+        targets: [{ target: { tunnelOrigins: ['http://localhost:3000', 'http://127.0.0.1:4000'] } }],
       });
     });
 
@@ -252,7 +252,7 @@ describe('settings', () => {
         suite({ 'base-url': 'http://127.0.0.1:8080', options: replacing('http://localhost:3000/checkout') }),
         {},
       );
-      await expect(settings).resolves.toMatchObject({ target: { tunnelOrigins: [] } });
+      await expect(settings).resolves.toMatchObject({ targets: [{ target: { tunnelOrigins: [] } }] });
     });
   });
 });

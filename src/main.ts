@@ -12,7 +12,7 @@ import { findPullRequests, withPullRequestNote } from './run/pull-requests.js';
 import { JobCancellation } from './run/signals.js';
 import { STATE } from './run/state.js';
 import { beginStep, debug, fail } from './runner/log.js';
-import { saveState, setOutput } from './runner/step.js';
+import { saveState, setOutput, setOutputLines } from './runner/step.js';
 import { line } from './runner/text.js';
 import { type Clock, systemClock } from './service/clock.js';
 
@@ -60,7 +60,7 @@ export async function run(dependencies: RunDependencies = {}): Promise<void> {
       const urls = await Promise.all(
         checks.map((writer, index) => writer?.complete(outcomes[index] as RunOutcome)),
       );
-      setOutput('check-run-url', urls.map((url) => url ?? '').join('\n'));
+      setOutputLines('check-run-url', urls.map((url) => url ?? ''));
     }
     setOutput('comment-url', (await thread.write(outcomes, failures.length > 0)) ?? '');
     reported = { outcomes, summary: step.summary };

@@ -4,7 +4,7 @@ import { expandUrl } from '../inputs/url-template.js';
 import type { RunOutcome } from '../report/outcome.js';
 import { formatDuration } from '../runner/duration.js';
 import { info, warning } from '../runner/log.js';
-import { saveState, setOutput } from '../runner/step.js';
+import { saveState, setOutputLines } from '../runner/step.js';
 import { line } from '../runner/text.js';
 import { type CallContext, ServiceClient } from '../service/client.js';
 import type { Clock } from '../service/clock.js';
@@ -39,7 +39,7 @@ export async function runTargets(
   const runIds = targets.map(() => '');
   const started: OnStarted = async (index, run) => {
     runIds[index] = run.runId ?? '';
-    setOutput('run-id', runIds.join('\n'));
+    setOutputLines('run-id', runIds);
     if (targets[index]?.wait) await onStarted(index, run);
   };
   const tunnels = await openRunTunnels(targets, clock, job);
