@@ -1,5 +1,10 @@
 import { runInProcess, virtualClock } from './helpers/in-process.js';
-import { DEFAULT_TOKEN, GitHubSimulator } from './simulator/github.js';
+import {
+  DEFAULT_TOKEN,
+  GitHubSimulator,
+  pullRequestEventFile,
+  SAMPLE_PULL_REQUEST,
+} from './simulator/github.js';
 import { eventFile } from './simulator/github-events.js';
 import { DEFAULT_API_KEY, type SimTestCase, Simulator } from './simulator/simulator.js';
 
@@ -138,6 +143,65 @@ describe('several targets in one step', () => {
       ]);
       expect(gh.count('listCheckRunsForRef')).toBe(1);
       expect(result.outputs['check-run-url']?.split('\n')).toHaveLength(2);
+    } finally {
+      await gh.stop();
+    }
+  });
+
+  test("the pull request's one comment has a section per target, each compared with its own earlier result, a matrix's too", async () => {
+    const gh = await GitHubSimulator.start();
+    const { owner, repo, number } = SAMPLE_PULL_REQUEST;
+    const comments = () => gh.comments(owner, repo, number);
+    /** A push of the pull request (its head moves to `head`), testing these suites. */
+    const onPullRequest = (head: string, suites: Record<string, SimTestCase[]>, ids: string) => {
+      const headSha = head.padEnd(40, '0');
+      gh.setScenario({ pulls: [{ ...SAMPLE_PULL_REQUEST, headSha }] });
+      sim.setScenario({
+        suites: Object.fromEntries(Object.entries(suites).map(([id, testCases]) => [id, { testCases }])),
+      });
+      const extra = {
+        'test-suite-id': ids,
+        'pr-comment': 'always',
+        'github-token': DEFAULT_TOKEN,
+        'fail-on': 'new',
+      };
+      const env = {
+        GITHUB_EVENT_NAME: 'pull_request',
+        GITHUB_EVENT_PATH: pullRequestEventFile({ ...SAMPLE_PULL_REQUEST, headSha }),
+        GITHUB_API_URL: gh.url,
+        GITHUB_REPOSITORY: `${owner}/${repo}`,
+      };
+      return runInProcess(inputs(extra), { env });
+    };
+    try {
+      sim = await Simulator.start();
+      // A matrix wrote a comment per target.
+      await onPullRequest('1', { checkout: failed('X') }, 'checkout');
+      await onPullRequest('1', { search: failed('Y') }, 'search');
+      expect(comments()).toHaveLength(2);
+      // Moved to one step: each target compares with its matrix comment; Z is new, X and Y known.
+      const step = await onPullRequest(
+        '2',
+        { checkout: failed('X', 'Z'), search: failed('Y') },
+        'checkout\nsearch',
+      );
+      expect(step.outputs).toMatchObject({ success: 'false', 'new-failures': '1' });
+      const [mine] = comments().filter(({ body }) => body?.includes('<!-- test-run-action step '));
+      expect(mine?.body).toContain(
+        '<!-- test-run-action step [mode=suite suite=checkout] [mode=suite suite=search] -->',
+      );
+      expect(mine?.body).toContain('<!-- test-run-action section mode=suite suite=checkout -->');
+      expect(mine?.body).toContain('<!-- test-run-action section mode=suite suite=search -->');
+      expect(comments()).toHaveLength(3);
+      // The next push reads each target's section of the step's comment: Z is known by then.
+      const next = await onPullRequest(
+        '3',
+        { checkout: failed('X', 'Z'), search: failed('Y') },
+        'checkout\nsearch',
+      );
+      expect(next.outputs).toMatchObject({ success: 'true', 'new-failures': '0' });
+      expect(comments()).toHaveLength(3);
+      expect(next.outputs['comment-url']).toBe(mine?.html_url);
     } finally {
       await gh.stop();
     }
