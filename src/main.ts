@@ -1,5 +1,6 @@
 import { InputError } from './inputs/input-error.js';
 import { type InputReader, readSettings, type Settings } from './inputs/settings.js';
+import { deploymentNotReady } from './inputs/workflow-run.js';
 import { annotate } from './report/annotations.js';
 import { writeReports } from './report/index.js';
 import type { RunOutcome } from './report/outcome.js';
@@ -11,7 +12,7 @@ import { openPullRequestThread } from './run/pr-comment.js';
 import { findPullRequests, withPullRequestNote } from './run/pull-requests.js';
 import { JobCancellation } from './run/signals.js';
 import { STATE } from './run/state.js';
-import { beginStep, debug, fail } from './runner/log.js';
+import { beginStep, debug, fail, notice } from './runner/log.js';
 import { saveState, setOutput } from './runner/step.js';
 import { line } from './runner/text.js';
 import { type Clock, systemClock } from './service/clock.js';
@@ -37,6 +38,8 @@ export async function run(dependencies: RunDependencies = {}): Promise<void> {
   let checks: CheckRunWriter | undefined;
   try {
     const read = await readSettings(input, env);
+    const notReady = deploymentNotReady(read.workflow);
+    if (notReady) notice(line`${notReady}`);
     // Before the run: a suite run's default note names the pull request found.
     const found = await findPullRequests(read, clock, job.signal);
     const settings = withPullRequestNote(read, found);
