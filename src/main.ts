@@ -1,5 +1,6 @@
 import { InputError } from './inputs/input-error.js';
 import { eachTarget, type InputReader, readSettings, type Settings } from './inputs/settings.js';
+import { deploymentNotReady } from './inputs/workflow-run.js';
 import { annotate } from './report/annotations.js';
 import { writeReports } from './report/index.js';
 import type { RunOutcome } from './report/outcome.js';
@@ -11,7 +12,7 @@ import { type EarlierComment, openPullRequestThread } from './run/pr-comment.js'
 import { findPullRequests, withPullRequestNote } from './run/pull-requests.js';
 import { JobCancellation } from './run/signals.js';
 import { STATE } from './run/state.js';
-import { beginStep, debug, fail } from './runner/log.js';
+import { beginStep, debug, fail, notice } from './runner/log.js';
 import { saveState, setOutput, setOutputLines } from './runner/step.js';
 import { line } from './runner/text.js';
 import { type Clock, systemClock } from './service/clock.js';
@@ -37,6 +38,8 @@ export async function run(dependencies: RunDependencies = {}): Promise<void> {
   let checks: (CheckRunWriter | undefined)[] = [];
   try {
     const step = await readSettings(input, env);
+    const notReady = deploymentNotReady(step.workflow);
+    if (notReady) notice(line`${notReady}`);
     // Before the runs: a suite run's default note names the pull request found.
     const found = await findPullRequests(step, clock, job.signal);
     const targets = eachTarget(step).map((settings) => withPullRequestNote(settings, found));
@@ -60,7 +63,10 @@ export async function run(dependencies: RunDependencies = {}): Promise<void> {
       const urls = await Promise.all(
         checks.map((writer, index) => writer?.complete(outcomes[index] as RunOutcome)),
       );
-      setOutputLines('check-run-url', urls.map((url) => url ?? ''));
+      setOutputLines(
+        'check-run-url',
+        urls.map((url) => url ?? ''),
+      );
     }
     setOutput('comment-url', (await thread.write(outcomes, failures.length > 0)) ?? '');
     reported = { outcomes, summary: step.summary };

@@ -206,8 +206,7 @@ function idLines(input: InputReader, name: string): string[] {
     .filter(Boolean);
   for (const [index, id] of ids.entries()) {
     const problem = idProblem(id);
-    if (problem)
-      throw new InputError(`Input '${name}' must be an id, and ${problem}; got ${shown(id)}.`);
+    if (problem) throw new InputError(`Input '${name}' must be an id, and ${problem}; got ${shown(id)}.`);
     if (ids.indexOf(id) !== index)
       throw new InputError(`Input '${name}' names ${shown(id)} twice; give each id once.`);
   }

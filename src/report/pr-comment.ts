@@ -1,6 +1,7 @@
 import { redact } from '../runner/secrets.js';
+import { clean } from '../runner/text.js';
 import { cutTo, DIGEST_MAX_CHARS, digestLine, digestOf } from './comment-digest.js';
-import { cellText, linked } from './escape.js';
+import { escapeHtml, linked, UNTITLED } from './escape.js';
 import {
   comparisonHeadline,
   comparisonLists,
@@ -42,18 +43,38 @@ export function commentMarker(outcome: RunOutcome): string {
   return `<!-- test-run-action ${targetKey(outcome)} -->`;
 }
 
+/** A word that GitHub would link: one holding `://` or starting a host with `www.`. */
+const URL_WORD = /\S*(?::\/\/|\bwww\.)\S*/gi;
+
 /**
  * Escaped as in the summary, and inert on GitHub: a zero-width space after `@`, `#` and `GH-` keeps
- * a title from mentioning a user or team or linking an issue, and one inside `://` and `www.` keeps
- * a URL from being linked (a link to an issue or pull request would record a cross-reference on it).
+ * a title from mentioning a user or team or linking an issue. A word holding a URL goes whole into
+ * a code span, which GitHub neither links nor reads for references (a link to an issue or pull
+ * request would record a cross-reference on it), and which copies as written.
  */
-function commentText(text: string, maxChars?: number): string {
+function commentText(text: string, maxChars = 200): string {
+  const cleaned = clean(text, maxChars, 'fold');
+  if (cleaned === '') return UNTITLED;
+  let html = '';
+  let from = 0;
+  for (const word of cleaned.matchAll(URL_WORD)) {
+    html += inert(escapeHtml(cleaned.slice(from, word.index))) + codeSpan(word[0]);
+    from = word.index + word[0].length;
+  }
+  return html + inert(escapeHtml(cleaned.slice(from)));
+}
+
+function inert(html: string): string {
   // `#` after `&` starts one of the escaping's own entities (`&#42;`): left alone.
-  return cellText(text, maxChars)
-    .replace(/@(?=[A-Za-z0-9])/g, '@&#8203;')
-    .replace(/((?<!&)#|\bGH-)(?=\d)/gi, '$1&#8203;')
-    .replace(/:\/\//g, ':&#8203;//')
-    .replace(/\bwww\./gi, (www) => `${www.slice(0, 3)}&#8203;.`);
+  return html.replace(/@(?=[A-Za-z0-9])/g, '@&#8203;').replace(/((?<!&)#|\bGH-)(?=\d)/gi, '$1&#8203;');
+}
+
+/** Its content is literal: fenced by more backticks than any run inside it, padded where it starts or ends with one. */
+function codeSpan(text: string): string {
+  const longest = Math.max(0, ...Array.from(text.matchAll(/`+/g), (run) => run[0].length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${text}${pad}${fence}`;
 }
 
 const MARKDOWN: ListMarkup = {
