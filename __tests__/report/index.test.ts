@@ -38,6 +38,19 @@ describe('writeReports', () => {
       fixed: '',
       'results-file': written.resultsFile,
       'junit-file': junitPath,
+      runs: JSON.stringify([
+        {
+          kind: 'project',
+          id: 'proj-1',
+          runId: 'run-1',
+          status: 'FAILED',
+          success: false,
+          counts: { total: 12, passed: 9, failed: 2, flaky: 1, skipped: 0 },
+          newFailures: null,
+          fixed: null,
+          dashboardUrl: null,
+        },
+      ]),
     });
     expect(readFileSync(junitPath, 'utf8')).toBe(junitXml([outcome]));
   });
@@ -82,7 +95,23 @@ describe('writeReports', () => {
       },
     );
     expect(written).toEqual({ failures: [] });
-    expect(files.readOutputs()).toEqual({ status: 'STARTED', 'dashboard-url': '' });
+    expect(files.readOutputs()).toEqual({
+      status: 'STARTED',
+      'dashboard-url': '',
+      runs: JSON.stringify([
+        {
+          kind: 'suite',
+          id: null,
+          runId: 'run-1',
+          status: 'STARTED',
+          success: true,
+          counts: null,
+          newFailures: null,
+          fixed: null,
+          dashboardUrl: null,
+        },
+      ]),
+    });
     expect(files.readSummary()).toBe(
       '<p>Started test suite run <code>run-1</code> of <strong>S</strong> (not waiting for it).</p>\n',
     );

@@ -7,7 +7,7 @@ import { countsLine } from './format.js';
 import type { RunOutcome } from './outcome.js';
 import { writeFileReplacing, writeResultsFile } from './results-file.js';
 import { writeSummary } from './summary.js';
-import { type StepOutcome, stepOutcome, targetName } from './targets.js';
+import { runsEntry, type StepOutcome, stepOutcome, targetName } from './targets.js';
 
 /** `failures`: why the step fails; empty when it passes. */
 type ReportFiles = { resultsFile?: string; junitFile?: string; failures: string[] };
@@ -37,36 +37,25 @@ function logOutcomes(outcomes: readonly RunOutcome[]): void {
  * targets it is set again here, one line per target.
  */
 function setOutcomeOutputs(outcomes: readonly RunOutcome[], step: StepOutcome): void {
-  const perTarget = (value: (outcome: RunOutcome) => string | undefined) =>
-    outcomes.map((outcome) => value(outcome) ?? '');
-  if (outcomes.length > 1)
-    setOutputLines(
-      'run-id',
-      perTarget(({ runId }) => runId),
-    );
+  // One line per target, an empty one where a target has none.
+  const runIds = outcomes.map(({ runId }) => runId ?? '');
+  const dashboardUrls = outcomes.map(({ dashboardUrl }) => dashboardUrl ?? '');
+  if (outcomes.length > 1) setOutputLines('run-id', runIds);
   setOutput('status', step.status);
-  setOutputLines(
-    'dashboard-url',
-    perTarget(({ dashboardUrl }) => dashboardUrl),
-  );
+  setOutputLines('dashboard-url', dashboardUrls);
+  setOutput('runs', JSON.stringify(outcomes.map(runsEntry)));
   if (step.status === 'STARTED') return;
   // The outputs are named as the counts are: total, passed, failed, flaky, skipped.
   for (const [name, count] of Object.entries(step.counts)) setOutput(name, String(count));
   if (step.durationMs !== undefined) setOutput('duration-ms', String(Math.round(step.durationMs)));
   // Sums over the targets that were compared; empty when none was, so that a workflow can tell that from zero.
-  const comparisons = outcomes.flatMap(({ comparison }) => (comparison ? [comparison] : []));
-  const sum = (count: (comparison: (typeof comparisons)[number]) => number) =>
-    comparisons.length > 0
-      ? String(comparisons.reduce((total, comparison) => total + count(comparison), 0))
-      : '';
-  setOutput(
-    'new-failures',
-    sum(({ newFailures }) => newFailures.length),
-  );
-  setOutput(
-    'fixed',
-    sum(({ fixed }) => fixed.length),
-  );
+  const compared = outcomes.flatMap(({ comparison }) => (comparison ? [comparison] : []));
+  const sum = (counts: number[]) =>
+    compared.length === 0 ? '' : String(counts.reduce((total, count) => total + count, 0));
+  const newFailures = compared.map((comparison) => comparison.newFailures.length);
+  const fixed = compared.map((comparison) => comparison.fixed.length);
+  setOutput('new-failures', sum(newFailures));
+  setOutput('fixed', sum(fixed));
 }
 
 function reason(error: unknown): string {
