@@ -31,9 +31,9 @@ describe('several targets in one step', () => {
   test('three suites started together, one failing: reported together, the worst status, counts summed', async () => {
     sim = await Simulator.start({
       suites: {
-        checkout: { testCases: passed('pay', 'ship') },
-        search: { testCases: [...failed('suggest'), ...passed('filter')] },
-        account: { testCases: passed('sign in') },
+        checkout: { testSuiteName: 'Checkout', testCases: passed('pay', 'ship') },
+        search: { testSuiteName: 'Search', testCases: [...failed('suggest'), ...passed('filter')] },
+        account: { testSuiteName: 'Account', testCases: passed('sign in') },
       },
     });
     const result = await runInProcess(inputs({ 'test-suite-id': 'checkout\nsearch\naccount' }));
@@ -60,7 +60,11 @@ describe('several targets in one step', () => {
       ['search', 'suite-run-2', 'FAILED'],
       ['account', 'suite-run-3', 'PASSED'],
     ]);
-    for (const id of ['checkout', 'search', 'account']) expect(result.summary).toContain(id);
+    // The totals, a line per target, then a section per target, the failing one's failure listed.
+    expect(result.summary).toMatch(/^<h2>❌ 3 test runs: 1 FAILED, 2 PASSED<\/h2>/);
+    for (const name of ['Checkout', 'Search', 'Account'])
+      expect(result.summary).toContain(`Test run ${name === 'Search' ? 'failed' : 'passed'}: ${name}`);
+    expect(result.summary).toContain('<td>❌ FAILED</td><td>suggest</td>');
   });
 
   test('a project and a suite in one step, project first', async () => {

@@ -35,7 +35,11 @@ export async function cleanup(dependencies: CleanupDependencies = {}): Promise<v
   try {
     targets = eachTarget(await readSettings(dependencies.input, dependencies.env));
   } catch (error) {
-    warning(line`Could not clean up after the main step: ${reason(error)}`);
+    for (const index of left) {
+      const checkRunId = saved(STATE.checkRunId, index);
+      if (checkRunId) warning(line`Could not complete check run ${checkRunId}: ${reason(error)}`);
+      if (isOpen(index)) warning(line`Could not cancel run ${saved(STATE.runId, index)}: ${reason(error)}`);
+    }
     return;
   }
   await Promise.all(
