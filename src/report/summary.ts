@@ -36,8 +36,8 @@ function testCaseRow(testCase: TestCase): string {
 
 /**
  * Each section's rows, a prefix of its report order, within `budgetBytes` for all of them: the
- * sections take a failing row each in turn while they have one, then any row likewise. A section
- * stops at its first row that does not fit.
+ * sections take a failing row each in turn while they have one, then, when every failing row
+ * fit, any row likewise. A section stops at its first row that does not fit.
  */
 function shareRows(orders: readonly (readonly TestCase[])[], budgetBytes: number): string[][] {
   const rows = orders.map((): string[] => []);
@@ -59,6 +59,8 @@ function shareRows(orders: readonly (readonly TestCase[])[], budgetBytes: number
         }
       });
     }
+    // Failures first across the step: no passing row while a failing one was left out.
+    if (orders.some((order, i) => order[rows[i]?.length ?? 0]?.verdict.fails)) break;
   }
   return rows;
 }
