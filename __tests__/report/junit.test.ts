@@ -1,7 +1,8 @@
 import { junitXml } from '../../src/report/junit.js';
+import type { RunOutcome } from '../../src/report/outcome.js';
 import type { TestCaseResult } from '../../src/service/run-driver.js';
 import { decodeEntities } from '../helpers/html.js';
-import { HOSTILE_TITLES, makeOutcome } from './helpers.js';
+import { HOSTILE_TITLES, makeOutcome, threeTargets } from './helpers.js';
 
 interface Element {
   name: string;
@@ -167,5 +168,55 @@ describe('junitXml', () => {
     expect(names).toContain(`${'x'.repeat(298)}<>`);
     expect(names).toContain('(untitled)');
     for (const line of xml.split('\n')) expect(line.match(/<testcase /g)?.length ?? 0).toBeLessThanOrEqual(1);
+  });
+});
+
+describe('junitXml of several targets', () => {
+  it('has a testsuite per target, named for it, and the totals on testsuites', () => {
+    // The second target's test cases are `mixed`: 10, of which 1 passed, 1 flaky, 1 skipped and 7 failed, one an ERROR.
+    const [passed, , errored] = threeTargets();
+    const suite = makeOutcome(mixed, {
+      mode: 'suite',
+      testSuiteId: 'suite-2',
+      testSuiteName: 'Checkout',
+      runId: 'run-2',
+    });
+    const outcomes = [passed as RunOutcome, suite, errored as RunOutcome].map((outcome) => ({
+      ...outcome,
+      durationMs: undefined,
+    }));
+    const suites = parseXml(junitXml(outcomes));
+    const suiteElements = suites.children.filter((child) => child.name === 'testsuite');
+    expect(suiteElements.map((suite) => suite.attributes.name)).toEqual([
+      'project proj-1',
+      'Checkout (suite suite-2)',
+      'project proj-3',
+    ]);
+    expect(suiteElements.map((suite) => all(suite, 'testcase').length)).toEqual([3, 10, 0]);
+    for (const suite of suiteElements) {
+      const classNames = new Set(all(suite, 'testcase').map((testCase) => testCase.attributes.classname));
+      expect([...classNames].every((name) => name === suite.attributes.name)).toBe(true);
+    }
+    expect(suiteElements[1]?.attributes).toMatchObject({
+      tests: '10',
+      failures: '6',
+      errors: '1',
+      skipped: '1',
+    });
+    expect(suites.attributes).toEqual({
+      name: '3 test runs',
+      tests: '13',
+      failures: '6',
+      errors: '1',
+      skipped: '1',
+      // The longest: the runs ran together. Without the runs' durations, each suite's is its test cases'.
+      time: '3.239',
+    });
+    const runIds = suiteElements.map(
+      (suite) =>
+        all(suite, 'property').find((property) => property.attributes.name === 'runId')?.attributes.value,
+    );
+    expect(runIds).toEqual(['run-1', 'run-2', undefined]);
+    expect(suiteElements.map((suite) => suite.attributes.time)).toEqual(['3.003', '3.239', '0']);
   });
 });
