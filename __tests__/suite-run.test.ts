@@ -481,6 +481,19 @@ describe('wait: false', () => {
       success: 'true',
       'comment-url': '',
       'dashboard-url': '',
+      runs: JSON.stringify([
+        {
+          kind: 'project',
+          id: 'proj-1',
+          runId: 'run-1',
+          status: 'STARTED',
+          success: true,
+          counts: null,
+          newFailures: null,
+          fixed: null,
+          dashboardUrl: null,
+        },
+      ]),
     });
     expect(result.summary.trim()).toBe('<p>Started project run <code>run-1</code> (not waiting for it).</p>');
     expect(sim.requests.map((request) => request.operation)).toEqual(['startProjectRun']);
@@ -498,6 +511,19 @@ describe('wait: false', () => {
       success: 'true',
       'comment-url': '',
       'dashboard-url': '',
+      runs: JSON.stringify([
+        {
+          kind: 'suite',
+          id: 'suite-1',
+          runId: 'suite-run-1',
+          status: 'STARTED',
+          success: true,
+          counts: null,
+          newFailures: null,
+          fixed: null,
+          dashboardUrl: null,
+        },
+      ]),
     });
     expect(result.summary.trim()).toBe(
       '<p>Started test suite run <code>suite-run-1</code> of <strong>Checkout regression</strong> (not waiting for it).</p>',

@@ -118,7 +118,7 @@ async function once(): Promise<RunTimes> {
     const outcome = finishedOutcome(identity, poll.finished);
     const t2 = performance.now();
     caseCount = outcome.counts.total;
-    await writeReports(outcome, { summary: true, junitPath, resultsDir });
+    await writeReports([outcome], { summary: true, junitPath, resultsDir });
     const t3 = performance.now();
     return { validateMs: t1 - t0, normaliseMs: t2 - t1, reportsMs: t3 - t2, totalMs: t3 - t0 };
   } finally {

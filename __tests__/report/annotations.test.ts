@@ -21,7 +21,7 @@ function annotations(
     const own = others ?? { errors: outcome.success ? 0 : 1, warnings: 0 };
     for (let i = 0; i < own.errors; i++) fail(line`the step's own failure`);
     for (let i = 0; i < own.warnings; i++) warning(line`the step's own warning`);
-    annotate(outcome, true);
+    annotate([outcome], true);
   } finally {
     stdout.restore();
     process.exitCode = exitCode;

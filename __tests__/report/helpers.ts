@@ -1,7 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { jest } from '@jest/globals';
+import { digestOf } from '../../src/report/comment-digest.js';
 import type { RunOutcome } from '../../src/report/outcome.js';
 import { judge } from '../../src/report/test-case-status.js';
+import { compareRuns } from '../../src/run/compare.js';
 import { finishedOutcome } from '../../src/run/conclude.js';
 import type { TestCaseResult } from '../../src/service/run-driver.js';
 import { makeRunnerFiles, readKeyValueFile, readSummary } from '../helpers/runner-files.js';
@@ -93,3 +95,41 @@ export const HOSTILE_TITLES = [
   '<!-- comment --> <details open> <style>body{}</style>',
   `${'x'.repeat(298)}<>`,
 ];
+
+/**
+ * Three targets of one step, in order: a project run that passed (compared: 1 fixed), a suite run
+ * that failed (compared: 1 new failure, 1 fixed), and a project run that never started (ERROR, no run id).
+ */
+export function threeTargets(): RunOutcome[] {
+  const passed = makeOutcome(cases(3, 'PASSED'), {
+    durationMs: 1_000,
+    dashboardUrl: 'https://d.example/run-1',
+  });
+  const failing = makeOutcome([...cases(2, 'PASSED'), ...cases(1, 'FAILED')], {
+    mode: 'suite',
+    projectId: undefined,
+    testSuiteId: 'suite-2',
+    testSuiteName: 'Checkout',
+    runId: 'run-2',
+    durationMs: 5_000,
+    message: 'Test suite run run-2 failed: 1 of 3 test cases failed.',
+  });
+  const errored = makeOutcome([], {
+    projectId: 'proj-3',
+    runId: undefined,
+    status: 'ERROR',
+    success: false,
+    durationMs: undefined,
+    message: 'Could not start the project run of proj-3: HTTP 503.',
+  });
+  const previous = (testCases: TestCaseResult[]) => digestOf(makeOutcome(testCases).testCases, undefined);
+  passed.comparison = compareRuns(passed.testCases, {
+    digest: previous(cases(1, 'FAILED', 'PASSED')),
+    against: 'main',
+  });
+  failing.comparison = compareRuns(failing.testCases, {
+    digest: previous([{ title: 'PASSED 1', status: 'FAILED' }]),
+    against: 'main',
+  });
+  return [passed, failing, errored];
+}

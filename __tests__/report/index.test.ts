@@ -19,7 +19,7 @@ describe('writeReports', () => {
       durationMs: 1234.4,
     });
     const junitPath = path.join(files.dir, 'out', 'deep', 'junit.xml');
-    const written = await writeReports(outcome, { summary: true, resultsDir: files.dir, junitPath });
+    const written = await writeReports([outcome], { summary: true, resultsDir: files.dir, junitPath });
     expect(written).toEqual({
       resultsFile: path.join(files.dir, 'test-run-run-1.json'),
       junitFile: junitPath,
@@ -38,12 +38,25 @@ describe('writeReports', () => {
       fixed: '',
       'results-file': written.resultsFile,
       'junit-file': junitPath,
+      runs: JSON.stringify([
+        {
+          kind: 'project',
+          id: 'proj-1',
+          runId: 'run-1',
+          status: 'FAILED',
+          success: false,
+          counts: { total: 12, passed: 9, failed: 2, flaky: 1, skipped: 0 },
+          newFailures: null,
+          fixed: null,
+          dashboardUrl: null,
+        },
+      ]),
     });
-    expect(readFileSync(junitPath, 'utf8')).toBe(junitXml(outcome));
+    expect(readFileSync(junitPath, 'utf8')).toBe(junitXml([outcome]));
   });
 
   it('leaves out duration-ms when unknown and junit-file when not asked for', async () => {
-    const written = await writeReports(makeOutcome(cases(1, 'PASSED'), { durationMs: undefined }), {
+    const written = await writeReports([makeOutcome(cases(1, 'PASSED'), { durationMs: undefined })], {
       summary: true,
       resultsDir: files.dir,
     });
@@ -55,7 +68,7 @@ describe('writeReports', () => {
   });
 
   it('logs the counts and each failed test case, at most 50', async () => {
-    await writeReports(makeOutcome([...cases(1, 'PASSED'), ...cases(60, 'FAILED'), { title: 'x\ny' }]), {
+    await writeReports([makeOutcome([...cases(1, 'PASSED'), ...cases(60, 'FAILED'), { title: 'x\ny' }])], {
       summary: false,
       resultsDir: files.dir,
     });
@@ -67,14 +80,14 @@ describe('writeReports', () => {
   });
 
   it('logs an unfinished test case as such', async () => {
-    await writeReports(makeOutcome([{ title: 'x\ny' }]), { summary: false, resultsDir: files.dir });
+    await writeReports([makeOutcome([{ title: 'x\ny' }])], { summary: false, resultsDir: files.dir });
     expect(stdout.lines()).toContain('  ✗ did not finish (no status)  x\\ny');
   });
 
   it('a run started without waiting: status only, one-line summary, no files', async () => {
     const dir = path.join(files.dir, 'started');
     const written = await writeReports(
-      makeOutcome([], { status: 'STARTED', success: true, mode: 'suite', testSuiteName: 'S' }),
+      [makeOutcome([], { status: 'STARTED', success: true, mode: 'suite', testSuiteName: 'S' })],
       {
         summary: true,
         resultsDir: dir,
@@ -82,7 +95,23 @@ describe('writeReports', () => {
       },
     );
     expect(written).toEqual({ failures: [] });
-    expect(files.readOutputs()).toEqual({ status: 'STARTED', 'dashboard-url': '' });
+    expect(files.readOutputs()).toEqual({
+      status: 'STARTED',
+      'dashboard-url': '',
+      runs: JSON.stringify([
+        {
+          kind: 'suite',
+          id: null,
+          runId: 'run-1',
+          status: 'STARTED',
+          success: true,
+          counts: null,
+          newFailures: null,
+          fixed: null,
+          dashboardUrl: null,
+        },
+      ]),
+    });
     expect(files.readSummary()).toBe(
       '<p>Started test suite run <code>run-1</code> of <strong>S</strong> (not waiting for it).</p>\n',
     );
@@ -94,7 +123,7 @@ describe('writeReports', () => {
   it('a JUnit report that cannot be written is returned as an error after the rest is written', async () => {
     const blocker = path.join(files.dir, 'blocker');
     writeFileSync(blocker, '');
-    const written = await writeReports(makeOutcome(cases(1, 'PASSED')), {
+    const written = await writeReports([makeOutcome(cases(1, 'PASSED'))], {
       summary: true,
       resultsDir: files.dir,
       junitPath: path.join(blocker, 'junit.xml'),
@@ -111,7 +140,7 @@ describe('writeReports', () => {
   it('a results file that cannot be written only warns', async () => {
     const blocker = path.join(files.dir, 'blocker2');
     writeFileSync(blocker, '');
-    const written = await writeReports(makeOutcome(cases(1, 'PASSED')), {
+    const written = await writeReports([makeOutcome(cases(1, 'PASSED'))], {
       summary: false,
       resultsDir: blocker,
     });

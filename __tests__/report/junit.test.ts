@@ -1,7 +1,8 @@
 import { junitXml } from '../../src/report/junit.js';
+import type { RunOutcome } from '../../src/report/outcome.js';
 import type { TestCaseResult } from '../../src/service/run-driver.js';
 import { decodeEntities } from '../helpers/html.js';
-import { HOSTILE_TITLES, makeOutcome } from './helpers.js';
+import { HOSTILE_TITLES, makeOutcome, threeTargets } from './helpers.js';
 
 interface Element {
   name: string;
@@ -87,7 +88,7 @@ describe('the test XML reader', () => {
 
 describe('junitXml', () => {
   it('declares counts that match the elements', () => {
-    const suites = parseXml(junitXml(makeOutcome(mixed)));
+    const suites = parseXml(junitXml([makeOutcome(mixed)]));
     const [suite] = suites.children;
     expect(suite?.name).toBe('testsuite');
     const testCases = all(suites, 'testcase');
@@ -107,7 +108,7 @@ describe('junitXml', () => {
   });
 
   it('maps each verdict as the contract says', () => {
-    const suites = parseXml(junitXml(makeOutcome(mixed)));
+    const suites = parseXml(junitXml([makeOutcome(mixed)]));
     const byName = new Map(all(suites, 'testcase').map((element) => [element.attributes.name, element]));
     expect(byName.get('passes')).toEqual({
       name: 'testcase',
@@ -137,9 +138,9 @@ describe('junitXml', () => {
   });
 
   it('names the suite of a suite run and records the run in properties', () => {
-    const xml = junitXml(
+    const xml = junitXml([
       makeOutcome(mixed, { mode: 'suite', testSuiteName: 'Checkout & pay', message: 'a\nb' }),
-    );
+    ]);
     const suites = parseXml(xml);
     expect(suites.attributes.name).toBe('Checkout & pay');
     expect(all(suites, 'testcase')[0]?.attributes.classname).toBe('Checkout & pay');
@@ -157,7 +158,7 @@ describe('junitXml', () => {
 
   it('stays well-formed with hostile titles, on one line, whole', () => {
     const testCases = HOSTILE_TITLES.map((title, i) => ({ title, status: i % 2 ? 'FAILED' : 'PASSED' }));
-    const xml = junitXml(makeOutcome(testCases));
+    const xml = junitXml([makeOutcome(testCases)]);
     const names = all(parseXml(xml), 'testcase').map((element) => element.attributes.name);
     expect(names).toHaveLength(HOSTILE_TITLES.length);
     expect(names).toContain('<script>alert(1)</script>');
@@ -167,5 +168,55 @@ describe('junitXml', () => {
     expect(names).toContain(`${'x'.repeat(298)}<>`);
     expect(names).toContain('(untitled)');
     for (const line of xml.split('\n')) expect(line.match(/<testcase /g)?.length ?? 0).toBeLessThanOrEqual(1);
+  });
+});
+
+describe('junitXml of several targets', () => {
+  it('has a testsuite per target, named for it, and the totals on testsuites', () => {
+    // The second target's test cases are `mixed`: 10, of which 1 passed, 1 flaky, 1 skipped and 7 failed, one an ERROR.
+    const [passed, , errored] = threeTargets();
+    const suite = makeOutcome(mixed, {
+      mode: 'suite',
+      testSuiteId: 'suite-2',
+      testSuiteName: 'Checkout',
+      runId: 'run-2',
+    });
+    const outcomes = [passed as RunOutcome, suite, errored as RunOutcome].map((outcome) => ({
+      ...outcome,
+      durationMs: undefined,
+    }));
+    const suites = parseXml(junitXml(outcomes));
+    const suiteElements = suites.children.filter((child) => child.name === 'testsuite');
+    expect(suiteElements.map((suite) => suite.attributes.name)).toEqual([
+      'project proj-1',
+      'Checkout (suite suite-2)',
+      'project proj-3',
+    ]);
+    expect(suiteElements.map((suite) => all(suite, 'testcase').length)).toEqual([3, 10, 0]);
+    for (const suite of suiteElements) {
+      const classNames = new Set(all(suite, 'testcase').map((testCase) => testCase.attributes.classname));
+      expect([...classNames].every((name) => name === suite.attributes.name)).toBe(true);
+    }
+    expect(suiteElements[1]?.attributes).toMatchObject({
+      tests: '10',
+      failures: '6',
+      errors: '1',
+      skipped: '1',
+    });
+    expect(suites.attributes).toEqual({
+      name: '3 test runs',
+      tests: '13',
+      failures: '6',
+      errors: '1',
+      skipped: '1',
+      // The longest: the runs ran together. Without the runs' durations, each suite's is its test cases'.
+      time: '3.239',
+    });
+    const runIds = suiteElements.map(
+      (suite) =>
+        all(suite, 'property').find((property) => property.attributes.name === 'runId')?.attributes.value,
+    );
+    expect(runIds).toEqual(['run-1', 'run-2', undefined]);
+    expect(suiteElements.map((suite) => suite.attributes.time)).toEqual(['3.003', '3.239', '0']);
   });
 });

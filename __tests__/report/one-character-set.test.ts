@@ -22,8 +22,8 @@ it('a bidi control in a title is a visible escape in the summary, comment, JUnit
   const stdout = captureStdout();
   let written: Awaited<ReturnType<typeof writeReports>>;
   try {
-    written = await writeReports(outcome, { summary: true, resultsDir: files.dir, junitPath });
-    annotate(outcome, true);
+    written = await writeReports([outcome], { summary: true, resultsDir: files.dir, junitPath });
+    annotate([outcome], true);
   } finally {
     stdout.restore();
   }

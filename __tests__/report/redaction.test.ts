@@ -45,8 +45,8 @@ it('no secret reaches the summary, results file, JUnit report, log or annotation
   const junitPath = path.join(files.dir, 'junit', 'report.xml');
   let written: Awaited<ReturnType<typeof writeReports>>;
   try {
-    written = await writeReports(outcome, { summary: true, resultsDir: files.dir, junitPath });
-    annotate(outcome, true);
+    written = await writeReports([outcome], { summary: true, resultsDir: files.dir, junitPath });
+    annotate([outcome], true);
   } finally {
     stdout.restore();
   }

@@ -39,10 +39,10 @@ describe('results file', () => {
         appliedOptions: { retries: 1 },
       },
     );
-    const file = await writeResultsFile(outcome, dir);
+    const file = await writeResultsFile([outcome], dir);
     expect(file).toBe(path.join(dir, 'test-run-run-1.json'));
     const text = readFileSync(file, 'utf8');
-    expect(text).toBe(resultsJson(outcome));
+    expect(text).toBe(resultsJson([outcome]));
     expect(text).not.toMatch(/\n {2}/);
     expect(JSON.parse(text)).toEqual({
       schemaVersion: 1,
@@ -76,13 +76,13 @@ describe('results file', () => {
       { title: 'c', status: 'FAILED' },
     ]);
     const titles = (testCases: readonly { title: string }[]) => testCases.map(({ title }) => title);
-    expect(titles(JSON.parse(resultsJson(outcome)).testCases)).toEqual(['a', 'b', 'c']);
+    expect(titles(JSON.parse(resultsJson([outcome])).testCases)).toEqual(['a', 'b', 'c']);
     expect(titles(outcome.reportOrder)).toEqual(['c', 'b', 'a']);
   });
 
   it('leaves out what is unknown', () => {
     const parsed = JSON.parse(
-      resultsJson(
+      resultsJson([
         makeOutcome([], {
           status: 'ERROR',
           success: false,
@@ -90,7 +90,7 @@ describe('results file', () => {
           branch: undefined,
           durationMs: undefined,
         }),
-      ),
+      ]),
     );
     expect(Object.keys(parsed)).toEqual([
       'schemaVersion',

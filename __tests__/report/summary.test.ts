@@ -4,7 +4,7 @@ import { renderSummary, SUMMARY_BUDGET_BYTES } from '../../src/report/summary.js
 import { judge } from '../../src/report/test-case-status.js';
 import type { TestCaseResult } from '../../src/service/run-driver.js';
 import { decodeEntities, firstTable } from '../helpers/html.js';
-import { captureStdout, cases, HOSTILE_TITLES, makeOutcome, runnerFiles } from './helpers.js';
+import { captureStdout, cases, HOSTILE_TITLES, makeOutcome, runnerFiles, threeTargets } from './helpers.js';
 
 const files = runnerFiles();
 let stdout: ReturnType<typeof captureStdout>;
@@ -16,7 +16,7 @@ beforeEach(() => {
 afterEach(() => stdout.restore());
 
 async function summaryOf(...args: Parameters<typeof makeOutcome>): Promise<string> {
-  await writeReports(makeOutcome(...args), { summary: true, resultsDir: files.dir });
+  await writeReports([makeOutcome(...args)], { summary: true, resultsDir: files.dir });
   return files.readSummary();
 }
 
@@ -161,9 +161,9 @@ describe('job summary', () => {
     });
     const outcome = makeOutcome(testCases);
 
-    const html = renderSummary(outcome, { junitWritten: false });
+    const html = renderSummary([outcome], { junitWritten: false });
 
-    await writeReports(outcome, {
+    await writeReports([outcome], {
       summary: true,
       resultsDir: files.dir,
       junitPath: `${files.dir}/junit.xml`,
@@ -191,7 +191,7 @@ describe('job summary', () => {
 
   it('with more failures than fit, shows only failures and says how many failing ones it left out', async () => {
     const testCases = [...cases(100, 'PASSED'), ...cases(20_000, 'FAILED', `failed ${'y'.repeat(150)}`)];
-    const summary = renderSummary(makeOutcome(testCases), { junitWritten: false });
+    const summary = renderSummary([makeOutcome(testCases)], { junitWritten: false });
     expect(Buffer.byteLength(summary)).toBeLessThan(SUMMARY_BUDGET_BYTES);
     const { rows } = firstTable(summary);
     expect(rows.length).toBeGreaterThan(1_000);
@@ -205,13 +205,13 @@ describe('job summary', () => {
 
   it('counts what the summary file already holds against the budget', async () => {
     writeFileSync(files.summaryFile, `${'z'.repeat(900_000)}\n`);
-    await writeReports(makeOutcome(cases(10_000, 'FAILED')), { summary: true, resultsDir: files.dir });
+    await writeReports([makeOutcome(cases(10_000, 'FAILED'))], { summary: true, resultsDir: files.dir });
     expect(Buffer.byteLength(files.readSummary())).toBeLessThan(SUMMARY_BUDGET_BYTES);
     expect(files.readSummary()).toContain('more test cases not shown');
   });
 
   it('writes a one-line summary for a run started without waiting', async () => {
-    await writeReports(makeOutcome([], { status: 'STARTED', success: true, runId: 'run-<7>' }), {
+    await writeReports([makeOutcome([], { status: 'STARTED', success: true, runId: 'run-<7>' })], {
       summary: true,
       resultsDir: files.dir,
     });
@@ -221,7 +221,121 @@ describe('job summary', () => {
   });
 
   it('writes nothing when the summary is turned off', async () => {
-    await writeReports(makeOutcome(cases(3, 'FAILED')), { summary: false, resultsDir: files.dir });
+    await writeReports([makeOutcome(cases(3, 'FAILED'))], { summary: false, resultsDir: files.dir });
     expect(files.readSummary()).toBe('');
+  });
+});
+
+/** Every table of an HTML text, in order. */
+function tables(html: string): ReturnType<typeof firstTable>[] {
+  return html
+    .split('<table>')
+    .slice(1)
+    .map((part) => firstTable(`<table>${part}`));
+}
+
+describe('job summary of several targets', () => {
+  it('opens with the outcome, the totals and a line per target, then a section per target', async () => {
+    await writeReports(threeTargets(), { summary: true, resultsDir: files.dir });
+    const summary = files.readSummary();
+    const lines = summary.split('\n');
+    expect(lines[0]).toBe('<h2>⚠️ 3 test runs: 1 ERROR, 1 FAILED, 1 PASSED</h2>');
+    expect(lines[1]).toBe('<p>6 test cases: 5 passed, 1 failed, 0 flaky, 0 skipped · longest run 5.0 s</p>');
+    const [targets, ...sections] = tables(summary);
+    expect(targets?.header).toEqual(['Status', 'Target', 'Run', 'Test cases', 'Duration']);
+    expect(targets?.rows).toEqual([
+      [
+        '✅ PASSED',
+        'Project <code>proj-1</code>',
+        '<a href="https://d.example/run-1"><code>run-1</code></a>',
+        '3 test cases: 3 passed, 0 failed, 0 flaky, 0 skipped',
+        '1.0 s',
+      ],
+      [
+        '❌ FAILED',
+        'Suite <strong>Checkout</strong>',
+        '<code>run-2</code>',
+        expect.stringMatching(/^3 test cases/),
+        '5.0 s',
+      ],
+      ['⚠️ ERROR', 'Project <code>proj-3</code>', '—', expect.stringMatching(/^0 test cases/), '—'],
+    ]);
+    expect([...summary.matchAll(/<h3>(.*)<\/h3>/g)].map((match) => match[1])).toEqual([
+      '✅ Test run passed: project proj-1',
+      '❌ Test run failed: Checkout',
+      '⚠️ Could not learn the outcome of the test run: project proj-3',
+    ]);
+    expect(summary).not.toMatch(/<h2>.*Test run/);
+    expect(summary).toContain('<h4>Compared with main: 1 new failure, 1 fixed, 0 still failing</h4>');
+    expect(summary).toContain('<p>Could not start the project run of proj-3: HTTP 503.</p>');
+    // The third target reported no test case: two tables of test cases, the failing row first.
+    expect(sections.map(({ rows }) => rows.map((row) => row[1]))).toEqual([
+      ['PASSED 0', 'PASSED 1', 'PASSED 2'],
+      ['FAILED 0', 'PASSED 0', 'PASSED 1'],
+    ]);
+  });
+
+  it('20 targets of 10,000 test cases stay under 1 MiB, quickly, every failing row kept and the rest shared', () => {
+    const outcomes = Array.from({ length: 20 }, (_, target) =>
+      makeOutcome(
+        [
+          ...cases(9_700, 'PASSED', `target ${target} passing ${'lorem '.repeat(6)}`),
+          ...cases(300, 'FAILED', `target ${target} failing ${'ipsum '.repeat(6)}`),
+        ],
+        { runId: `run-${target}` },
+      ),
+    );
+    const started = performance.now();
+    const summary = renderSummary(outcomes, { junitWritten: false });
+    const elapsedMs = performance.now() - started;
+    expect(Buffer.byteLength(summary)).toBeLessThan(SUMMARY_BUDGET_BYTES);
+    expect(Buffer.byteLength(summary)).toBeGreaterThan(SUMMARY_BUDGET_BYTES * 0.9);
+    expect(elapsedMs).toBeLessThan(2_000);
+    const sections = tables(summary).slice(1);
+    expect(sections).toHaveLength(20);
+    const shown = sections.map(({ rows }) => rows.length);
+    for (const [target, { rows }] of sections.entries()) {
+      const failing = rows.filter((row) => row[0] === '❌ FAILED');
+      expect(failing).toHaveLength(300);
+      expect(failing.every((row) => row[1]?.startsWith(`target ${target} failing`))).toBe(true);
+      expect(rows.slice(0, 300)).toEqual(failing);
+    }
+    // Passing rows share what is left: no section gets more than one row over another.
+    expect(Math.max(...shown) - Math.min(...shown)).toBeLessThanOrEqual(1);
+    expect(shown[0]).toBeGreaterThan(300);
+    for (const count of shown) {
+      expect(summary).toContain(`<p>${10_000 - count} more test cases not shown; the full list is in`);
+    }
+  });
+
+  it('with more failures than fit, each target keeps a fair share of failing rows and no passing one', () => {
+    const outcomes = Array.from({ length: 20 }, (_, target) =>
+      makeOutcome([
+        ...cases(100, 'PASSED'),
+        ...cases(target === 0 ? 100 : 9_900, 'FAILED', `failed ${'y'.repeat(100)}`),
+      ]),
+    );
+    const summary = renderSummary(outcomes, { junitWritten: false });
+    expect(Buffer.byteLength(summary)).toBeLessThan(SUMMARY_BUDGET_BYTES);
+    const sections = tables(summary).slice(1);
+    // The first target's 100 failures all fit; the others share the rest evenly.
+    expect(sections[0]?.rows.filter((row) => row[0] === '❌ FAILED')).toHaveLength(100);
+    expect(sections[0]?.rows).toHaveLength(100);
+    const others = sections.slice(1).map(({ rows }) => rows.length);
+    expect(Math.max(...others) - Math.min(...others)).toBeLessThanOrEqual(1);
+    expect(others[0]).toBeGreaterThan(200);
+    for (const { rows } of sections.slice(1)) expect(rows.every((row) => row[0] === '❌ FAILED')).toBe(true);
+    expect(summary).toContain(
+      `${10_000 - (others[0] ?? 0)} more test cases not shown (${9_900 - (others[0] ?? 0)} of them failed)`,
+    );
+  });
+
+  it('runs started without waiting: the overview, then one line each', () => {
+    const started = (runId: string) => makeOutcome([], { status: 'STARTED', success: true, runId });
+    const summary = renderSummary([started('run-1'), started('run-2')], { junitWritten: false });
+    expect(summary.split('\n')[0]).toBe('<h2>▶️ 2 test runs: 2 STARTED</h2>');
+    expect(summary).not.toContain('test cases:');
+    expect(summary).toContain('<p>Started project run <code>run-1</code> (not waiting for it).</p>');
+    expect(summary).toContain('<p>Started project run <code>run-2</code> (not waiting for it).</p>');
   });
 });

@@ -98,6 +98,9 @@ export interface Scenario {
   prefix?: string;
   project?: ProjectScript;
   suite?: SuiteScript;
+  /** A script of its own for a project or suite id, over `project` and `suite` (several targets in one step). */
+  projects?: Record<string, ProjectScript>;
+  suites?: Record<string, SuiteScript>;
   /**
    * Ids given to the runs started or created, in order (project and suite runs share the list);
    * past its end, `run-N` and `suite-run-N`. For ids the service should never send.
@@ -185,7 +188,7 @@ export class Simulator extends JsonServer<Operation> {
     this.projectRuns.set(id, {
       id,
       projectId,
-      script: script ?? this.scenario.project ?? {},
+      script: script ?? this.scenario.projects?.[projectId] ?? this.scenario.project ?? {},
       branch,
       createdAt: Date.now(),
       gets: 0,
@@ -198,7 +201,7 @@ export class Simulator extends JsonServer<Operation> {
     this.suiteRuns.set(id, {
       id,
       testSuiteId,
-      script: script ?? this.scenario.suite ?? {},
+      script: script ?? this.scenario.suites?.[testSuiteId] ?? this.scenario.suite ?? {},
       statusGets: 0,
       options: { ...options, environment: options.environment ?? 'ALL' },
     });

@@ -2,43 +2,73 @@ import { annotationsLeft, error, notice, warning } from '../runner/log.js';
 import { line, safe } from '../runner/text.js';
 import { UNTITLED } from './escape.js';
 import { plural } from './format.js';
-import type { RunOutcome } from './outcome.js';
+import type { RunOutcome, TestCase } from './outcome.js';
 import { isFlakyOnly } from './test-case-status.js';
 
 function annotationTitle(title: string) {
   return safe(title, 200) || safe(UNTITLED);
 }
 
-/** Within what the step's other annotations leave of GitHub's ten of each kind: so called last. */
-export function annotate(outcome: RunOutcome, summary: boolean): void {
-  if (outcome.status === 'STARTED') return;
+/** A test case and which run it is of: ` in run X`, or nothing when the run id is unknown. */
+type Annotated = { testCase: TestCase; inRun: string };
+
+/** Up to `max`, the lists' first items in turn, then their second ones, and so on. */
+function inTurn<T>(lists: readonly (readonly T[])[], max: number): T[] {
+  const taken: T[] = [];
+  const longest = Math.max(0, ...lists.map((list) => list.length));
+  for (let index = 0; index < longest && taken.length < max; index++) {
+    for (const list of lists) {
+      const item = list[index];
+      if (item !== undefined && taken.length < max) taken.push(item);
+    }
+  }
+  return taken;
+}
+
+/** Each target's test cases that `pick` keeps, with its run. */
+function picked(outcomes: readonly RunOutcome[], pick: (testCase: TestCase) => boolean): Annotated[][] {
+  return outcomes.map((outcome) => {
+    const inRun = outcome.runId === undefined ? '' : ` in run ${safe(outcome.runId, 100)}`;
+    return outcome.reportOrder.filter(pick).map((testCase) => ({ testCase, inRun }));
+  });
+}
+
+/**
+ * Within what the step's other annotations leave of GitHub's ten of each kind, for all the targets
+ * together, the targets taking one in turn: so called last.
+ */
+export function annotate(outcomes: readonly RunOutcome[], summary: boolean): void {
+  const finished = outcomes.filter(({ status }) => status !== 'STARTED');
   const where = summary ? 'the job summary lists them' : 'the results file lists them';
-  const runId = outcome.runId === undefined ? '' : ` in run ${safe(outcome.runId, 100)}`;
-
-  if (outcome.status === 'PASSED' && outcome.counts.total === 0) {
-    warning(line`The run passed but reported no test case.`);
+  for (const outcome of finished) {
+    if (outcome.status === 'PASSED' && outcome.counts.total === 0) {
+      const run = outcomes.length > 1 && outcome.runId !== undefined ? ` ${outcome.runId}` : '';
+      warning(line`The run${run} passed but reported no test case.`);
+    }
   }
 
-  const failing = outcome.reportOrder.filter((testCase) => testCase.verdict.fails);
+  const failing = picked(finished, (testCase) => testCase.verdict.fails);
+  const failed = failing.reduce((sum, list) => sum + list.length, 0);
   const errors = annotationsLeft('error');
-  for (const testCase of failing.slice(0, errors)) {
-    error(line`Test case ${safe(testCase.verdict.label, 60)}${runId}`, annotationTitle(testCase.title));
+  for (const { testCase, inRun } of inTurn(failing, errors)) {
+    error(line`Test case ${safe(testCase.verdict.label, 60)}${inRun}`, annotationTitle(testCase.title));
   }
-  if (failing.length > errors) {
-    const more = plural(failing.length - errors, 'more test case');
-    notice(line`${more} failed; ${where}.`, line`${failing.length} test cases failed`);
+  if (failed > errors) {
+    const more = plural(failed - errors, 'more test case');
+    notice(line`${more} failed; ${where}.`, line`${failed} test cases failed`);
   }
   // With fail-on-flaky, flaky test cases are errors above.
-  const flaky = outcome.testCases.filter(isFlakyOnly);
+  const flaky = picked(finished, (testCase) => isFlakyOnly(testCase));
+  const flakyCount = flaky.reduce((sum, list) => sum + list.length, 0);
   const warnings = annotationsLeft('warning');
-  for (const testCase of flaky.slice(0, warnings)) {
-    warning(line`Test case is flaky${runId}`, annotationTitle(testCase.title));
+  for (const { testCase, inRun } of inTurn(flaky, warnings)) {
+    warning(line`Test case is flaky${inRun}`, annotationTitle(testCase.title));
   }
-  if (flaky.length > warnings) {
-    const more = flaky.length - warnings;
+  if (flakyCount > warnings) {
+    const more = flakyCount - warnings;
     notice(
       line`${plural(more, 'more test case')} ${more === 1 ? 'is' : 'are'} flaky; ${where}.`,
-      line`${flaky.length} test cases flaky`,
+      line`${flakyCount} test cases flaky`,
     );
   }
 }

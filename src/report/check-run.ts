@@ -47,7 +47,7 @@ export function completedCheckRun(
 ): { title: string; summary: string } {
   const compared = outcome.comparison ? ` · ${comparisonHeadline(outcome.comparison)}` : '';
   const title = `${headingOf(outcome)}: ${countsLine(outcome.counts)}${compared}`;
-  const section = renderSummary(outcome, { junitWritten: false, budgetBytes: SECTION_BUDGET_BYTES });
+  const section = renderSummary([outcome], { junitWritten: false, budgetBytes: SECTION_BUDGET_BYTES });
   const failing = outcome.reportOrder.filter((testCase) => testCase.verdict.fails);
   const hidden = [
     checkRunMarker(outcome, context.owner),

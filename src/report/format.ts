@@ -11,31 +11,45 @@ export function countsLine(counts: Counts): string {
   return `${plural(total, 'test case')}: ${passed} passed, ${failed} failed, ${flaky} flaky, ${skipped} skipped`;
 }
 
-const HEADINGS: Record<OutputStatus, string> = {
-  PASSED: '✅ Test run passed',
-  FAILED: '❌ Test run failed',
-  INTERRUPTED: '❌ Test run interrupted',
-  TIMEDOUT: '⏱️ Test run timed out',
-  CANCELLED: '🚫 Test run cancelled',
-  ERROR: '⚠️ Could not learn the outcome of the test run',
-  STARTED: '▶️ Test run started',
+const HEADINGS: Record<OutputStatus, readonly [icon: string, words: string]> = {
+  PASSED: ['✅', 'Test run passed'],
+  FAILED: ['❌', 'Test run failed'],
+  INTERRUPTED: ['❌', 'Test run interrupted'],
+  TIMEDOUT: ['⏱️', 'Test run timed out'],
+  CANCELLED: ['🚫', 'Test run cancelled'],
+  ERROR: ['⚠️', 'Could not learn the outcome of the test run'],
+  STARTED: ['▶️', 'Test run started'],
 };
 
-export function headingOf({ status, success }: RunOutcome): string {
-  // A PASSED project run still fails the step when a test case fails it (flaky, with fail-on-flaky).
-  return HEADINGS[status === 'PASSED' && !success ? 'FAILED' : status];
+type Result = Pick<RunOutcome, 'status' | 'success'>;
+
+// A PASSED project run still fails the step when a test case fails it (flaky, with fail-on-flaky).
+const headingFor = ({ status, success }: Result) =>
+  HEADINGS[status === 'PASSED' && !success ? 'FAILED' : status];
+
+export function iconOf(result: Result): string {
+  return headingFor(result)[0];
+}
+
+export function headingOf(result: Result): string {
+  return headingFor(result).join(' ');
+}
+
+/** What ran, as HTML; empty when the run's id is all that is known. */
+export function targetHtml(outcome: RunOutcome, text: (value: string) => string): string {
+  if (outcome.mode === 'suite') {
+    if (outcome.testSuiteName) return `Suite <strong>${text(outcome.testSuiteName)}</strong>`;
+    if (outcome.testSuiteId) return `Suite <code>${text(outcome.testSuiteId)}</code>`;
+  } else if (outcome.projectId) {
+    return `Project <code>${text(outcome.projectId)}</code>`;
+  }
+  return '';
 }
 
 /** What ran and where, as one line of HTML; `text` escapes for the summary or the comment. */
 export function runLine(outcome: RunOutcome, text: (value: string) => string): string {
   const code = (value: string) => `<code>${text(value)}</code>`;
-  const parts: string[] = [];
-  if (outcome.mode === 'suite') {
-    if (outcome.testSuiteName) parts.push(`Suite <strong>${text(outcome.testSuiteName)}</strong>`);
-    else if (outcome.testSuiteId) parts.push(`Suite ${code(outcome.testSuiteId)}`);
-  } else if (outcome.projectId) {
-    parts.push(`Project ${code(outcome.projectId)}`);
-  }
+  const parts: string[] = [targetHtml(outcome, text)].filter(Boolean);
   if (outcome.playwrightProjectName) parts.push(`Playwright project ${code(outcome.playwrightProjectName)}`);
   if (outcome.runId) parts.push(`Run ${linked(outcome.dashboardUrl, code(outcome.runId))}`);
   if (outcome.branch) parts.push(`Branch ${code(outcome.branch)}`);

@@ -1,66 +1,95 @@
 import type { Settings } from '../inputs/settings.js';
 import { info, warning } from '../runner/log.js';
-import { setOutput } from '../runner/step.js';
+import { setOutput, setOutputLines } from '../runner/step.js';
 import { line, safe } from '../runner/text.js';
 import { UNTITLED } from './escape.js';
 import { countsLine } from './format.js';
 import type { RunOutcome } from './outcome.js';
 import { writeFileReplacing, writeResultsFile } from './results-file.js';
 import { writeSummary } from './summary.js';
+import { runsEntry, type StepOutcome, stepOutcome, targetName } from './targets.js';
 
 /** `failures`: why the step fails; empty when it passes. */
 type ReportFiles = { resultsFile?: string; junitFile?: string; failures: string[] };
 
+/** For the step: with several targets, shared by them in turn. */
 const MAX_FAILED_LINES = 50;
 
-/** The notes were logged when they happened. */
-function logOutcome(outcome: RunOutcome): void {
-  info(line`${countsLine(outcome.counts)}`);
-  const failing = outcome.reportOrder.filter((testCase) => testCase.verdict.fails);
-  // Escaped: terser keeps a tagged template's text as written, and the bundle stays ASCII.
-  for (const testCase of failing.slice(0, MAX_FAILED_LINES)) {
-    info(line`  \u2717 ${safe(testCase.verdict.label, 60)}  ${safe(testCase.title, 200) || UNTITLED}`);
+/** The notes were logged when they happened. With several targets, each one's lines follow its name. */
+function logOutcomes(outcomes: readonly RunOutcome[]): void {
+  let left = MAX_FAILED_LINES;
+  for (const outcome of outcomes.filter(({ status }) => status !== 'STARTED')) {
+    const run = outcome.runId === undefined ? '' : `, run ${outcome.runId}`;
+    const which = outcomes.length > 1 ? `${targetName(outcome)}${run}: ` : '';
+    info(line`${which}${countsLine(outcome.counts)}`);
+    const failing = outcome.reportOrder.filter((testCase) => testCase.verdict.fails);
+    // Escaped: terser keeps a tagged template's text as written, and the bundle stays ASCII.
+    for (const testCase of failing.slice(0, left)) {
+      info(line`  \u2717 ${safe(testCase.verdict.label, 60)}  ${safe(testCase.title, 200) || UNTITLED}`);
+    }
+    if (failing.length > left) info(line`  \u2026 and ${failing.length - left} more`);
+    left = Math.max(0, left - failing.length);
   }
-  if (failing.length > MAX_FAILED_LINES) info(line`  \u2026 and ${failing.length - MAX_FAILED_LINES} more`);
 }
 
-/** Not `run-id` (set when the run starts), the file paths, and `success` (set last). */
-function setOutcomeOutputs(outcome: RunOutcome): void {
-  setOutput('status', outcome.status);
-  setOutput('dashboard-url', outcome.dashboardUrl ?? '');
-  if (outcome.status === 'STARTED') return;
+/**
+ * Not the file paths, and not `success` (set last). `run-id` is set when a run starts; with several
+ * targets it is set again here, one line per target.
+ */
+function setOutcomeOutputs(outcomes: readonly RunOutcome[], step: StepOutcome): void {
+  // One line per target, an empty one where a target has none.
+  const runIds = outcomes.map(({ runId }) => runId ?? '');
+  const dashboardUrls = outcomes.map(({ dashboardUrl }) => dashboardUrl ?? '');
+  if (outcomes.length > 1) setOutputLines('run-id', runIds);
+  setOutput('status', step.status);
+  setOutputLines('dashboard-url', dashboardUrls);
+  setOutput('runs', JSON.stringify(outcomes.map(runsEntry)));
+  if (step.status === 'STARTED') return;
   // The outputs are named as the counts are: total, passed, failed, flaky, skipped.
-  for (const [name, count] of Object.entries(outcome.counts)) setOutput(name, String(count));
-  if (outcome.durationMs !== undefined) setOutput('duration-ms', String(Math.round(outcome.durationMs)));
-  // Empty when there was nothing to compare with, so that a workflow can tell that from zero.
-  setOutput('new-failures', outcome.comparison ? String(outcome.comparison.newFailures.length) : '');
-  setOutput('fixed', outcome.comparison ? String(outcome.comparison.fixed.length) : '');
+  for (const [name, count] of Object.entries(step.counts)) setOutput(name, String(count));
+  if (step.durationMs !== undefined) setOutput('duration-ms', String(Math.round(step.durationMs)));
+  // Sums over the targets that were compared; empty when none was, so that a workflow can tell that from zero.
+  const compared = outcomes.flatMap(({ comparison }) => (comparison ? [comparison] : []));
+  const sum = (counts: number[]) =>
+    compared.length === 0 ? '' : String(counts.reduce((total, count) => total + count, 0));
+  const newFailures = compared.map((comparison) => comparison.newFailures.length);
+  const fixed = compared.map((comparison) => comparison.fixed.length);
+  setOutput('new-failures', sum(newFailures));
+  setOutput('fixed', sum(fixed));
 }
 
 function reason(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** A JUnit report that was asked for and cannot be written fails the step; the other files only warn. */
+/**
+ * The reports of the step's targets, in the targets' order: one summary, one JUnit report, one
+ * results file. A JUnit report that was asked for and cannot be written fails the step; the other
+ * files only warn.
+ */
 export async function writeReports(
-  outcome: RunOutcome,
+  outcomes: readonly RunOutcome[],
   settings: Pick<Settings, 'summary' | 'resultsDir'> & Partial<Pick<Settings, 'junitPath'>>,
 ): Promise<ReportFiles> {
-  setOutcomeOutputs(outcome);
+  const step = stepOutcome(outcomes);
+  setOutcomeOutputs(outcomes, step);
   const files: ReportFiles = { failures: [] };
-  if (!outcome.success) files.failures.push(outcome.message ?? `The ${outcome.mode} run failed.`);
-  if (outcome.status !== 'STARTED') {
-    logOutcome(outcome);
+  for (const outcome of outcomes) {
+    if (!outcome.success) files.failures.push(outcome.message ?? `The ${outcome.mode} run failed.`);
+  }
+  const finished = step.status !== 'STARTED';
+  if (finished) {
+    logOutcomes(outcomes);
     await orWarn('the results file', async () => {
-      files.resultsFile = await writeResultsFile(outcome, settings.resultsDir);
+      files.resultsFile = await writeResultsFile(outcomes, settings.resultsDir);
       setOutput('results-file', files.resultsFile);
     });
   }
-  if (outcome.status !== 'STARTED' && settings.junitPath !== undefined) {
+  if (finished && settings.junitPath !== undefined) {
     try {
       // Loaded only when asked for, to keep the action's start-up small.
       const { junitXml } = await import('./junit.js');
-      await writeFileReplacing(settings.junitPath, junitXml(outcome));
+      await writeFileReplacing(settings.junitPath, junitXml(outcomes));
       files.junitFile = settings.junitPath;
       setOutput('junit-file', files.junitFile);
     } catch (error) {
@@ -68,7 +97,7 @@ export async function writeReports(
     }
   }
   if (settings.summary) {
-    await orWarn('the job summary', () => writeSummary(outcome, files.junitFile !== undefined));
+    await orWarn('the job summary', () => writeSummary(outcomes, files.junitFile !== undefined));
   }
   return files;
 }

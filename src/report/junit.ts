@@ -1,6 +1,7 @@
 import { clean } from '../runner/text.js';
 import { UNTITLED } from './escape.js';
 import type { RunOutcome } from './outcome.js';
+import { onlyTarget, targetName } from './targets.js';
 import type { Verdict } from './test-case-status.js';
 
 const XML_SPECIALS = /[&<>"']/g;
@@ -39,37 +40,73 @@ function closing(verdict: Verdict, status: string | undefined): string {
   return `><${verdict.verdict} message="${escaped}" type="${escaped}"/></testcase>`;
 }
 
-/** One testsuite; its counts are the outcome's, from the same verdicts. */
-export function junitXml(outcome: RunOutcome): string {
-  const suiteName = xmlAttr(
-    outcome.mode === 'suite'
-      ? outcome.testSuiteName || `suite ${outcome.testSuiteId ?? ''}`.trim()
-      : `project ${outcome.projectId ?? ''}`.trim(),
-  );
+interface SuiteCounts {
+  tests: number;
+  failures: number;
+  errors: number;
+  skipped: number;
+  durationMs: number;
+}
+
+function countsAttributes({ tests, failures, errors, skipped, durationMs }: SuiteCounts): string {
+  return `tests="${tests}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${seconds(durationMs)}"`;
+}
+
+/** With several targets a suite's name alone may not tell two suites apart; its id does. */
+function suiteName(outcome: RunOutcome, several: boolean): string {
+  const { mode, testSuiteName, testSuiteId } = outcome;
+  const withId = several && mode === 'suite' && testSuiteName && testSuiteId;
+  return xmlAttr(withId ? `${testSuiteName} (suite ${testSuiteId})` : targetName(outcome));
+}
+
+/** One target's testsuite; its counts are the outcome's, from the same verdicts. */
+function testSuite(outcome: RunOutcome, name: string): { counts: SuiteCounts; lines: string[] } {
   const testCases = outcome.testCases.map(({ title, status, durationMs, verdict }) => {
-    const name = xmlAttr(title).trim() || UNTITLED;
-    return `    <testcase name="${name}" classname="${suiteName}" time="${seconds(durationMs)}"${closing(verdict, status)}`;
+    const caseName = xmlAttr(title).trim() || UNTITLED;
+    return `    <testcase name="${caseName}" classname="${name}" time="${seconds(durationMs)}"${closing(verdict, status)}`;
   });
   const { total, failed, skipped } = outcome.counts;
   const errors = outcome.testCases.filter(({ verdict }) => verdict.verdict === 'error').length;
   const durationMs =
     outcome.durationMs ?? outcome.testCases.reduce((sum, testCase) => sum + (testCase.durationMs ?? 0), 0);
-  const counts = `tests="${total}" failures="${failed - errors}" errors="${errors}" skipped="${skipped}" time="${seconds(durationMs)}"`;
+  const counts = { tests: total, failures: failed - errors, errors, skipped, durationMs };
 
   const { runId, status, branch, environment, message } = outcome;
   const propertyLines = Object.entries({ runId, status, branch, environment, message })
     .filter((entry): entry is [string, string] => entry[1] !== undefined)
-    .map(([name, value]) => `      <property name="${name}" value="${xmlAttr(value)}"/>`);
-
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${suiteName}" ${counts}>`,
-    `  <testsuite name="${suiteName}" ${counts}>`,
+    .map(([property, value]) => `      <property name="${property}" value="${xmlAttr(value)}"/>`);
+  const lines = [
+    `  <testsuite name="${name}" ${countsAttributes(counts)}>`,
     '    <properties>',
     ...propertyLines,
     '    </properties>',
     ...testCases,
     '  </testsuite>',
+  ];
+  return { counts, lines };
+}
+
+/**
+ * A `<testsuite>` per target under one `<testsuites>` with the totals (its time the longest: the runs
+ * ran together); with one target, both carry its name.
+ */
+export function junitXml(outcomes: readonly RunOutcome[]): string {
+  const several = onlyTarget(outcomes) === undefined;
+  const names = outcomes.map((outcome) => suiteName(outcome, several));
+  const suites = outcomes.map((outcome, i) => testSuite(outcome, names[i] as string));
+  const sum = (key: keyof SuiteCounts) => suites.reduce((total, { counts }) => total + counts[key], 0);
+  const totals: SuiteCounts = {
+    tests: sum('tests'),
+    failures: sum('failures'),
+    errors: sum('errors'),
+    skipped: sum('skipped'),
+    durationMs: Math.max(0, ...suites.map(({ counts }) => counts.durationMs)),
+  };
+  const name = several ? `${outcomes.length} test runs` : names[0];
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="${name}" ${countsAttributes(totals)}>`,
+    ...suites.flatMap(({ lines }) => lines),
     '</testsuites>',
     '',
   ].join('\n');

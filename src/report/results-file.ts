@@ -4,21 +4,33 @@ import os from 'node:os';
 import path from 'node:path';
 import { clean } from '../runner/text.js';
 import type { RunOutcome } from './outcome.js';
+import { onlyTarget, stepOutcome } from './targets.js';
 
-/** When the id had to be changed to make a file name, a hash of it follows, so that two ids never share a file. */
-export function resultsFileName(runId: string | undefined): string {
-  if (runId === undefined) return 'test-run-unknown.json';
-  const name = runId.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 100);
-  if (name === runId) return `test-run-${name}.json`;
-  const hash = createHash('sha256').update(runId).digest('hex').slice(0, 10);
-  return `test-run-${name}-${hash}.json`;
+/** When the name had to be changed to make a file name, a hash of it follows, so that two names never share a file. */
+function fileName(prefix: string, name: string | undefined, unknown: string): string {
+  if (name === undefined) return `${prefix}-${unknown}.json`;
+  const safeName = name.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 100);
+  if (safeName === name) return `${prefix}-${safeName}.json`;
+  const hash = createHash('sha256').update(name).digest('hex').slice(0, 10);
+  return `${prefix}-${safeName}-${hash}.json`;
 }
 
-export function resultsJson(outcome: RunOutcome): string {
+/** One target's file, named after its run. */
+export function resultsFileName(runId: string | undefined): string {
+  return fileName('test-run', runId, 'unknown');
+}
+
+/** Several targets' file, named after the step (`GITHUB_ACTION`: the step's id, or one the runner made unique in the job). */
+export function stepResultsFileName(step: string | undefined): string {
+  return fileName('test-runs', step || undefined, 'step');
+}
+
+/** One target's document: the file with one target, an element of `runs` with several. */
+function runDocument(outcome: RunOutcome) {
   // Cleaned here, whole, rather than in a JSON.stringify replacer, which would take stringify off its fast path.
   const text = (value?: string) =>
     value === undefined ? undefined : clean(value, Number.POSITIVE_INFINITY, 'keep');
-  const document = {
+  return {
     schemaVersion: 1,
     mode: outcome.mode,
     status: outcome.status,
@@ -44,12 +56,32 @@ export function resultsJson(outcome: RunOutcome): string {
       testId: text(testCase.testId),
     })),
   };
-  return JSON.stringify(document);
 }
 
-export async function writeResultsFile(outcome: RunOutcome, resultsDir = os.tmpdir()): Promise<string> {
-  const file = path.join(resultsDir, resultsFileName(outcome.runId));
-  await writeFileReplacing(file, resultsJson(outcome));
+/** One target: its document, schemaVersion 1. Several: schemaVersion 2, the step's outcome and each target's document in `runs`. */
+export function resultsJson(outcomes: readonly RunOutcome[]): string {
+  const only = onlyTarget(outcomes);
+  if (only) return JSON.stringify(runDocument(only));
+  const { status, success, counts, durationMs } = stepOutcome(outcomes);
+  return JSON.stringify({
+    schemaVersion: 2,
+    status,
+    success,
+    counts,
+    durationMs,
+    runs: outcomes.map(runDocument),
+  });
+}
+
+export async function writeResultsFile(
+  outcomes: readonly RunOutcome[],
+  resultsDir = os.tmpdir(),
+  step = process.env.GITHUB_ACTION,
+): Promise<string> {
+  const only = onlyTarget(outcomes);
+  const name = only ? resultsFileName(only.runId) : stepResultsFileName(step);
+  const file = path.join(resultsDir, name);
+  await writeFileReplacing(file, resultsJson(outcomes));
   return file;
 }
 

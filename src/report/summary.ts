@@ -7,31 +7,60 @@ import {
   comparisonLists,
   countsLine,
   headingOf,
+  iconOf,
   type ListMarkup,
   plural,
   runLine,
+  targetHtml,
 } from './format.js';
 import type { RunOutcome, TestCase } from './outcome.js';
+import { STATUS_ORDER, stepOutcome, targetName } from './targets.js';
 
 /** GitHub drops a step summary above 1 MiB whole; stay well under it. */
 export const SUMMARY_BUDGET_BYTES = 1_000_000;
-// Room kept for the closing lines after the table.
+// Room kept in each section for the closing lines after the table.
 const CLOSING_RESERVE_BYTES = 1_000;
+/** For the step: with several targets, each section gets its share. */
 const APPLIED_OPTIONS_MAX_CHARS = 20_000;
 
 const TABLE_OPEN =
   '<table>\n<thead><tr><th>Status</th><th>Test case</th><th>Duration</th></tr></thead>\n<tbody>';
 const TABLE_CLOSE = '</tbody>\n</table>';
+const TARGETS_OPEN =
+  '<table>\n<thead><tr><th>Status</th><th>Target</th><th>Run</th><th>Test cases</th><th>Duration</th></tr></thead>\n<tbody>';
 
-function tableRows(ordered: readonly TestCase[], budgetBytes: number): string[] {
-  const rows: string[] = [];
-  let bytes = Buffer.byteLength(TABLE_OPEN) + Buffer.byteLength(TABLE_CLOSE) + 2;
-  for (const testCase of ordered) {
-    const { icon, label } = testCase.verdict;
-    const row = `<tr><td>${icon} ${cellText(label, 60)}</td><td>${linked(testCase.dashboardUrl, cellText(testCase.title))}</td><td>${formatDuration(testCase.durationMs)}</td></tr>`;
-    bytes += Buffer.byteLength(row) + 1;
-    if (bytes > budgetBytes) break;
-    rows.push(row);
+function testCaseRow(testCase: TestCase): string {
+  const { icon, label } = testCase.verdict;
+  return `<tr><td>${icon} ${cellText(label, 60)}</td><td>${linked(testCase.dashboardUrl, cellText(testCase.title))}</td><td>${formatDuration(testCase.durationMs)}</td></tr>`;
+}
+
+/**
+ * Each section's rows, a prefix of its report order, within `budgetBytes` for all of them: the
+ * sections take a failing row each in turn while they have one, then, when every failing row
+ * fit, any row likewise. A section stops at its first row that does not fit.
+ */
+function shareRows(orders: readonly (readonly TestCase[])[], budgetBytes: number): string[][] {
+  const rows = orders.map((): string[] => []);
+  const open = orders.map(() => true);
+  let left = budgetBytes;
+  for (const failing of [true, false]) {
+    for (let taken = true; taken; ) {
+      taken = false;
+      orders.forEach((order, i) => {
+        const next = order[rows[i]?.length ?? 0];
+        if (!open[i] || next === undefined || (failing && !next.verdict.fails)) return;
+        const row = testCaseRow(next);
+        const bytes = Buffer.byteLength(row) + 1;
+        if (bytes > left) open[i] = false;
+        else {
+          rows[i]?.push(row);
+          left -= bytes;
+          taken = true;
+        }
+      });
+    }
+    // Failures first across the step: no passing row while a failing one was left out.
+    if (orders.some((order, i) => order[rows[i]?.length ?? 0]?.verdict.fails)) break;
   }
   return rows;
 }
@@ -43,14 +72,23 @@ const HTML: ListMarkup = {
   note: (text) => [`<p>${text}</p>`],
 };
 
-/** Within `budgetBytes` (what the summary file leaves), every text redacted and escaped. */
-export function renderSummary(
-  outcome: RunOutcome,
-  context: { junitWritten: boolean; budgetBytes?: number },
-): string {
-  if (outcome.status === 'STARTED') return startedSummary(outcome);
-  const budget = context.budgetBytes ?? SUMMARY_BUDGET_BYTES;
-  const head: string[] = [`<h2>${headingOf(outcome)}</h2>`];
+/** A section of the summary before its table: the whole summary of one target, one level down with several. */
+interface Section {
+  outcome: RunOutcome;
+  head: string[];
+  details: string;
+  /** Its bytes but the rows of its table. */
+  fixedBytes: number;
+}
+
+/** `listChars`: what the comparison's lists may take; `optionsChars`: the applied options. */
+function sectionOf(outcome: RunOutcome, several: boolean, listChars: number, optionsChars: number): Section {
+  if (outcome.status === 'STARTED') {
+    return { outcome, head: [], details: '', fixedBytes: Buffer.byteLength(startedSummary(outcome)) };
+  }
+  const [h, sub] = several ? ['h3', 'h4'] : ['h2', 'h3'];
+  const which = several ? `: ${cellText(targetName(outcome))}` : '';
+  const head: string[] = [`<${h}>${headingOf(outcome)}${which}</${h}>`];
   const line = runLine(outcome, cellText);
   if (line) head.push(`<p>${line}</p>`);
   if (outcome.message) head.push(`<p>${cellText(outcome.message, 2_000)}</p>`);
@@ -63,27 +101,37 @@ export function renderSummary(
   if (comparison) {
     const still = `${comparison.stillFailing.length} still failing`;
     head.push(
-      `<h3>Compared with ${cellText(comparison.against)}: ${comparisonHeadline(comparison)}, ${still}</h3>`,
+      `<${sub}>Compared with ${cellText(comparison.against)}: ${comparisonHeadline(comparison)}, ${still}</${sub}>`,
     );
-    head.push(...comparisonLists(comparison, HTML, { left: Number.POSITIVE_INFINITY }));
+    head.push(...comparisonLists(comparison, HTML, { left: listChars }));
   }
-
   const options = outcome.appliedOptions && JSON.stringify(outcome.appliedOptions, null, 2);
   const details = options
-    ? `<details><summary>Applied options</summary><pre><code>${preText(options, APPLIED_OPTIONS_MAX_CHARS)}</code></pre></details>`
+    ? `<details><summary>Applied options</summary><pre><code>${preText(options, optionsChars)}</code></pre></details>`
     : '';
+  const table =
+    outcome.testCases.length > 0 ? Buffer.byteLength(TABLE_OPEN) + Buffer.byteLength(TABLE_CLOSE) + 2 : 0;
+  const fixedBytes =
+    Buffer.byteLength(head.join('\n')) + Buffer.byteLength(details) + CLOSING_RESERVE_BYTES + table;
+  return { outcome, head, details, fixedBytes };
+}
+
+function sectionHtml(
+  { outcome, head, details }: Section,
+  rows: readonly string[],
+  junitWritten: boolean,
+): string {
+  if (outcome.status === 'STARTED') return startedSummary(outcome);
   const tail: string[] = [];
   if (outcome.testCases.length === 0) {
     tail.push('<p>No test case was reported.</p>');
   } else {
-    const used = Buffer.byteLength(head.join('\n')) + Buffer.byteLength(details) + CLOSING_RESERVE_BYTES;
-    const rows = tableRows(outcome.reportOrder, budget - used);
     tail.push([TABLE_OPEN, ...rows, TABLE_CLOSE].join('\n'));
     const hidden = outcome.reportOrder.slice(rows.length);
     if (hidden.length > 0) {
       const failingHidden = hidden.filter((testCase) => testCase.verdict.fails).length;
       const failingNote = failingHidden > 0 ? ` (${failingHidden} of them failed)` : '';
-      const junit = context.junitWritten ? ' and the JUnit report' : '';
+      const junit = junitWritten ? ' and the JUnit report' : '';
       const where = `the results file (output <code>results-file</code>)${junit}`;
       tail.push(
         `<p>${plural(hidden.length, 'more test case')} not shown${failingNote}; the full list is in ${where}.</p>`,
@@ -92,6 +140,58 @@ export function renderSummary(
   }
   if (details) tail.push(details);
   return `${[...head, ...tail].join('\n')}\n`;
+}
+
+/** With several targets: the step's outcome, its totals, and a row per target. */
+function targetsOverview(outcomes: readonly RunOutcome[]): string {
+  const step = stepOutcome(outcomes);
+  const byStatus = STATUS_ORDER.flatMap((status) => {
+    const count = outcomes.filter((outcome) => outcome.status === status).length;
+    return count > 0 ? [`${count} ${status}`] : [];
+  });
+  const duration = step.durationMs === undefined ? '' : ` · longest run ${formatDuration(step.durationMs)}`;
+  const rows = outcomes.map((outcome) => {
+    const run = outcome.runId ? linked(outcome.dashboardUrl, `<code>${cellText(outcome.runId)}</code>`) : '—';
+    const counts = outcome.status === 'STARTED' ? '—' : cellText(countsLine(outcome.counts));
+    const cells = [
+      `${iconOf(outcome)} ${outcome.status}`,
+      targetHtml(outcome, cellText) || '—',
+      run,
+      counts,
+      formatDuration(outcome.durationMs),
+    ];
+    return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
+  });
+  const heading = `${iconOf(step)} ${plural(outcomes.length, 'test run')}: ${byStatus.join(', ')}`;
+  const totals = step.status === 'STARTED' ? '' : `<p>${cellText(countsLine(step.counts))}${duration}</p>\n`;
+  return `<h2>${heading}</h2>\n${totals}${[TARGETS_OPEN, ...rows, TABLE_CLOSE].join('\n')}\n`;
+}
+
+/**
+ * Within `budgetBytes` (what the summary file leaves), every text redacted and escaped. One target:
+ * its section. Several: an overview, then a section per target, sharing the budget's rows.
+ */
+export function renderSummary(
+  outcomes: readonly RunOutcome[],
+  context: { junitWritten: boolean; budgetBytes?: number },
+): string {
+  const budget = context.budgetBytes ?? SUMMARY_BUDGET_BYTES;
+  const several = outcomes.length > 1;
+  const overview = several ? [targetsOverview(outcomes)] : [];
+  // One target's comparison lists are capped by count only; several share a quarter of the budget.
+  const listChars = several ? budget / 4 / outcomes.length : Number.POSITIVE_INFINITY;
+  const optionsChars = Math.floor(APPLIED_OPTIONS_MAX_CHARS / Math.max(1, outcomes.length));
+  const sections = outcomes.map((outcome) => sectionOf(outcome, several, listChars, optionsChars));
+  const fixed = sections.reduce(
+    (sum, section) => sum + section.fixedBytes,
+    Buffer.byteLength(overview.join('')),
+  );
+  const rows = shareRows(
+    sections.map(({ outcome }) => (outcome.status === 'STARTED' ? [] : outcome.reportOrder)),
+    budget - fixed,
+  );
+  const html = sections.map((section, i) => sectionHtml(section, rows[i] ?? [], context.junitWritten));
+  return [...overview, ...html].join('\n');
 }
 
 function startedSummary(outcome: RunOutcome): string {
@@ -104,11 +204,11 @@ function startedSummary(outcome: RunOutcome): string {
   return `<p>Started ${kind}${id}${suite} (not waiting for it).</p>\n`;
 }
 
-export async function writeSummary(outcome: RunOutcome, junitWritten: boolean): Promise<void> {
+export async function writeSummary(outcomes: readonly RunOutcome[], junitWritten: boolean): Promise<void> {
   const file = process.env.GITHUB_STEP_SUMMARY;
   // A missing file counts as empty: core.summary.write() reports it.
   const existing = file ? ((await stat(file).catch(() => undefined))?.size ?? 0) : 0;
-  const html = renderSummary(outcome, { junitWritten, budgetBytes: SUMMARY_BUDGET_BYTES - existing });
+  const html = renderSummary(outcomes, { junitWritten, budgetBytes: SUMMARY_BUDGET_BYTES - existing });
   // A blank line first, so that whatever the file holds cannot run into this summary's HTML.
   const separator = existing > 0 ? '\n\n' : '';
   await appendSummary(separator + html);

@@ -8,6 +8,11 @@ export function setOutput(name: string, value: string | number): void {
   core.setOutput(name, safe(value, Number.POSITIVE_INFINITY));
 }
 
+/** One value per line, each as `setOutput` writes it (so none can add a line). */
+export function setOutputLines(name: string, values: readonly string[]): void {
+  core.setOutput(name, values.map((value) => safe(value, Number.POSITIVE_INFINITY)).join('\n'));
+}
+
 export function saveState(name: string, value: string): void {
   core.saveState(name, safe(value, Number.POSITIVE_INFINITY));
 }

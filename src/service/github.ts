@@ -230,31 +230,35 @@ export class GitHub {
   }
 
   /**
-   * The latest of the token's own comments holding `marker`. When GitHub cannot say who the token
-   * is (`untrusted`), none is: another app's copy must never be edited or believed.
+   * The token's own comments holding any of `markers`, oldest first, listed once. When GitHub
+   * cannot say who the token is (`untrusted`), none is: another app's copy must never be edited or
+   * believed.
    */
-  async findComment(number: number, marker: string): Promise<{ comment?: Comment; untrusted: boolean }> {
-    const marked = await this.marked(number, marker);
-    if (marked.length === 0) return { untrusted: false };
+  async findComments(
+    number: number,
+    markers: string[],
+  ): Promise<{ comments: Comment[]; untrusted: boolean }> {
+    const marked = await this.marked(number, markers);
+    if (marked.length === 0) return { comments: [], untrusted: false };
     const who = await this.identity();
-    if (!who) return { untrusted: true };
+    if (!who) return { comments: [], untrusted: true };
     // By its author's id (logins of bots differ between GraphQL and REST in places; ids do not), else its login.
     const isOwn = ({ user }: Comment) =>
       who.id !== undefined ? user?.id === who.id : user?.login === who.login;
-    return { comment: marked.filter(isOwn).at(-1), untrusted: false };
+    return { comments: marked.filter(isOwn), untrusted: false };
   }
 
   /** Every comment of the pull request holding `marker`, by `authorId` (the token's own), oldest first. */
   async commentsBy(number: number, marker: string, authorId: number): Promise<Comment[]> {
-    const marked = await this.marked(number, marker);
+    const marked = await this.marked(number, [marker]);
     return marked.filter(({ user }) => user?.id === authorId).sort((a, b) => a.id - b.id);
   }
 
-  private marked(number: number, marker: string): Promise<Comment[]> {
+  private marked(number: number, markers: string[]): Promise<Comment[]> {
     const what = `list the comments of pull request #${number}`;
     const first = `/issues/${number}/comments?per_page=100`;
     const list = { schema: answers().list, items: (comments: Comment[]) => comments };
-    return this.pages(first, what, list, ({ body }) => !!body?.includes(marker));
+    return this.pages(first, what, list, ({ body }) => markers.some((marker) => body?.includes(marker)));
   }
 
   async updateComment(id: number, body: string): Promise<string> {
