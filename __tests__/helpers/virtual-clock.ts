@@ -52,6 +52,8 @@ export interface ManualClock extends Clock {
   slept: number[];
   /** Moves the time forward: the sleeps and time-outs it passes end. */
   advance(ms: number): Promise<void>;
+  /** Resolves once `count` sleeps have been asked for in all (a server's delay has begun). */
+  asleep(count?: number): Promise<void>;
 }
 
 /**
@@ -63,6 +65,7 @@ export function manualClock(start = 1_000_000): ManualClock {
   let now = start;
   const slept: number[] = [];
   const waits = new Set<{ until: number; end: () => void }>();
+  const sleepers: { count: number; resolve: () => void }[] = [];
   const wait = (ms: number, end: () => void) => {
     const entry = { until: now + ms, end };
     waits.add(entry);
@@ -74,6 +77,10 @@ export function manualClock(start = 1_000_000): ManualClock {
     random: () => 0.5,
     sleep: (ms, signal) => {
       slept.push(ms);
+      for (const sleeper of sleepers.filter(({ count }) => count <= slept.length)) {
+        sleepers.splice(sleepers.indexOf(sleeper), 1);
+        sleeper.resolve();
+      }
       return new Promise<void>((resolve) => {
         if (signal?.aborted) return resolve();
         const entry = wait(ms, resolve);
@@ -85,6 +92,8 @@ export function manualClock(start = 1_000_000): ManualClock {
       wait(ms, () => controller.abort(new DOMException('The operation timed out.', 'TimeoutError')));
       return controller.signal;
     },
+    asleep: (count = 1) =>
+      count <= slept.length ? Promise.resolve() : new Promise((resolve) => sleepers.push({ count, resolve })),
     advance: async (ms) => {
       now += ms;
       for (const entry of waits) {
