@@ -17,6 +17,8 @@
  *    dist/index.js's start request with one tunnel and without, and the run's end to cloudflared gone.
  * 5. Untrusted input: cleaning a title of 5 MB, refusing `options` inputs that once hung the step,
  *    and dist/index.js against an answer that never ends (time, peak memory).
+ * 7. Cancellation: dist/index.js from SIGINT to its exit, a poll in progress and the worst path
+ *    (a start answered late, a cancel that never answers) (BENCH_ONLY=cancel).
  *
  * Everything printed is also written to bench/results.md, the page docs/performance.md links to.
  *
@@ -29,6 +31,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Simulator } from '../__tests__/simulator/simulator.js';
+import { cancelTable, measureCancel } from './cancel.js';
 import { makeTestCases } from './cases.js';
 import {
   buildActionBundles,
@@ -54,7 +57,7 @@ const SIZES = [1_000, 10_000, 50_000];
 const WARM_RUNS = 5;
 const FIRST_RUN_PROCESSES = 3;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? '31');
-/** BENCH_ONLY=cold-start,size runs only those sections (reports, whole, targets, cold-start, format, size, untrusted, digest, tunnel). */
+/** BENCH_ONLY=cold-start,size runs only those sections (reports, whole, targets, cold-start, format, size, untrusted, digest, tunnel, cancel). */
 const ONLY = process.env.BENCH_ONLY?.split(',');
 const runs = (section: string) => ONLY === undefined || ONLY.includes(section);
 const TARGETS = {
@@ -491,6 +494,14 @@ async function benchTunnel(): Promise<void> {
   }
 }
 
+async function benchCancel(): Promise<void> {
+  heading('Cancellation: dist/index.js from SIGINT to its exit');
+  for (const node of binaries) {
+    print(`\n${node.name}, 3 rounds:\n`);
+    print(cancelTable(await measureCancel(node.bin, 3)));
+  }
+}
+
 print('# npm run bench');
 print(
   `${binaries.map((node) => node.name).join(' and ')}; ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}; ${os.platform()} ${os.release()}`,
@@ -512,6 +523,7 @@ try {
   if (runs('untrusted')) await benchUntrusted(sim, probes.exitProbe);
   if (runs('digest')) benchDigest();
   if (runs('tunnel')) await benchTunnel();
+  if (runs('cancel')) await benchCancel();
 } finally {
   await sim?.stop();
   removeDir(tmp);

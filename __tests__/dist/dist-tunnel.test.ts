@@ -119,7 +119,7 @@ describe.each(nodeBinaries())('tunnel, dist/index.js on $name', ({ bin }) => {
       });
 
       expect(result.outputs).toMatchObject({ status: 'CANCELLED' });
-      expect(result.elapsedMs).toBeLessThan(20_000);
+      expect(result.signal).toBeNull();
       expect(pids()).toHaveLength(1);
       expect(pids().every(isGone)).toBe(true);
     },

@@ -147,7 +147,7 @@ interface SuiteRun {
   statusGets: number;
   options: Record<string, unknown>;
   /** With `Scenario.app`: the cases of the fetches, RUNNING until they are all done. */
-  appTests?: { done: boolean; cases?: SimTestCase[] };
+  appTests?: { done: boolean; cases?: SimTestCase[]; finished?: Promise<void> };
 }
 
 interface Route {
@@ -167,14 +167,14 @@ export class Simulator extends JsonServer<Operation> {
   private nextSuiteRun = 1;
   private runsCreated = 0;
 
-  private constructor(server: Server, scenario: Scenario) {
-    super(server);
+  private constructor(server: Server, scenario: Scenario, options: StartOptions) {
+    super(server, options.clock);
     this.scenario = scenario;
     this.url = this.origin + normalisePrefix(scenario.prefix);
   }
 
   static async start(scenario: Scenario = {}, options: StartOptions = {}): Promise<Simulator> {
-    return new Simulator(await listeningServer(options), scenario);
+    return new Simulator(await listeningServer(options), scenario, options);
   }
 
   /** Replaces the scenario. Runs already created keep their script; request counts are not reset. */
@@ -190,7 +190,7 @@ export class Simulator extends JsonServer<Operation> {
       projectId,
       script: script ?? this.scenario.projects?.[projectId] ?? this.scenario.project ?? {},
       branch,
-      createdAt: Date.now(),
+      createdAt: this.clock.now(),
       gets: 0,
     });
     return id;
@@ -365,7 +365,7 @@ export class Simulator extends JsonServer<Operation> {
     const run = this.findProjectRun(projectId, runId);
     if (!run) return { status: 404, body: { error: `Run ${runId} not found` } };
     run.gets++;
-    return { status: 200, body: readForm(run, Date.now()) };
+    return { status: 200, body: readForm(run, this.clock.now()) };
   }
 
   private cancelProjectRun(projectId: string, body: ParsedBody): Reply {
@@ -380,7 +380,7 @@ export class Simulator extends JsonServer<Operation> {
     if (!run) return { status: 404, body: { error: `Run ${runId} not found` } };
     this.cancelledRunIds.push(runId);
     if (run.override === undefined) {
-      const now = Date.now();
+      const now = this.clock.now();
       const status = scriptedStatus(run, now);
       if (FINAL_PROJECT_STATUSES.has(status)) {
         run.override = status; // already final: it stays as it was
@@ -407,9 +407,9 @@ export class Simulator extends JsonServer<Operation> {
     if (this.scenario.app) {
       const appTests: SuiteRun['appTests'] = { done: false };
       run.appTests = appTests;
-      void runAppTests(run.options, this.scenario.app).then((cases) =>
-        Object.assign(appTests, { done: true, cases }),
-      );
+      appTests.finished = runAppTests(run.options, this.scenario.app).then((cases) => {
+        Object.assign(appTests, { done: true, cases });
+      });
     }
     return {
       status: 200,
@@ -420,6 +420,11 @@ export class Simulator extends JsonServer<Operation> {
         options: run.options,
       },
     };
+  }
+
+  /** Resolves once the tests a suite run runs against the app (`Scenario.app`) are done. */
+  appTestsDone(testSuiteRunId: string): Promise<void> {
+    return this.suiteRuns.get(testSuiteRunId)?.appTests?.finished ?? Promise.resolve();
   }
 
   private getSuiteRunStatus(testSuiteRunId: string): Reply {

@@ -41,7 +41,7 @@ export async function connectGitHub(
   const octokit = getOctokit(token, {
     baseUrl: apiUrl,
     userAgent: USER_AGENT,
-    request: { fetch: githubFetch(apiUrl, requestTimeoutMs) },
+    request: { fetch: githubFetch(apiUrl, requestTimeoutMs, clock) },
   });
   // `until`: a cancelled job's deadline, which no budget may outlast.
   return ({ owner, repo }, until = Number.POSITIVE_INFINITY) =>

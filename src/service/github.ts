@@ -2,7 +2,7 @@ import type { getOctokit } from '@actions/github';
 import * as z from 'zod/mini';
 import { info } from '../runner/log.js';
 import { line } from '../runner/text.js';
-import { systemClock } from './clock.js';
+import type { Clock } from './clock.js';
 import { Aborted, GitHubError } from './errors.js';
 import { once } from './interface.js';
 import { type Party, type RequestContext, type RetryRule, request } from './request.js';
@@ -102,12 +102,12 @@ const GITHUB: Party = {
   advice: () => undefined,
   failed: (message, status) => new GitHubError(message, status),
   // GitHub's secondary rate limit answers 403 with no quota left: a refusal, like 429.
-  refusal: ({ status, headers }) => {
+  refusal: ({ status, headers }, now) => {
     if (status !== 403 || headers.get('x-ratelimit-remaining') !== '0') return undefined;
     const reset = Number(headers.get('x-ratelimit-reset')) * 1000;
     return {
       status: 429,
-      retryAfterMs: Number.isFinite(reset) ? Math.max(0, reset - Date.now()) : undefined,
+      retryAfterMs: Number.isFinite(reset) ? Math.max(0, reset - now) : undefined,
     };
   },
 };
@@ -120,6 +120,7 @@ const GITHUB: Party = {
 export function githubFetch(
   apiUrl: string,
   timeoutMs: number,
+  clock: Clock,
   call?: { what: string; rule: RetryRule; context: RequestContext },
 ) {
   const { origin } = new URL(apiUrl);
@@ -134,7 +135,7 @@ export function githubFetch(
     const answer = await request(
       GITHUB,
       { name: what, rule: call?.rule ?? 'github', method, url, headers: init.headers ?? {}, body: init.body },
-      call?.context ?? { clock: systemClock, deadline: Date.now() + timeoutMs, requestTimeoutMs: timeoutMs },
+      call?.context ?? { clock, deadline: clock.now() + timeoutMs, requestTimeoutMs: timeoutMs },
     );
     // A Response refuses a body with these statuses.
     const body = [204, 205].includes(answer.status) ? null : answer.body;
@@ -159,7 +160,7 @@ export class GitHub {
   ): Promise<T> {
     try {
       return await send({
-        fetch: githubFetch(this.apiUrl, context.requestTimeoutMs, { what, rule, context }),
+        fetch: githubFetch(this.apiUrl, context.requestTimeoutMs, context.clock, { what, rule, context }),
       });
     } catch (error) {
       const cause = (error as { cause?: unknown } | undefined)?.cause;
