@@ -11,6 +11,9 @@ export default {
   },
   testMatch: ['**/__tests__/**/*.test.ts'],
   globalSetup: '<rootDir>/__tests__/helpers/global-setup.mjs',
+  setupFiles: ['<rootDir>/__tests__/helpers/quiet-stdout.ts'],
+  // One line per test file, and the failures: also when a single file runs.
+  verbose: false,
   globalTeardown: '<rootDir>/__tests__/helpers/global-teardown.mjs',
   testTimeout: 30000,
 };

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { minify } from 'terser';
 
-/** The format dist/ ships; see README.md, "Performance". */
+/** The format dist/ ships; see docs/performance.md. */
 const FORMAT = 'cjs';
 
 const root = path.resolve(import.meta.dirname, '..');

@@ -16,12 +16,24 @@ interface ActionYml {
 }
 const action = load(fs.readFileSync('action.yml', 'utf8')) as ActionYml;
 const readme = fs.readFileSync('README.md', 'utf8');
+/**
+ * The user's documentation: the README, then the reference pages it links to. A page written ahead
+ * of its feature (round 5, many targets in one step) is left out until the feature lands.
+ */
+const docs = [
+  'README.md',
+  ...fs
+    .readdirSync('docs')
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => `docs/${name}`),
+].map((file) => ({ file, text: fs.readFileSync(file, 'utf8') }));
 
 /** The names in the first column of the markdown table under a heading (`a`, `b` in one cell too). */
-function documentedNames(heading: string): string[] {
-  const start = readme.indexOf(`\n${heading}\n`);
-  if (start < 0) throw new Error(`README has no '${heading}'`);
-  const section = readme.slice(start + heading.length + 2);
+function documentedNames(heading: string, text = readme, file = 'README.md'): string[] {
+  const start = `\n${text}`.indexOf(`\n${heading}\n`);
+  if (start < 0) throw new Error(`${file} has no '${heading}'`);
+  const section = `\n${text}`.slice(start + heading.length + 2);
   const table = section.slice(section.indexOf('\n|') + 1).split('\n\n')[0] as string;
   return table
     .split('\n')
@@ -59,8 +71,9 @@ test('the README documents every input and output of action.yml, and no other', 
   expect(sorted(documentedNames('## Outputs'))).toEqual(sorted(Object.keys(action.outputs)));
 });
 
-test('the README documents every field of the options schema, and no other', () => {
-  expect(sorted(documentedNames('## Suite options'))).toEqual(
+test('docs/suite-options.md documents every field of the options schema, and no other', () => {
+  const page = fs.readFileSync('docs/suite-options.md', 'utf8');
+  expect(sorted(documentedNames('# Suite options', page, 'docs/suite-options.md'))).toEqual(
     sorted(Object.keys(suiteOptionsSchema().shape)),
   );
 });
@@ -75,28 +88,33 @@ test('a run sets every output of action.yml, and no other', async () => {
   }
 });
 
-/** Every step of the README's YAML examples that uses this action, with its `with:` inputs. */
-function readmeExamples(): Record<string, unknown>[] {
-  const steps: Record<string, unknown>[] = [];
+/** Every step of the YAML examples of the README and docs/ that uses this action, with its `with:` inputs. */
+function documentedExamples(): { file: string; given: Record<string, unknown> }[] {
+  const steps: { file: string; given: Record<string, unknown> }[] = [];
+  let file = '';
   const visit = (node: unknown): void => {
     if (Array.isArray(node)) node.forEach(visit);
     else if (node !== null && typeof node === 'object') {
       const record = node as Record<string, unknown>;
       if (String(record.uses).startsWith('acme/test-run-action@')) {
-        steps.push((record.with ?? {}) as Record<string, unknown>);
+        steps.push({ file, given: (record.with ?? {}) as Record<string, unknown> });
       }
       Object.values(record).forEach(visit);
     }
   };
-  for (const [, block] of readme.matchAll(/```yaml\n([\s\S]*?)```/g)) visit(load(block ?? ''));
+  for (const doc of docs) {
+    file = doc.file;
+    for (const [, block] of doc.text.matchAll(/```yaml\n([\s\S]*?)```/g)) visit(load(block ?? ''));
+  }
   return steps;
 }
 
-test("the README's examples use only inputs of action.yml, with values the action accepts", async () => {
-  const examples = readmeExamples();
-  expect(examples.length).toBeGreaterThanOrEqual(9);
-  for (const given of examples) {
-    expect(Object.keys(given).filter((name) => !(name in action.inputs))).toEqual([]);
+test('the examples of the README and docs/ use only inputs of action.yml, with values the action accepts', async () => {
+  const examples = documentedExamples();
+  expect(examples.filter((example) => example.file === 'README.md').length).toBeGreaterThanOrEqual(4);
+  expect(examples.length).toBeGreaterThanOrEqual(12);
+  for (const { file, given } of examples) {
+    expect([file, Object.keys(given).filter((name) => !(name in action.inputs))]).toEqual([file, []]);
     // What the runner would pass: expressions become plain values (a toJSON one, a quoted string).
     const inputs = Object.fromEntries(
       Object.entries(given).map(([name, value]) => [
@@ -111,10 +129,11 @@ test("the README's examples use only inputs of action.yml, with values the actio
 });
 
 test("the migration guide maps the other action's inputs and outputs onto ones that exist here", () => {
-  const section = readme.slice(readme.indexOf("\n## Migrating from the service's own action\n"));
-  const tables = section
-    .split('\n## ')[1]
-    ?.split('\n\n')
+  const guide = fs.readFileSync('docs/migrating.md', 'utf8');
+  expect(guide.startsWith("# Migrating from the service's own action\n")).toBe(true);
+  expect(readme).toContain('(docs/migrating.md)');
+  const tables = guide
+    .split('\n\n')
     .filter((block) => block.startsWith('| input there') || block.startsWith('| output there'));
   const mapped = (table: string) =>
     table

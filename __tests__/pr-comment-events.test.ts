@@ -124,6 +124,22 @@ describe('deployment_status: a preview deployment', () => {
     expect(commentsOn(7)[0]?.body).toContain('Commit <code>beef333</code>');
   });
 
+  test("a state other than 'success': one notice that the deployment may not be up, and the run goes on", async () => {
+    await start([OURS], passed('checkout'));
+    const pending = env(
+      'deployment_status',
+      deploymentStatusEvent({ repository: REPO, sha: HEAD, state: 'pending' }),
+    );
+    const result = await run(pending);
+    expect(annotations(result.log, 'notice')).toEqual([
+      "::notice::This deployment_status event reports the state 'pending', not 'success': the deployment may not be up, and tests of its URL may fail. Run the job on success only: if: github.event.deployment_status.state == 'success'.",
+    ]);
+    expect(result.outputs.status).toBe('PASSED');
+    expect(commentsOn(7)).toHaveLength(1);
+    const success = await run(preview(HEAD));
+    expect(annotations(success.log, 'notice')).toEqual([]);
+  });
+
   test('of a commit no open pull request has: one log line, nothing written, no warning', async () => {
     await start([OURS, { ...OURS, number: 5, headSha: 'abc'.padEnd(40, '4'), state: 'closed' }]);
     const result = await run(preview('abc'.padEnd(40, '4')), { 'fail-on': 'new' });

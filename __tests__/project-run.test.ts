@@ -227,7 +227,24 @@ describe('input errors name the input and send nothing', () => {
       { 'base-url': 'tests.example.com' },
       /Input 'base-url' must be an absolute URL/,
     ],
-    ['both ids', { 'test-suite-id': 's1' }, /'project-id' and 'test-suite-id' are both set/],
+    [
+      '21 targets across both ids',
+      {
+        'project-id': Array.from({ length: 11 }, (_, i) => `proj-${i}`).join('\n'),
+        'test-suite-id': Array.from({ length: 10 }, (_, i) => `suite-${i}`).join('\n'),
+      },
+      /Inputs 'project-id' and 'test-suite-id' name 21 targets; one step runs at most 20\./,
+    ],
+    [
+      'an id given twice',
+      { 'project-id': 'proj-1\n proj-2\nproj-1' },
+      /Input 'project-id' names 'proj-1' twice; give each id once\./,
+    ],
+    [
+      'run-id with several ids',
+      { 'project-id': 'proj-1\nproj-2', 'run-id': 'r' },
+      /Input 'run-id' attaches to one run/,
+    ],
     ['neither id', { 'project-id': '' }, /Neither 'project-id' nor 'test-suite-id' is set/],
     ['an unknown mode', { mode: 'agent' }, /Input 'mode' must be 'project' or 'suite'; got 'agent'/],
     ['mode suite with a project id', { mode: 'suite' }, /Input 'project-id' is set but 'mode' is 'suite'/],

@@ -77,7 +77,7 @@ describe('settings', () => {
   test('defaults', async () => {
     const settings = await readSettings(reader({}), { RUNNER_TEMP: '/runner/temp', GITHUB_WORKSPACE: '/ws' });
     expect(settings).toMatchObject({
-      target: { kind: 'project', projectId: 'p' },
+      targets: [{ target: { kind: 'project', projectId: 'p' } }],
       wait: true,
       pollIntervalMs: 5000,
       timeoutMs: 3_600_000,
@@ -88,7 +88,7 @@ describe('settings', () => {
       resultsDir: '/runner/temp',
     });
     expect(settings.junitPath).toBeUndefined();
-    expect(settings.branch).toBeUndefined();
+    expect(settings.targets[0]?.branch).toBeUndefined();
   });
 
   test('junit-report is relative to the workspace', async () => {
@@ -107,13 +107,13 @@ describe('settings', () => {
     const pushed = await readSettings(reader({}), { GITHUB_REF_TYPE: 'branch', GITHUB_REF_NAME: 'main' });
     const tagged = await readSettings(reader({}), { GITHUB_REF_TYPE: 'tag', GITHUB_REF_NAME: 'v1' });
     const pr = await readSettings(reader({}), { GITHUB_HEAD_REF: 'fix', GITHUB_REF_NAME: '12/merge' });
-    expect([pushed.branch, tagged.branch, pr.branch]).toEqual(['main', undefined, 'fix']);
+    expect([pushed, tagged, pr].map(({ targets }) => targets[0]?.branch)).toEqual(['main', undefined, 'fix']);
   });
 
   test.each([
     ['project-id', '..', "'..' is a path segment, not a name"],
     ['project-id', '.', "'.' is a path segment, not a name"],
-    ['test-suite-id', 'suite\n::error::x', 'it holds a control, line-break or invisible character'],
+    ['test-suite-id', 'suite\r::error::x', 'it holds a control, line-break or invisible character'],
     ['run-id', 'run\u200b1', 'it holds a control, line-break or invisible character'],
   ])('%s %j is an input error: %s', async (name, value, problem) => {
     const inputs = name === 'test-suite-id' ? { 'project-id': '', [name]: value } : { [name]: value };
@@ -188,7 +188,7 @@ describe('settings', () => {
         {},
       );
       expect(settings).toMatchObject({
-        target: { tunnelOrigins: ['http://localhost:3000', 'http://127.0.0.1:4000'] },
+        targets: [{ target: { tunnelOrigins: ['http://localhost:3000', 'http://127.0.0.1:4000'] } }],
       });
     });
 
@@ -252,7 +252,7 @@ describe('settings', () => {
         suite({ 'base-url': 'http://127.0.0.1:8080', options: replacing('http://localhost:3000/checkout') }),
         {},
       );
-      await expect(settings).resolves.toMatchObject({ target: { tunnelOrigins: [] } });
+      await expect(settings).resolves.toMatchObject({ targets: [{ target: { tunnelOrigins: [] } }] });
     });
   });
 });

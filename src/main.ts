@@ -1,18 +1,19 @@
 import { InputError } from './inputs/input-error.js';
-import { type InputReader, readSettings, type Settings } from './inputs/settings.js';
+import { eachTarget, type InputReader, readSettings, type Settings } from './inputs/settings.js';
+import { deploymentNotReady } from './inputs/workflow-run.js';
 import { annotate } from './report/annotations.js';
 import { writeReports } from './report/index.js';
 import type { RunOutcome } from './report/outcome.js';
 import { findBaseline } from './run/baseline.js';
 import { CheckRunWriter } from './run/check-runs.js';
 import { judgeAgainst } from './run/compare.js';
-import { runToOutcome } from './run/index.js';
-import { openPullRequestThread } from './run/pr-comment.js';
+import { runTargets } from './run/index.js';
+import { type EarlierComment, openPullRequestThread } from './run/pr-comment.js';
 import { findPullRequests, withPullRequestNote } from './run/pull-requests.js';
 import { JobCancellation } from './run/signals.js';
 import { STATE } from './run/state.js';
-import { beginStep, debug, fail } from './runner/log.js';
-import { saveState, setOutput } from './runner/step.js';
+import { beginStep, debug, fail, notice } from './runner/log.js';
+import { saveState, setOutput, setOutputLines } from './runner/step.js';
 import { line } from './runner/text.js';
 import { type Clock, systemClock } from './service/clock.js';
 
@@ -33,24 +34,42 @@ export async function run(dependencies: RunDependencies = {}): Promise<void> {
   job.listen(cancelSignal);
   // Why the step fails; empty when it passes. `success` is written from this alone.
   const failures: string[] = [];
-  let reported: { outcome: RunOutcome; settings: Settings } | undefined;
-  let checks: CheckRunWriter | undefined;
+  let reported: { outcomes: RunOutcome[]; summary: boolean } | undefined;
+  let checks: (CheckRunWriter | undefined)[] = [];
   try {
-    const read = await readSettings(input, env);
-    // Before the run: a suite run's default note names the pull request found.
-    const found = await findPullRequests(read, clock, job.signal);
-    const settings = withPullRequestNote(read, found);
-    checks = await CheckRunWriter.open(settings, clock, job);
-    const ran = await runToOutcome(settings, clock, job, async (started) => checks?.started(started));
-    const thread = await openPullRequestThread(ran, settings, found, clock, job.signal);
-    const baseline = await findBaseline(settings, found, ran, thread, clock, job.signal);
-    const outcome = judgeAgainst(ran, baseline, settings.failOn);
-    const reports = await writeReports([outcome], settings);
+    const step = await readSettings(input, env);
+    const notReady = deploymentNotReady(step.workflow);
+    if (notReady) notice(line`${notReady}`);
+    // Before the runs: a suite run's default note names the pull request found.
+    const found = await findPullRequests(step, clock, job.signal);
+    const targets = eachTarget(step).map((settings) => withPullRequestNote(settings, found));
+    checks = await CheckRunWriter.openAll(targets, clock, job);
+    const ran = await runTargets(targets, clock, job, async (index, started) =>
+      checks[index]?.started(started),
+    );
+    const thread = await openPullRequestThread(ran, step, found, clock, job.signal);
+    const outcomes = await Promise.all(
+      ran.map(async (outcome, index) => {
+        const settings = targets[index] as Settings;
+        const earlier = thread.earlier[index] as EarlierComment;
+        const baseline = await findBaseline(settings, found, outcome, earlier, clock, job.signal);
+        return judgeAgainst(outcome, baseline, settings.failOn);
+      }),
+    );
+    const reports = await writeReports(outcomes, step);
     failures.push(...reports.failures);
     // With wait: false, none: the step that attaches with run-id writes it.
-    if (outcome.status !== 'STARTED') setOutput('check-run-url', (await checks?.complete(outcome)) ?? '');
-    setOutput('comment-url', (await thread.write(outcome, failures.length > 0)) ?? '');
-    reported = { outcome, settings };
+    if (outcomes.some((outcome) => outcome.status !== 'STARTED')) {
+      const urls = await Promise.all(
+        checks.map((writer, index) => writer?.complete(outcomes[index] as RunOutcome)),
+      );
+      setOutputLines(
+        'check-run-url',
+        urls.map((url) => url ?? ''),
+      );
+    }
+    setOutput('comment-url', (await thread.write(outcomes, failures.length > 0)) ?? '');
+    reported = { outcomes, summary: step.summary };
   } catch (error) {
     // No outcome was learned: the inputs are wrong, or something unexpected broke.
     setOutput('status', 'ERROR');
@@ -60,12 +79,13 @@ export async function run(dependencies: RunDependencies = {}): Promise<void> {
       failures.push(`Unexpected error: ${error.message}`);
     } else failures.push(`Unexpected error: ${String(error)}`);
     // A required check must not wait for ever.
-    await checks?.fail(failures.at(-1) ?? 'The step failed.').catch(() => undefined);
+    const why = failures.at(-1) ?? 'The step failed.';
+    await Promise.all(checks.map((writer) => writer?.fail(why).catch(() => undefined)));
   } finally {
     job.dispose();
   }
   setOutput('success', String(failures.length === 0));
   for (const failure of failures) fail(line`${failure}`);
   // Last, so that the step's own warnings and failures come out of GitHub's ten of each first.
-  if (reported) annotate([reported.outcome], reported.settings.summary);
+  if (reported) annotate(reported.outcomes, reported.summary);
 }

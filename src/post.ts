@@ -1,7 +1,7 @@
-import { type InputReader, readSettings } from './inputs/settings.js';
+import { eachTarget, type InputReader, MAX_TARGETS, readSettings, type Settings } from './inputs/settings.js';
 import { closeLeftoverCheckRun } from './run/check-runs.js';
 import { cancelRun, planRun } from './run/index.js';
-import { STATE } from './run/state.js';
+import { STATE, stateOf } from './run/state.js';
 import { stopLeftoverTunnels } from './run/tunnel.js';
 import { beginStep, info, warning } from './runner/log.js';
 import { getState } from './runner/step.js';
@@ -21,29 +21,45 @@ export async function cleanup(dependencies: CleanupDependencies = {}): Promise<v
   const { state = getState, clock = systemClock } = dependencies;
   beginStep();
   await stopLeftoverTunnels(state);
-  const checkRunId = state(STATE.checkRunId);
-  if (checkRunId) {
-    try {
-      const settings = await readSettings(dependencies.input, dependencies.env);
-      // Bounded by the GitHub budget of each task.
-      await closeLeftoverCheckRun(settings, checkRunId, clock, new AbortController().signal);
-    } catch (error) {
-      warning(
-        line`Could not complete check run ${checkRunId}: ${error instanceof Error ? error.message : String(error)}`,
-      );
+  const saved = (name: Parameters<typeof stateOf>[0], index: number) => state(stateOf(name, index));
+  const isOpen = (index: number) =>
+    saved(STATE.runId, index) !== '' &&
+    saved(STATE.cancellable, index) === 'true' &&
+    saved(STATE.settled, index) !== 'true';
+  const left = Array.from({ length: MAX_TARGETS }, (_, index) => index).filter(
+    (index) => isOpen(index) || saved(STATE.checkRunId, index) !== '',
+  );
+  if (!left.some(isOpen)) info(line`No open run to cancel.`);
+  if (left.length === 0) return;
+  let targets: Settings[];
+  try {
+    targets = eachTarget(await readSettings(dependencies.input, dependencies.env));
+  } catch (error) {
+    for (const index of left) {
+      const checkRunId = saved(STATE.checkRunId, index);
+      if (checkRunId) warning(line`Could not complete check run ${checkRunId}: ${reason(error)}`);
+      if (isOpen(index)) warning(line`Could not cancel run ${saved(STATE.runId, index)}: ${reason(error)}`);
     }
-  }
-  const runId = state(STATE.runId);
-  if (!runId || state(STATE.cancellable) !== 'true' || state(STATE.settled) === 'true') {
-    info(line`No open run to cancel.`);
     return;
   }
-  try {
-    const settings = await readSettings(dependencies.input, dependencies.env);
-    const { driver } = planRun(settings, clock);
-    info(line`The main step did not see ${driver.kind} ${runId} to an end; cancelling it.`);
-    await cancelRun(driver, runId, clock, settings.requestTimeoutMs);
-  } catch (error) {
-    warning(line`Could not cancel run ${runId}: ${error instanceof Error ? error.message : String(error)}`);
-  }
+  await Promise.all(
+    left.map(async (index) => {
+      const settings = targets[index];
+      if (!settings) return;
+      const checkRunId = saved(STATE.checkRunId, index);
+      // Bounded by the GitHub budget of each task.
+      await closeLeftoverCheckRun(settings, checkRunId, clock, new AbortController().signal).catch((error) =>
+        warning(line`Could not complete check run ${checkRunId}: ${reason(error)}`),
+      );
+      const runId = saved(STATE.runId, index);
+      if (!isOpen(index)) return;
+      const { driver } = planRun(settings, clock);
+      info(line`The main step did not see ${driver.kind} ${runId} to an end; cancelling it.`);
+      await cancelRun(driver, runId, clock, settings.requestTimeoutMs).catch((error) =>
+        warning(line`Could not cancel run ${runId}: ${reason(error)}`),
+      );
+    }),
+  );
 }
+
+const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DIST_ENTRY } from '../helpers/dist-runner.js';
 
-// What the step parses before its first request is most of its start-up (README, "Performance").
+// What the step parses before its first request is most of its start-up (docs/performance.md).
 const dir = path.dirname(DIST_ENTRY);
 const files = fs.readdirSync(dir).filter((name) => name.endsWith('.js'));
 

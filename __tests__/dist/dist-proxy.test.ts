@@ -290,11 +290,11 @@ describe.each(nodeBinaries())(
       expect(result.code).toBe(0);
       expect(result.outputs.success).toBe('true');
       expect(comments).toEqual([]);
-      // Once per task, never retried: the check run at the start, the base branch's result, the
-      // comment, the check run at the end (each a line but the comment's warning).
+      // Once per task, never retried: the commit's check runs (listed once for the step), the base
+      // branch's result, the comment (each a line but the comment's warning).
       expect(
         proxy.connects.filter((entry) => entry.target === GITHUB_TARGET).map((entry) => entry.status),
-      ).toEqual([403, 403, 403, 403]);
+      ).toEqual([403, 403, 403]);
       expect(annotations(result.stdout, 'warning')).toEqual([
         expect.stringContaining(
           `the proxy ${proxy.url} refused the tunnel to ${GITHUB_TARGET} with HTTP 403 Forbidden.`,
@@ -309,7 +309,7 @@ describe.each(nodeBinaries())(
       expect(comments).toEqual([]);
       // Once per task, never retried (as above).
       const once = [GITHUB_TARGET, 200];
-      expect(proxy.connects.map((entry) => [entry.target, entry.status])).toEqual([once, once, once, once]);
+      expect(proxy.connects.map((entry) => [entry.target, entry.status])).toEqual([once, once, once]);
       expect(annotations(result.stdout, 'warning')).toEqual([
         expect.stringContaining(
           "TLS error UNABLE_TO_VERIFY_LEAF_SIGNATURE: GitHub's certificate was not accepted.",

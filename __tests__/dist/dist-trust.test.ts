@@ -97,9 +97,6 @@ describe.each(nodeBinaries())('trust boundaries of dist/index.js on $name', ({ b
     // one answer read, not retried: a larger answer next time would not help
     expect(sim.count('getProjectRun')).toBe(1);
     const peak = memory?.peak() ?? 0;
-    console.log(
-      `peak resident memory of the step against an endless answer, on ${bin}: ${peak.toFixed(0)} MiB`,
-    );
     expect(peak).toBeGreaterThan(64);
     expect(peak).toBeLessThan(400);
   });
@@ -133,9 +130,6 @@ describe.each(nodeBinaries())('trust boundaries of dist/index.js on $name', ({ b
       expect(gh.count('listComments')).toBe(1);
       expect(gh.count('createComment')).toBe(0);
       const peak = memory?.peak() ?? 0;
-      console.log(
-        `peak resident memory of the step against an endless GitHub answer, on ${bin}: ${peak.toFixed(0)} MiB`,
-      );
       expect(peak).toBeGreaterThan(64);
       expect(peak).toBeLessThan(400);
     } finally {

@@ -10,6 +10,9 @@ import {
   readSummary,
   runnerEnv,
 } from './runner-files.js';
+import { virtualClock } from './virtual-clock.js';
+
+export { type VirtualClock, virtualClock } from './virtual-clock.js';
 
 export interface InProcessResult {
   exitCode: number;
@@ -112,24 +115,5 @@ async function runStep(
     state: readKeyValueFile(files.stateFile),
     summary: readSummary(files),
     files,
-  };
-}
-
-/**
- * A clock whose sleeps return at once and move its time forward, so retry schedules and long
- * outages play out in milliseconds while requests still go over real HTTP.
- */
-export function virtualClock(random: () => number = () => 0.5): Clock & { slept: number[] } {
-  let offset = 0;
-  const slept: number[] = [];
-  return {
-    slept,
-    now: () => Date.now() + offset,
-    random,
-    sleep: async (ms) => {
-      slept.push(ms);
-      offset += ms;
-      await new Promise((resolve) => setImmediate(resolve));
-    },
   };
 }

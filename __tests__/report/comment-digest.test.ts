@@ -132,9 +132,12 @@ describe('the digest hidden in the comment', () => {
     }
   });
 
-  test('the README gives the cap as the code has it', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
-    expect(readme).toContain(
+  test('docs/pr-comment.md gives the cap as the code has it', () => {
+    const page = readFileSync(new URL('../../docs/pr-comment.md', import.meta.url), 'utf8').replace(
+      /\s+/g,
+      ' ',
+    );
+    expect(page).toContain(
       `capped at ${DIGEST_MAX_CHARS.toLocaleString('en-US')} characters, ${DIGEST_MAX_ENTRIES.toLocaleString('en-US')} titles`,
     );
   });

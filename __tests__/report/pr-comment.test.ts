@@ -1,5 +1,6 @@
 import { COMMENT_MAX_CHARS, commentMarker, renderComment } from '../../src/report/pr-comment.js';
 import { clearSecrets, registerSecret } from '../../src/runner/secrets.js';
+import { renderedLinks, visibleLines } from '../helpers/gfm.js';
 import { decodeEntities } from '../helpers/html.js';
 import { cases, makeOutcome } from './helpers.js';
 
@@ -80,17 +81,39 @@ describe('the pull request comment', () => {
     for (const pattern of [/@octocat/, /@acme\/reviewers/, /(^|[^\w])#12\b/, /acme\/shop#34/, /GH-5/]) {
       expect([pattern, pattern.test(shown)]).toEqual([pattern, false]);
     }
-    // GitHub links a URL (and records a cross-reference for an issue's URL); the titles hold none.
+    // GitHub links a URL (and records a cross-reference for an issue's URL): each is in a code span.
     const titles = shown.split('\n').filter((line) => line.startsWith('- '));
-    for (const pattern of [/https?:\/\//i, /www\./i]) {
-      expect([pattern, titles.filter((line) => pattern.test(line))]).toEqual([pattern, []]);
+    const outsideCode = titles.map((line) => line.replace(/(`+)[^`]*?\1/g, ''));
+    for (const pattern of [/:\/\//i, /www\./i]) {
+      expect([pattern, outsideCode.filter((line) => pattern.test(line))]).toEqual([pattern, []]);
     }
-    // What the Markdown and HTML renderer reads: the body as written.
-    for (const pattern of [/<b>/, /\[link\]\(/, /`code`/])
-      expect([pattern, pattern.test(body)]).toEqual([pattern, false]);
-    // what a reader sees, zero-width spaces aside, is the title
-    expect(shown.replace(/\u200B/g, '')).toContain('@octocat fixes #12');
-    expect(shown.replace(/\u200B/g, '')).toContain('regression of https://github.com/acme/shop/issues/56');
+    expect(renderedLinks(body).map((link) => link.href)).toEqual([CONTEXT.runUrl]);
+    // What the Markdown and HTML renderer reads: the titles' own tags and backticks escaped.
+    expect(body).not.toMatch(/<b>/);
+    expect(body).toContain('&#96;code&#96;');
+    const rendered = visibleLines(body).join('\n');
+    // what a reader sees, zero-width spaces aside, is the title; a URL copies as written
+    expect(rendered.replace(/\u200B/g, '')).toContain('@octocat fixes #12');
+    expect(rendered).toContain(
+      'regression of https://github.com/acme/shop/issues/56 and HTTP://GITHUB.COM/acme/shop/pull/78',
+    );
+    expect(rendered).toContain('<b>bold</b> | pipe `code` [link](https://example.com)');
+    expect(rendered).toContain('see www.github.com/acme/shop/issues/90');
+  });
+
+  test("the failure message's link to the service's page copies without a zero-width space", () => {
+    const url = 'https://app.tests.example.com/projects/proj-1/runs/run-1?tab=tests&x=`y`';
+    const body = renderComment(
+      makeOutcome([{ title: 'checkout', status: 'FAILED' }], {
+        message: `Project run run-1 ended FAILED. The service's page for the run: ${url}`,
+      }),
+      CONTEXT,
+    );
+    expect(body).not.toContain('&#8203;');
+    expect(visibleLines(body)).toContain(
+      `Project run run-1 ended FAILED. The service's page for the run: ${url}`,
+    );
+    expect(renderedLinks(body).map((link) => link.href)).toEqual([CONTEXT.runUrl]);
   });
 
   test('20,000 failing test cases stay under GitHub’s limit, saying how many more there are', () => {

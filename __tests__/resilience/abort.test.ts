@@ -2,6 +2,7 @@ import { START_GRACE_MS } from '../../src/run/signals.js';
 import { runInProcess, virtualClock } from '../helpers/in-process.js';
 import { projectInputs, suiteInputs } from '../helpers/inputs.js';
 import { annotations } from '../helpers/runner-files.js';
+import { manualClock } from '../helpers/virtual-clock.js';
 import { type Operation, Simulator } from '../simulator/simulator.js';
 
 let sim: Simulator;
@@ -59,14 +60,13 @@ describe('the timeout input', () => {
       project: { statuses: ['RUNNING'] },
       faults: [{ operation: 'getProjectRun', requests: [2], fault: { kind: 'hang' } }],
     });
-    const started = Date.now();
+    const clock = virtualClock();
+    // Once the simulator holds the poll at the deadline, its budget (request-timeout) passes.
+    void sim.waitForRequests('getProjectRun', 2).then(() => clock.advance(300));
     const result = await runInProcess(
       inputs({ 'poll-interval': '3s', timeout: '2s', 'request-timeout': '300ms' }),
-      {
-        clock: virtualClock(),
-      },
+      { clock },
     );
-    expect(Date.now() - started).toBeLessThan(2000);
     expect(result.outputs.status).toBe('TIMEDOUT');
     expect(sim.requests.map((request) => request.operation)).toEqual([
       'startProjectRun',
@@ -114,9 +114,10 @@ describe('the timeout input', () => {
       project: { statuses: ['RUNNING'] },
       faults: [{ operation: 'getProjectRun', requests: 'all', fault: { kind: 'hang' } }],
     });
-    const started = Date.now();
-    const result = await runInProcess(inputs({ timeout: '1s', 'request-timeout': '30s' }));
-    expect(Date.now() - started).toBeLessThan(4000);
+    const clock = virtualClock();
+    // Once the simulator holds the first poll, the time-out (1 s) passes: not the request-timeout (30 s).
+    void sim.waitForRequests('getProjectRun').then(() => clock.advance(1000));
+    const result = await runInProcess(inputs({ timeout: '1s', 'request-timeout': '30s' }), { clock });
     expect(result.outputs.status).toBe('TIMEDOUT');
     expect(sim.cancelledRunIds).toEqual(['run-1']);
   });
@@ -263,9 +264,10 @@ describe('cancellation of the job', () => {
       ],
     });
     const controller = abortAfterRequests('startProjectRun', 1);
-    const started = Date.now();
-    const result = await runInProcess(inputs(), { cancelSignal: controller.signal });
-    expect(Date.now() - started).toBeLessThan(4000);
+    // No time passes: a step that slept through the wait asked for (5 s), or the start's grace, never ends.
+    const clock = manualClock();
+    const result = await runInProcess(inputs(), { cancelSignal: controller.signal, clock });
+    expect(clock.slept).toEqual([START_GRACE_MS]);
     expect(sim.count('startProjectRun')).toBe(1);
     expect(result.outputs).toMatchObject({ status: 'CANCELLED', success: 'false' });
     expect(annotations(result.log, 'error').at(-1)).toMatch(
@@ -279,13 +281,12 @@ describe('cancellation of the job', () => {
     });
     const controller = abortAfterRequests('startProjectRun', 1);
     const clock = virtualClock();
-    const started = Date.now();
     const result = await runInProcess(inputs({ 'request-timeout': '30s' }), {
       cancelSignal: controller.signal,
       clock,
     });
-    expect(clock.slept).toContain(START_GRACE_MS);
-    expect(Date.now() - started).toBeLessThan(1000);
+    // Given up when the grace passed on the step's clock: a real 30 s request-timeout never came into it.
+    expect(clock.slept).toEqual([START_GRACE_MS]);
     expect(sim.count('startProjectRun')).toBe(1);
     expect(result.outputs).toMatchObject({ status: 'CANCELLED', success: 'false' });
     expect(annotations(result.log, 'error').at(-1)).toContain(

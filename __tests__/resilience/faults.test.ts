@@ -44,23 +44,22 @@ describe('transient faults on reads are retried', () => {
     );
   });
 
+  // The step's clock starts on a whole second: an HTTP date 5 s after it is a wait of exactly 5 s.
   test.each([
     ['seconds', () => '3', 3000],
-    // An HTTP date has whole seconds: a date on a whole second, 5 to 6 s ahead, is not cut short.
-    ['an HTTP date', () => new Date(Math.ceil((Date.now() + 5000) / 1000) * 1000).toUTCString(), 4900],
-  ])('429 with Retry-After as %s is honoured', async (_name, retryAfter, atLeastMs) => {
+    ['an HTTP date', (now: number) => new Date(now + 5000).toUTCString(), 5000],
+  ])('429 with Retry-After as %s is honoured', async (_name, retryAfter, waitMs) => {
+    const clock = virtualClock(undefined, Math.ceil(Date.now() / 1000) * 1000);
     await start([
       {
         operation: 'getProjectRun',
         requests: [1],
-        fault: { kind: 'status', status: 429, retryAfter: retryAfter() },
+        fault: { kind: 'status', status: 429, retryAfter: retryAfter(clock.now()) },
       },
     ]);
-    const clock = virtualClock();
     const result = await runInProcess(inputs(), { clock });
     expect(result.outputs.status).toBe('PASSED');
-    expect(Math.max(...clock.slept)).toBeGreaterThanOrEqual(atLeastMs);
-    expect(Math.max(...clock.slept)).toBeLessThanOrEqual(6000);
+    expect(Math.max(...clock.slept)).toBe(waitMs);
   });
 
   test('a connection reset on a poll', async () => {
@@ -74,9 +73,9 @@ describe('transient faults on reads are retried', () => {
     await start([{ operation: 'getProjectRun', requests: [2], fault: { kind: 'cut' } }], {
       project: { statuses: ['RUNNING', 'RUNNING', 'PASSED'], testCases: TWO_CASES },
     });
-    const started = Date.now();
+    // On the virtual clock the request-timeout passes only when the step sleeps through it: a step
+    // that waited for it would never retry.
     const result = await runInProcess(inputs({ 'request-timeout': '30s' }), { clock: virtualClock() });
-    expect(Date.now() - started).toBeLessThan(5000);
     expect(result.outputs).toMatchObject({ status: 'PASSED', total: '2' });
     expect(result.log).toMatch(
       /Could not get project run 'run-1' of project 'proj-1' \(ECONNRESET\); attempt 2 in/,
@@ -85,10 +84,12 @@ describe('transient faults on reads are retried', () => {
 
   test('a poll that never gets an answer is cut by request-timeout and retried', async () => {
     await start([{ operation: 'getProjectRun', requests: [1], fault: { kind: 'hang' } }]);
-    const started = Date.now();
-    const result = await runInProcess(inputs({ 'request-timeout': '300ms' }), { clock: virtualClock() });
+    const clock = virtualClock();
+    // Once the simulator holds the poll, 300 ms pass.
+    void sim.waitForRequests('getProjectRun').then(() => clock.advance(300));
+    const result = await runInProcess(inputs({ 'request-timeout': '300ms' }), { clock });
     expect(result.outputs.status).toBe('PASSED');
-    expect(Date.now() - started).toBeLessThan(5000);
+    expect(sim.count('getProjectRun')).toBe(3);
     expect(result.log).toMatch(/\(no answer\); attempt 2/);
   });
 
@@ -96,27 +97,20 @@ describe('transient faults on reads are retried', () => {
     const clock = virtualClock();
     const outageEnd = clock.now() + 5 * 60_000;
     await start([]);
-    // 503 until five (virtual) minutes have passed.
-    let polls = 0;
+    // 503 until five (virtual) minutes have passed: the first poll that arrives after them is answered.
     sim.setScenario({
       project: { statuses: ['RUNNING', 'PASSED'], testCases: TWO_CASES },
-      faults: [
-        {
-          operation: 'getProjectRun',
-          requests: { from: 1, to: 1000 },
-          fault: { kind: 'status', status: 503 },
-        },
-      ],
+      faults: [{ operation: 'getProjectRun', requests: 'all', fault: { kind: 'status', status: 503 } }],
     });
-    const timer = setInterval(() => {
-      polls = sim.count('getProjectRun');
-      if (clock.now() >= outageEnd) {
-        sim.setScenario({ project: { statuses: ['RUNNING', 'PASSED'], testCases: TWO_CASES } });
-        clearInterval(timer);
-      }
-    }, 1);
+    // (A request's fault is chosen after its arrival resolves waitForRequests: the switch comes first.)
+    let polls = 0;
+    const outage = (async () => {
+      do await sim.waitForRequests('getProjectRun', ++polls);
+      while (clock.now() < outageEnd);
+      sim.setScenario({ project: { statuses: ['RUNNING', 'PASSED'], testCases: TWO_CASES } });
+    })();
     const result = await runInProcess(inputs(), { clock });
-    clearInterval(timer);
+    await outage;
     expect(result.outputs.status).toBe('PASSED');
     expect(polls).toBeGreaterThan(5);
   });
@@ -168,7 +162,9 @@ describe('a start is never repeated unless the service cannot have acted on it',
 
   test('a start that gets no answer: one request, may have started', async () => {
     await start([{ operation: 'startProjectRun', requests: [1], fault: { kind: 'hang' } }]);
-    const result = await runInProcess(inputs({ 'request-timeout': '200ms' }), { clock: virtualClock() });
+    const clock = virtualClock();
+    void sim.waitForRequests('startProjectRun').then(() => clock.advance(200));
+    const result = await runInProcess(inputs({ 'request-timeout': '200ms' }), { clock });
     expect(sim.count('startProjectRun')).toBe(1);
     expect(failureMessage(result.log)).toMatch(/did not answer.*may have started the run anyway/);
   });

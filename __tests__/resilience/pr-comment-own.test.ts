@@ -31,10 +31,15 @@ async function comment(seeds: SeedComment[], faults: FaultRule[] = [], inputs: R
   });
   gh = await GitHubSimulator.start({ faults });
   const seeded = gh.seedComments(PR.owner, PR.repo, PR.number, seeds);
+  const clock = virtualClock();
+  // A request GitHub holds (hang) is cut once GitHub's request time-out (10 s) passes on the step's clock.
+  for (const { operation, fault } of faults) {
+    if (fault.kind === 'hang') void gh.waitForRequests(operation).then(() => clock.advance(10_000));
+  }
   const result = await runInProcess(
     projectInputs(sim, { 'pr-comment': 'always', 'github-token': DEFAULT_TOKEN, ...inputs }),
     {
-      clock: virtualClock(),
+      clock,
       env: pullRequestEnv(gh.url),
     },
   );
@@ -109,7 +114,6 @@ describe('only its own comments', () => {
       expect(annotations(result.log, 'warning')).toEqual([]);
       if (attempts !== undefined) expect(gh.count('graphql')).toBe(attempts);
     },
-    60_000,
   );
 
   test('no comment holds the marker: nobody is asked who the token is', async () => {

@@ -28,13 +28,21 @@ interface CommentCase {
   status?: 'FAILED' | 'PASSED';
 }
 
-async function comment(faults: FaultRule[], { seed, token, status = 'FAILED' }: CommentCase = {}) {
+async function comment(
+  faults: FaultRule[],
+  { seed, token, status = 'FAILED' }: CommentCase = {},
+  clock = virtualClock(),
+) {
   sim = await Simulator.start({
     project: { statuses: [status], testCases: [{ title: 'a', status }] },
   });
   gh = await GitHubSimulator.start({ faults, ...(token === undefined ? {} : { token }) });
   if (seed) gh.seedComments(PR.owner, PR.repo, PR.number, [{ body: seed }]);
-  const clock = virtualClock();
+  // A request GitHub holds (hang) is cut once its request-timeout (300 ms) passes on the step's clock.
+  for (const { operation, fault, requests } of faults) {
+    if (fault.kind !== 'hang' || !Array.isArray(requests)) continue;
+    for (const n of requests) void gh.waitForRequests(operation, n).then(() => clock.advance(300));
+  }
   const result = await runInProcess(
     projectInputs(sim, { 'pr-comment': 'always', 'github-token': DEFAULT_TOKEN, 'request-timeout': '300ms' }),
     {
@@ -102,22 +110,34 @@ describe('listing and updating are retried on network errors, 429 and 5xx', () =
 
 describe('creating is retried only when GitHub cannot have created the comment', () => {
   test('429, and a secondary rate limit (403 with no quota left): refused, so sent again', async () => {
-    const reset = Math.floor(Date.now() / 1000) + 3;
-    const { comments } = await comment([
-      { operation: 'createComment', requests: [1], fault: { kind: 'status', status: 429, retryAfter: '1' } },
-      {
-        operation: 'createComment',
-        requests: [2],
-        fault: {
-          kind: 'status',
-          status: 403,
-          rateLimitReset: reset,
-          body: { message: 'You have exceeded a secondary rate limit.' },
+    // GitHub's reset time is read on the step's clock: 3 s after its now.
+    const clock = virtualClock(undefined, Date.parse('2030-01-01T00:00:00Z'));
+    const reset = clock.now() / 1000 + 3;
+    const { comments } = await comment(
+      [
+        {
+          operation: 'createComment',
+          requests: [1],
+          fault: { kind: 'status', status: 429, retryAfter: '1' },
         },
-      },
-    ]);
+        {
+          operation: 'createComment',
+          requests: [2],
+          fault: {
+            kind: 'status',
+            status: 403,
+            rateLimitReset: reset,
+            body: { message: 'You have exceeded a secondary rate limit.' },
+          },
+        },
+      ],
+      {},
+      clock,
+    );
     expect(gh.count('createComment')).toBe(3);
     expect(comments).toHaveLength(1);
+    // 1 s for the 429, then until the reset: 3 s after the start, 1 s of which had passed.
+    expect(clock.slept).toEqual([1000, 2000]);
   });
 
   test.each([

@@ -7,7 +7,7 @@ import { jitteredInterval } from '../../src/run/index.js';
 import { Aborted, DeadlineExceeded, ServiceError } from '../../src/service/errors.js';
 import { type Party, type RetryRule, request } from '../../src/service/request.js';
 import { describeNetworkError } from '../../src/service/transport.js';
-import { virtualClock } from '../helpers/in-process.js';
+import { type VirtualClock, virtualClock } from '../helpers/virtual-clock.js';
 import { Connections, listen } from '../simulator/loopback.js';
 import { SERVER_CERT_PATH } from '../simulator/tls-front.js';
 
@@ -15,7 +15,7 @@ import { SERVER_CERT_PATH } from '../simulator/tls-front.js';
  * The retry rules through request(), against a local server that answers each attempt as scripted
  * (then 200), with the virtual clock: what it slept is the delay between attempts.
  */
-type Step = number | { status: number; retryAfter: string } | 'reset' | 'hang';
+type Step = number | { status: number; retryAfter: string } | 'reset' | 'hang' | 'slow';
 
 const OUTAGE_BUDGET_MS = 10 * 60_000;
 const BACKOFF_CAP_MS = 30_000;
@@ -35,14 +35,25 @@ afterEach(async () => {
   for (const { server, connections } of servers.splice(0)) await connections.close(server);
 });
 
+/** request()'s time-out in these tests, on the virtual clock. */
+const REQUEST_TIMEOUT_MS = 500;
+
+/**
+ * A 'hang' holds the request and lets the request's time-out pass on `clock`; 'slow' answers 200
+ * after 200 real milliseconds.
+ */
 async function serve(
   script: Step[] | ((hit: number) => Step | undefined),
+  clock?: VirtualClock,
+  timeoutMs = REQUEST_TIMEOUT_MS,
 ): Promise<{ url: string; hits: () => number }> {
   let hits = 0;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const step = typeof script === 'function' ? script(hits++) : script[hits++];
     req.resume();
-    if (step === 'reset') req.socket.destroy();
+    if (step === 'hang') clock?.advance(timeoutMs);
+    if (step === 'slow') setTimeout(() => res.end('ok'), 200);
+    else if (step === 'reset') req.socket.destroy();
     else if (step === undefined) res.end('ok');
     else if (typeof step === 'number') res.writeHead(step).end();
     else if (step !== 'hang') res.writeHead(step.status, { 'retry-after': step.retryAfter }).end();
@@ -72,8 +83,9 @@ const SERVICE: Party = {
 };
 
 interface Options {
-  clock?: ReturnType<typeof virtualClock>;
+  clock?: VirtualClock;
   deadlineMs?: number;
+  requestTimeoutMs?: number;
   signal?: AbortSignal;
   stopRetriesOn?: AbortSignal;
 }
@@ -87,7 +99,13 @@ function send(rule: RetryRule, url: string, options: Options = {}) {
   return request(
     SERVICE,
     { name: 'do it', rule, method, url, headers: {} },
-    { clock, deadline, signal, stopRetriesOn, requestTimeoutMs: 500 },
+    {
+      clock,
+      deadline,
+      signal,
+      stopRetriesOn,
+      requestTimeoutMs: options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
+    },
   ).then((answer) => answer.body);
 }
 
@@ -103,8 +121,9 @@ async function retried(rule: RetryRule, failure: Step | 'refused' | 'aborted'): 
     const error = await send(rule, url, { signal: AbortSignal.abort() }).catch((e: unknown) => e);
     return !(error instanceof Aborted) || hits() > 0;
   }
-  const { url, hits } = await serve([failure]);
-  const answered = await send(rule, url).then(
+  const clock = virtualClock();
+  const { url, hits } = await serve([failure], clock);
+  const answered = await send(rule, url, { clock }).then(
     () => true,
     () => false,
   );
@@ -151,16 +170,15 @@ describe('backoff', () => {
   });
 
   test('Retry-After in seconds or as an HTTP date', async () => {
-    const slept = async (retryAfter: string) => {
-      const clock = virtualClock(() => 0.5);
+    const slept = async (retryAfter: string, start?: number) => {
+      const clock = virtualClock(() => 0.5, start);
       await send('read', (await serve([{ status: 503, retryAfter }])).url, { clock });
       return clock.slept[0];
     };
     expect(await slept('7')).toBe(7000);
-    // An HTTP date has whole seconds: 30 to 31 s ahead.
-    const date = new Date(Math.ceil((Date.now() + 30_000) / 1000) * 1000).toUTCString();
-    expect(await slept(date)).toBeGreaterThan(29_000);
-    expect(await slept(date)).toBeLessThanOrEqual(31_000);
+    // A date is read on the step's clock, not the machine's: 30 s after the clock's now.
+    const start = Date.parse('2030-01-01T00:00:00Z');
+    expect(await slept(new Date(start + 30_000).toUTCString(), start)).toBe(30_000);
     // A date in the past, or a value that is neither, falls back to backoff (random 0.5, first attempt).
     expect(await slept('Sun, 22 Nov 2026 09:00:00 GMT')).toBe(500);
     expect(await slept('soon')).toBe(500);
@@ -232,10 +250,29 @@ describe('backoff', () => {
   });
 });
 
+describe("a request's time-out is on the step's clock, not the machine's", () => {
+  test('a held request is cut once the clock passes its time-out, though no real hour passed', async () => {
+    const clock = virtualClock();
+    const hour = 3_600_000;
+    const { url, hits } = await serve(['hang'], clock, hour);
+    const error = await send('start', url, { clock, requestTimeoutMs: hour }).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(
+      /^Could not do it: the service did not answer \(no answer within 3600000 ms\)\./,
+    );
+    expect(hits()).toBe(1);
+  });
+
+  test('an answer slower than the time-out in real time is not cut while the clock stands still', async () => {
+    const { url, hits } = await serve(['slow']);
+    await expect(send('start', url, { requestTimeoutMs: 50 })).resolves.toBe('ok');
+    expect(hits()).toBe(1);
+  });
+});
+
 describe('the retry loop', () => {
   test('retries a read through transient failures, sleeping the backoff between attempts', async () => {
     const clock = virtualClock(() => 0.5);
-    const { url, hits } = await serve([503, 'reset', 'hang', 502]);
+    const { url, hits } = await serve([503, 'reset', 'hang', 502], clock);
     await expect(send('read', url, { clock })).resolves.toBe('ok');
     expect(hits()).toBe(5);
     expect(clock.slept).toEqual([500, 1000, 2000, 4000]);
@@ -286,7 +323,7 @@ describe('the retry loop', () => {
     expect(await retried('start', 'refused')).toBe(true);
     for (const failure of [500, 502, 504, 'reset', 'hang', 400] as const) {
       const clock = virtualClock();
-      const once = await serve([failure]);
+      const once = await serve([failure], clock);
       await expect(send('start', once.url, { clock, deadlineMs: 60_000 })).rejects.toThrow(ServiceError);
       expect(once.hits()).toBe(1);
       expect(clock.slept).toEqual([]);

@@ -1,9 +1,9 @@
 /**
  * `npm start`: runs the bundled action (dist/index.js) against the service simulator the way the
- * GitHub runner does, for a passing and a failing project run, a test suite run with YAML
- * options, and a suite run that tests an app this "job" started, through a tunnel (the stand-in
- * cloudflared, and a loopback proxy standing for the internet), two pushes on a pull request with
- * its comment, and prints what a user would see.
+ * GitHub runner does, scenario by scenario, prints what a user would see, and ends with a recap:
+ * one line per scenario, its outcome and whether that was the expected one. Two scenarios fail on
+ * purpose (failing tests are what the action reports). `npm start -- <scenario> ...` runs only
+ * those; an unknown name lists them. Exits non-zero when a scenario did not end as expected.
  */
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -69,12 +69,27 @@ function banner(text: string): void {
   console.log(`\n${line}\n${text}\n${line}`);
 }
 
-async function demo(
+/**
+ * The log as the runner shows it without debug logging: `::debug::` lines (where cloudflared's
+ * own banner goes) and `::add-mask::` commands are not shown, so the demo leaves them out too.
+ */
+function shownLog(log: string): string {
+  const lines = log.split('\n');
+  const hidden = (line: string) => line.startsWith('::debug::') || line.startsWith('::add-mask::');
+  const left = lines.filter(hidden).length;
+  const shown = lines.filter((line) => !hidden(line)).join('\n');
+  return left === 0
+    ? shown
+    : `${shown.trimEnd()}\n(${left} ::debug:: and ::add-mask:: lines left out, as the runner hides them)\n`;
+}
+
+/** Runs dist/index.js once against a simulator and prints the log, the outputs and the summary. Whether the step passed. */
+async function runStep(
   title: string,
   scenario: Scenario,
   inputs: Record<string, string>,
   env: Record<string, string> = {},
-): Promise<void> {
+): Promise<boolean> {
   const sim = await Simulator.start(scenario);
   try {
     banner(`${title}: node dist/index.js, as the runner runs it, against the simulator at ${sim.url}`);
@@ -93,7 +108,7 @@ async function demo(
       { env },
     );
     console.log('--- log ---');
-    process.stdout.write(result.stdout);
+    process.stdout.write(shownLog(result.stdout));
     if (result.stderr) process.stdout.write(result.stderr);
     console.log(`--- exit code: ${result.code} (${result.code === 0 ? 'step passed' : 'step failed'}) ---`);
     console.log('--- outputs ---');
@@ -105,76 +120,191 @@ async function demo(
     }
     console.log('--- job summary ---');
     console.log(renderSummary(result.summary));
+    return result.code === 0;
   } finally {
     await sim.stop();
   }
 }
 
 const project = { 'project-id': 'shop-web', environment: 'staging' };
-await demo('A passing project run', { project: passing }, project);
-await demo('A failing project run', { project: failing }, project);
-await demo(
-  'A test suite run with YAML options',
-  { suite },
+
+interface DemoScenario {
+  name: string;
+  what: string;
+  /** Whether the step passes; a failing one fails on purpose, and `why` says how. */
+  passes: boolean;
+  why?: string;
+  /** Whether the step passed. */
+  run: () => Promise<boolean>;
+}
+
+const SCENARIOS: DemoScenario[] = [
   {
-    'test-suite-id': 'checkout-regression',
-    environment: 'STAGING',
-    options: suiteOptions,
+    name: 'passing',
+    what: 'a project run that passes, with a flaky and a skipped test case',
+    passes: true,
+    run: () => runStep('A passing project run', { project: passing }, project),
   },
-);
+  {
+    name: 'failing',
+    what: 'a project run with three failing test cases: the messages, annotations and summary',
+    passes: false,
+    why: 'three test cases fail',
+    run: () => runStep('A failing project run', { project: failing }, project),
+  },
+  {
+    name: 'suite',
+    what: 'a test suite run with YAML options, a sensitive override masked',
+    passes: true,
+    run: () =>
+      runStep(
+        'A test suite run with YAML options',
+        { suite },
+        { 'test-suite-id': 'checkout-regression', environment: 'STAGING', options: suiteOptions },
+      ),
+  },
+  {
+    name: 'tunnel',
+    what: "a suite run of the job's own app on localhost, through a tunnel (a stand-in cloudflared)",
+    passes: true,
+    run: tunnelScenario,
+  },
+  {
+    name: 'pull-request',
+    what: "two pushes on a pull request: the comment after the second (the README's picture)",
+    passes: false,
+    why: 'the second push breaks a test case',
+    run: pullRequestScenario,
+  },
+  {
+    name: 'preview',
+    what: "the same two pushes as preview deployments of a fork's pull request (deployment_status)",
+    passes: false,
+    why: 'the second push breaks a test case',
+    run: previewScenario,
+  },
+];
 
 // The job starts its app on localhost; the service, in the cloud, reaches it through a tunnel.
-const app = await LocalApp.start();
-const standIn = await StandInCloudflared.create('ok');
-const internet = await ConnectProxy.start({ routes: {}, resolve: standIn.resolve });
-try {
-  await demo(
-    "A test suite run of the job's own app, through a tunnel (the stand-in cloudflared)",
-    {
-      suite: { ...suite, testCases: undefined },
-      app: { proxy: internet.url, ca: readFileSync(CA_CERT_PATH) },
-    },
-    {
-      'test-suite-id': 'checkout-regression',
-      tunnel: app.origin,
-      options: `urlReplacements:\n  - original: https://www.example.com\n    replacement: ${app.origin}/checkout\n`,
-    },
-    {
-      ...standIn.env({}),
-      PATH: [standIn.binDir, process.env.PATH ?? ''].join(path.delimiter),
-      NODE_EXTRA_CA_CERTS: CA_CERT_PATH,
-      https_proxy: internet.url,
-    },
-  );
-} finally {
-  await internet.stop();
-  await app.stop();
-  await standIn.cleanup();
+async function tunnelScenario(): Promise<boolean> {
+  const app = await LocalApp.start();
+  const standIn = await StandInCloudflared.create('ok');
+  const internet = await ConnectProxy.start({ routes: {}, resolve: standIn.resolve });
+  try {
+    return await runStep(
+      "A test suite run of the job's own app, through a tunnel (the stand-in cloudflared)",
+      {
+        suite: { ...suite, testCases: undefined },
+        app: { proxy: internet.url, ca: readFileSync(CA_CERT_PATH) },
+      },
+      {
+        'test-suite-id': 'checkout-regression',
+        tunnel: app.origin,
+        options: `urlReplacements:\n  - original: https://www.example.com\n    replacement: ${app.origin}/checkout\n`,
+      },
+      {
+        ...standIn.env({}),
+        PATH: [standIn.binDir, process.env.PATH ?? ''].join(path.delimiter),
+        NODE_EXTRA_CA_CERTS: CA_CERT_PATH,
+        https_proxy: internet.url,
+      },
+    );
+  } finally {
+    await internet.stop();
+    await app.stop();
+    await standIn.cleanup();
+  }
 }
 
 // A pull request, two pushes: the comment says what changed since the first one.
-banner('Two pushes on a pull request (and the GitHub simulator): the comment after the second');
-const story = await pullRequestStory();
-console.log(
-  Object.entries(STORY_INPUTS)
-    .map(([name, value]) => `${name}: ${value}`)
-    .join('\n'),
-);
-console.log('--- the pull request comment (Markdown; the hidden lines are the digests) ---');
-console.log(story.comment);
-console.log('--- outputs ---');
-for (const name of ['status', 'success', 'new-failures', 'fixed', 'comment-url']) {
-  console.log(`${name}=${story.outputs[name] ?? ''}`);
+async function pullRequestScenario(): Promise<boolean> {
+  banner('Two pushes on a pull request (and the GitHub simulator): the comment after the second');
+  const story = await pullRequestStory();
+  console.log(
+    Object.entries(STORY_INPUTS)
+      .map(([name, value]) => `${name}: ${value}`)
+      .join('\n'),
+  );
+  console.log('--- the pull request comment (Markdown; the hidden lines are the digests) ---');
+  console.log(story.comment);
+  console.log('--- outputs ---');
+  for (const name of ['status', 'success', 'new-failures', 'fixed', 'comment-url']) {
+    console.log(`${name}=${story.outputs[name] ?? ''}`);
+  }
+  return story.outputs.success === 'true';
 }
 
 // The same two pushes, tested on their preview deployments (deployment_status) of a fork's pull request.
-banner("Two preview deployments of a fork's pull request (deployment_status): the comment after the second");
-const preview = await previewStory();
-console.log(
-  preview.log
-    .split('\n')
-    .filter((line) => /pull request|commit/i.test(line))
-    .join('\n'),
-);
-console.log('--- the pull request comment on #9 ---');
-console.log(preview.comment);
+async function previewScenario(): Promise<boolean> {
+  banner(
+    "Two preview deployments of a fork's pull request (deployment_status): the comment after the second",
+  );
+  const preview = await previewStory();
+  console.log('--- the log lines about the pull request and the comparison ---');
+  console.log(
+    preview.log
+      .split('\n')
+      .filter((line) => !line.startsWith('::') && /pull request|commit|compar/i.test(line))
+      .join('\n'),
+  );
+  console.log('--- the pull request comment on #9 ---');
+  console.log(preview.comment);
+  console.log('--- outputs ---');
+  for (const name of ['status', 'success', 'new-failures', 'fixed', 'comment-url']) {
+    console.log(`${name}=${preview.outputs[name] ?? ''}`);
+  }
+  return preview.outputs.success === 'true';
+}
+
+function listScenarios(): string {
+  const width = Math.max(...SCENARIOS.map((scenario) => scenario.name.length));
+  return SCENARIOS.map(
+    (scenario) =>
+      `  ${scenario.name.padEnd(width)}  ${scenario.what}${scenario.passes ? '' : ` (fails on purpose: ${scenario.why})`}`,
+  ).join('\n');
+}
+
+const asked = process.argv.slice(2);
+const unknown = asked.filter((name) => !SCENARIOS.some((scenario) => scenario.name === name));
+if (unknown.length > 0) {
+  console.log(
+    `Unknown scenario ${unknown.map((name) => `'${name}'`).join(', ')}. The scenarios:\n${listScenarios()}`,
+  );
+  console.log('Run one with: npm start -- <scenario>');
+  process.exitCode = 2;
+} else {
+  const chosen =
+    asked.length === 0 ? SCENARIOS : SCENARIOS.filter((scenario) => asked.includes(scenario.name));
+  const recap: string[] = [];
+  let unexpected = 0;
+  for (const scenario of chosen) {
+    let outcome: string;
+    let expected: boolean;
+    try {
+      const passed = await scenario.run();
+      outcome = passed ? 'step passed' : 'step failed';
+      expected = passed === scenario.passes;
+    } catch (error) {
+      console.log(
+        `--- the scenario broke: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      );
+      outcome = 'broke';
+      expected = false;
+    }
+    if (!expected) unexpected++;
+    const verdict = !expected
+      ? `NOT EXPECTED (it should have ${scenario.passes ? 'passed' : 'failed'})`
+      : scenario.passes
+        ? 'as expected'
+        : `as expected: fails on purpose (${scenario.why})`;
+    recap.push(`${scenario.name.padEnd(14)} ${outcome.padEnd(12)} ${verdict}`);
+  }
+  banner('Recap: what ran');
+  console.log(recap.join('\n'));
+  console.log(
+    unexpected === 0
+      ? '\nEvery scenario ended as expected. Run one of them alone with: npm start -- <scenario>'
+      : `\n${unexpected} scenario(s) did not end as expected.`,
+  );
+  if (unexpected > 0) process.exitCode = 1;
+}

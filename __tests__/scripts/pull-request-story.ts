@@ -110,29 +110,31 @@ function runPush(gh: GitHubSimulator, testCases: SimTestCase[], headSha: string,
  * association knows nothing of a fork's commit, so the action finds the pull request among the
  * open ones, and names the deployed commit. The same two pushes as above; the second's comment.
  */
-export async function previewStory(): Promise<{ comment: string; log: string }> {
+export async function previewStory(): Promise<{
+  comment: string;
+  log: string;
+  outputs: Record<string, string>;
+}> {
   const gh = await GitHubSimulator.start();
   try {
-    let log = '';
+    let last: Awaited<ReturnType<typeof runPreview>> | undefined;
+    // The fork's two commits on top of the base branch's head, which has no result to compare with.
+    const main = 'ba5e'.padEnd(40, '0');
+    const repository = { owner: PR.owner, repo: PR.repo };
+    const commits = [{ ...repository, sha: main, parents: [] as string[] }];
     for (const [push, testCases] of [firstPush, secondPush].entries()) {
       const sha = `f0${push + 1}`.repeat(3).padEnd(40, 'c');
+      commits.push({ ...repository, sha, parents: [commits.at(-1)?.sha ?? main] });
       gh.setScenario({
-        pulls: [
-          {
-            owner: PR.owner,
-            repo: PR.repo,
-            number: 9,
-            headSha: sha,
-            headRef: 'patch-1',
-            head: 'stranger/shop',
-          },
-        ],
+        branches: [{ ...repository, name: 'main', sha: main }],
+        commits,
+        pulls: [{ ...repository, number: 9, headSha: sha, headRef: 'patch-1', head: 'stranger/shop' }],
       });
-      log = (await runPreview(gh, testCases, sha, push + 1)).stdout;
+      last = await runPreview(gh, testCases, sha, push + 1);
     }
     const [comment] = gh.comments(PR.owner, PR.repo, 9);
-    if (!comment?.body) throw new Error(`the preview left no comment:\n${log}`);
-    return { comment: comment.body, log };
+    if (!comment?.body || !last) throw new Error(`the preview left no comment:\n${last?.stdout}`);
+    return { comment: comment.body, log: last.stdout, outputs: last.outputs };
   } finally {
     await gh.stop();
   }

@@ -28,18 +28,18 @@ describe('a gzipped answer', () => {
   afterAll(() => new Promise((resolve) => server.close(resolve)));
 
   test('is asked for, and read unpacked', async () => {
-    const got = await send(`${base}/gzip`, 'GET', {}, undefined, 10_000);
+    const got = await send(`${base}/gzip`, 'GET', {}, undefined, { ms: 10_000 });
     expect(got.body).toBe(answer);
     expect(asked.at(-1)).toBe('gzip');
   });
 
   test('an answer sent plain is read as it is', async () => {
-    expect((await send(`${base}/plain`, 'GET', {}, undefined, 10_000)).body).toBe(answer);
+    expect((await send(`${base}/plain`, 'GET', {}, undefined, { ms: 10_000 })).body).toBe(answer);
   });
 
   test('that unpacks past 64 MiB is refused, however small it was on the wire', async () => {
     expect(bomb.length).toBeLessThan(1024 * 1024);
-    const refused = await send(`${base}/bomb`, 'GET', {}, undefined, 10_000).catch((error) => error);
+    const refused = await send(`${base}/bomb`, 'GET', {}, undefined, { ms: 10_000 }).catch((error) => error);
     expect(refused).toBeInstanceOf(TransportError);
     expect(refused).toMatchObject({ kind: 'too-large' });
   });

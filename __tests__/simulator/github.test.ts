@@ -1,6 +1,7 @@
 import { getOctokit } from '@actions/github';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { runProcess } from '../helpers/process.js';
+import { type ManualClock, manualClock } from '../helpers/virtual-clock.js';
 import {
   DEFAULT_BASE_SHA,
   DEFAULT_TOKEN,
@@ -29,8 +30,9 @@ afterEach(async () => {
   sim = undefined;
 });
 
-async function startSim(scenario?: Scenario): Promise<GitHubSimulator> {
-  sim = await GitHubSimulator.start(scenario);
+/** With `clock`, the simulator's time and delays move only when the test advances it. */
+async function startSim(scenario?: Scenario, clock?: ManualClock): Promise<GitHubSimulator> {
+  sim = await GitHubSimulator.start(scenario, { clock });
   return sim;
 }
 
@@ -90,8 +92,6 @@ async function rejection(promise: Promise<unknown>): Promise<{
   }
   throw new Error('expected the call to fail');
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('listing comments', () => {
   it("pages 250 comments with Octokit's paginate: all of them, in 3 requests that follow the Link headers", async () => {
@@ -573,16 +573,18 @@ describe('faults', () => {
   });
 
   it('delay: answers normally after the delay, and the state changes only then', async () => {
-    const s = await startSim({
-      faults: [{ operation: 'createComment', requests: [1], fault: { kind: 'delay', ms: 400 } }],
-    });
-    const started = Date.now();
+    const clock = manualClock(Date.now());
+    const s = await startSim(
+      { faults: [{ operation: 'createComment', requests: [1], fault: { kind: 'delay', ms: 400 } }] },
+      clock,
+    );
     const answer = create(s, 'late');
-    await s.waitForRequests('createComment');
-    await sleep(100);
+    await clock.asleep();
+    expect(clock.slept).toEqual([400]);
+    await clock.advance(399);
     expect(s.comments(OWNER, REPO, PR)).toEqual([]);
+    await clock.advance(1);
     const created = await answer;
-    expect(Date.now() - started).toBeGreaterThanOrEqual(400);
     expect(created.status).toBe(201);
     expect(s.comments(OWNER, REPO, PR)).toEqual([created.data]);
   });

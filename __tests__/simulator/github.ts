@@ -423,8 +423,8 @@ export class GitHubSimulator extends JsonServer<Operation> {
   private nextRequestId = 1;
   private lastStamp = 0;
 
-  private constructor(server: Server, scenario: Scenario) {
-    super(server);
+  private constructor(server: Server, scenario: Scenario, options: StartOptions) {
+    super(server, options.clock);
     this.scenario = scenario;
     this.url = this.origin + normalisePrefix(scenario.prefix);
     for (const pr of scenario.pullRequests ?? []) {
@@ -434,7 +434,7 @@ export class GitHubSimulator extends JsonServer<Operation> {
   }
 
   static async start(scenario: Scenario = {}, options: StartOptions = {}): Promise<GitHubSimulator> {
-    return new GitHubSimulator(await listeningServer(options), scenario);
+    return new GitHubSimulator(await listeningServer(options), scenario, options);
   }
 
   /** Replaces the scenario. Comments, check runs and request counts stay; nothing is seeded again. */
@@ -446,7 +446,7 @@ export class GitHubSimulator extends JsonServer<Operation> {
   seedComments(owner: string, repo: string, issue: number, seeds: SeedComment[]): IssueComment[] {
     const repository = this.repository(owner, repo, true);
     const list = issueComments(repository, issue, true);
-    const now = githubTime(Date.now());
+    const now = githubTime(this.clock.now());
     const added = seeds.map((seed) => {
       const user = seed.user ?? GITHUB_ACTIONS_BOT;
       const createdAt = seed.createdAt ?? now;
@@ -476,7 +476,7 @@ export class GitHubSimulator extends JsonServer<Operation> {
   /** Adds a check run (creating the repository if needed) and returns it as the API shows it. */
   seedCheckRun(seed: SeedCheckRun): CheckRun {
     const repository = this.repository(seed.owner, seed.repo, true);
-    const now = githubTime(Date.now());
+    const now = githubTime(this.clock.now());
     const run = this.newCheckRun(repository, seed.headSha.toLowerCase(), seed.app ?? GITHUB_ACTIONS_APP, now);
     const status = seed.conclusion !== undefined ? 'completed' : (seed.status ?? 'completed');
     Object.assign(run, {
@@ -882,7 +882,7 @@ export class GitHubSimulator extends JsonServer<Operation> {
     if (!sha) return noCommit(headSha);
     const tooBig = outputBytesError(input, docs);
     if (tooBig) return tooBig;
-    const now = githubTime(Date.now());
+    const now = githubTime(this.clock.now());
     const run = existing ?? this.newCheckRun(repository, sha, app, now);
     applyCheckRunInput(run, input, now);
     return { status: existing ? 200 : 201, body: this.renderCheckRun(repository, run) };
@@ -1085,7 +1085,7 @@ export class GitHubSimulator extends JsonServer<Operation> {
 
   /** Now at GitHub's one-second resolution, and at least a second after the previous stamp. */
   private stamp(): string {
-    const now = Math.floor(Date.now() / 1000) * 1000;
+    const now = Math.floor(this.clock.now() / 1000) * 1000;
     this.lastStamp = Math.max(now, this.lastStamp + 1000);
     return githubTime(this.lastStamp);
   }

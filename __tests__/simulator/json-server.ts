@@ -6,6 +6,7 @@
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { type Clock, systemClock } from '../../src/service/clock.js';
 import { Connections, listen } from './loopback.js';
 
 /** An answer: a status, a JSON body and extra headers. */
@@ -31,7 +32,7 @@ export interface LoggedRequest<Operation extends string> {
   headers: Record<string, string | string[] | undefined>;
   /** Parsed JSON body, raw text if not JSON, undefined when empty. */
   body: unknown;
-  /** Date.now() when received. */
+  /** The server's clock (Date.now() unless given one) when received. */
   at: number;
 }
 
@@ -47,6 +48,8 @@ export interface StartOptions {
   port?: number;
   /** Loopback address to listen on: '127.0.0.1' (default) or '::1'. */
   host?: '127.0.0.1' | '::1';
+  /** The clock of the server's time and delays (a test's, to play them without waiting); default the system's. */
+  clock?: Clock;
 }
 
 /** A new HTTP server listening on loopback, to hand to a JsonServer's constructor. */
@@ -62,15 +65,18 @@ export abstract class JsonServer<Operation extends string> {
   readonly requests: LoggedRequest<Operation>[] = [];
   /** True once stop() was called: nothing is answered any more. */
   protected stopped = false;
+  protected readonly clock: Clock;
 
   private readonly server: Server;
   private readonly connections = new Connections();
-  private readonly timers = new Set<NodeJS.Timeout>();
+  /** Aborted by stop(): ends every delay. */
+  private readonly stopping = new AbortController();
   private readonly counts = new Map<Operation | 'unknown', number>();
   private readonly waiters: { operation: Operation; count: number; resolve: () => void }[] = [];
 
-  protected constructor(server: Server) {
+  protected constructor(server: Server, clock: Clock = systemClock) {
     this.server = server;
+    this.clock = clock;
     const { address, port } = server.address() as AddressInfo;
     this.origin = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
     server.on('connection', (socket: Socket) => this.connections.track(socket));
@@ -90,12 +96,11 @@ export abstract class JsonServer<Operation extends string> {
     return new Promise((resolve) => this.waiters.push({ operation, count, resolve }));
   }
 
-  /** Closes the server, destroys every open connection (hung ones too) and clears pending timers. */
+  /** Closes the server, destroys every open connection (hung ones too) and ends pending delays. */
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
+    this.stopping.abort();
     await this.connections.close(this.server);
   }
 
@@ -116,7 +121,7 @@ export abstract class JsonServer<Operation extends string> {
       path: req.url ?? '/',
       headers: { ...req.headers },
       body: undefined,
-      at: Date.now(),
+      at: this.clock.now(),
     };
     this.counts.set(operation, entry.n);
     this.requests.push(entry);
@@ -131,13 +136,11 @@ export abstract class JsonServer<Operation extends string> {
     return { n: entry.n, body };
   }
 
-  /** Runs `fn` after `ms`, unless the server has stopped by then. */
+  /** Runs `fn` after `ms` on the server's clock, unless the server has stopped by then. */
   protected later(ms: number, fn: () => void): void {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
+    void this.clock.sleep(ms, this.stopping.signal).then(() => {
       if (!this.stopped) fn();
-    }, ms);
-    this.timers.add(timer);
+    });
   }
 }
 

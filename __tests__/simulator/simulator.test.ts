@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
+import { type ManualClock, manualClock } from '../helpers/virtual-clock.js';
 import { type Scenario, Simulator } from './simulator.js';
 
 const KEY = 'test-api-key';
@@ -10,8 +11,9 @@ afterEach(async () => {
   sim = undefined;
 });
 
-async function startSim(scenario?: Scenario): Promise<Simulator> {
-  sim = await Simulator.start(scenario);
+/** With `clock`, the simulator's time and delays move only when the test advances it. */
+async function startSim(scenario?: Scenario, clock?: ManualClock): Promise<Simulator> {
+  sim = await Simulator.start(scenario, { clock });
   return sim;
 }
 
@@ -45,8 +47,6 @@ const getRun = (s: Simulator, runId: string, projectId = 'proj-1') =>
   call(s, 'GET', `/v1/projects/${projectId}/runs/${runId}`);
 const cancelRun = (s: Simulator, runId: string, projectId = 'proj-1') =>
   call(s, 'POST', `/v1/projects/${projectId}/runs/cancel`, { body: { where: { runId } } });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('authentication', () => {
   it('answers 401 without a key or with a wrong one, and logs those requests', async () => {
@@ -126,14 +126,21 @@ describe('project runs', () => {
   });
 
   it('progresses by time when no statuses are given', async () => {
-    const s = await startSim({ project: { queueMs: 150, runMs: 150, finalStatus: 'FAILED' } });
+    const clock = manualClock();
+    const s = await startSim({ project: { queueMs: 150, runMs: 150, finalStatus: 'FAILED' } }, clock);
+    const status = async () => ((await getRun(s, 'run-1')).json as { status: string }).status;
     await startRun(s);
-    expect(((await getRun(s, 'run-1')).json as { status: string }).status).toBe('QUEUED');
-    await sleep(200);
-    expect(((await getRun(s, 'run-1')).json as { status: string }).status).toBe('RUNNING');
-    await sleep(150);
+    expect(await status()).toBe('QUEUED');
+    await clock.advance(149);
+    expect(await status()).toBe('QUEUED');
+    await clock.advance(1);
+    expect(await status()).toBe('RUNNING');
+    await clock.advance(149);
+    expect(await status()).toBe('RUNNING');
+    await clock.advance(1);
     const done = (await getRun(s, 'run-1')).json as Record<string, string>;
     expect(done.status).toBe('FAILED');
+    expect(Date.parse(done.startedAt as string)).toBe(clock.now() - 150);
     expect(Date.parse(done.finishedAt as string) - Date.parse(done.startedAt as string)).toBe(150);
   });
 
@@ -373,66 +380,83 @@ describe('faults', () => {
     expect((await startRun(s)).json).toEqual({ runId: 'run-1' });
   });
 
-  it('hang: the client times out and stop() still completes quickly', async () => {
+  it('hang: never answers, and stop() closes the held connections', async () => {
     const s = await startSim({
       faults: [{ operation: 'getProjectRun', requests: 'all', fault: { kind: 'hang' } }],
     });
     await startRun(s);
+    // The client gives up once the simulator holds its request: the simulator stays up.
+    const gaveUp = new AbortController();
+    void s.waitForRequests('getProjectRun').then(() => gaveUp.abort());
     await expect(
       fetch(`${s.url}/v1/projects/proj-1/runs/run-1`, {
         headers: { authorization: `Bearer ${KEY}` },
-        signal: AbortSignal.timeout(200),
+        signal: gaveUp.signal,
       }),
-    ).rejects.toThrow();
-    // A second hung request still open when stop() is called.
+    ).rejects.toThrow('This operation was aborted');
+    // A second hung request still open when stop() is called: stop() ends it, rather than wait for it.
     const pending = fetch(`${s.url}/v1/projects/proj-1/runs/run-1`, {
       headers: { authorization: `Bearer ${KEY}` },
     });
     pending.catch(() => undefined);
     await s.waitForRequests('getProjectRun', 2);
-    const before = Date.now();
     await s.stop();
-    expect(Date.now() - before).toBeLessThan(500);
-    await expect(pending).rejects.toThrow();
+    await expect(pending).rejects.toThrow('fetch failed');
   });
 
-  it('delay: answers normally after the delay', async () => {
-    const s = await startSim({
-      faults: [{ operation: 'startProjectRun', requests: 'all', fault: { kind: 'delay', ms: 150 } }],
-    });
-    const before = Date.now();
-    const res = await startRun(s);
-    expect(Date.now() - before).toBeGreaterThanOrEqual(140);
-    expect(res.json).toEqual({ runId: 'run-1' });
+  it('delay: answers normally once the delay has passed on its clock', async () => {
+    const clock = manualClock();
+    const s = await startSim(
+      { faults: [{ operation: 'startProjectRun', requests: 'all', fault: { kind: 'delay', ms: 150 } }] },
+      clock,
+    );
+    const res = startRun(s);
+    await clock.asleep();
+    expect(clock.slept).toEqual([150]);
+    await clock.advance(150);
+    expect((await res).json).toEqual({ runId: 'run-1' });
   });
 
   it('delay: stop() during a delay does not wait for it', async () => {
-    const s = await startSim({
-      faults: [{ operation: 'startProjectRun', requests: 'all', fault: { kind: 'delay', ms: 10_000 } }],
-    });
+    const clock = manualClock();
+    const s = await startSim(
+      { faults: [{ operation: 'startProjectRun', requests: 'all', fault: { kind: 'delay', ms: 10_000 } }] },
+      clock,
+    );
     const pending = startRun(s);
     pending.catch(() => undefined);
-    await s.waitForRequests('startProjectRun');
-    const before = Date.now();
+    await clock.asleep();
+    // No time passes: a stop() that waited for the delay would never end.
     await s.stop();
-    expect(Date.now() - before).toBeLessThan(500);
-    await expect(pending).rejects.toThrow();
+    await expect(pending).rejects.toThrow('fetch failed');
   });
 
   it('status and reset with afterMs: the answer, or the reset, comes that late', async () => {
-    const s = await startSim({
-      faults: [
-        { operation: 'startProjectRun', requests: [1], fault: { kind: 'status', status: 502, afterMs: 150 } },
-        { operation: 'startProjectRun', requests: [2], fault: { kind: 'reset', afterMs: 150 } },
-      ],
-    });
-    let before = Date.now();
-    const res = await startRun(s);
-    expect(Date.now() - before).toBeGreaterThanOrEqual(140);
-    expect(res.status).toBe(502);
-    before = Date.now();
-    await expect(startRun(s)).rejects.toThrow();
-    expect(Date.now() - before).toBeGreaterThanOrEqual(140);
+    const clock = manualClock();
+    const s = await startSim(
+      {
+        faults: [
+          {
+            operation: 'startProjectRun',
+            requests: [1],
+            fault: { kind: 'status', status: 502, afterMs: 150 },
+          },
+          { operation: 'startProjectRun', requests: [2], fault: { kind: 'reset', afterMs: 150 } },
+        ],
+      },
+      clock,
+    );
+    const answered = startRun(s);
+    await clock.asleep(1);
+    expect(clock.slept).toEqual([150]);
+    await clock.advance(150);
+    expect((await answered).status).toBe(502);
+    const reset = startRun(s);
+    reset.catch(() => undefined);
+    await clock.asleep(2);
+    expect(clock.slept).toEqual([150, 150]);
+    await clock.advance(150);
+    await expect(reset).rejects.toThrow('fetch failed');
     expect(s.cancelledRunIds).toEqual([]);
     // neither created a run
     expect((await startRun(s)).json).toEqual({ runId: 'run-1' });

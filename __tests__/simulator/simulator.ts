@@ -98,6 +98,9 @@ export interface Scenario {
   prefix?: string;
   project?: ProjectScript;
   suite?: SuiteScript;
+  /** A script of its own for a project or suite id, over `project` and `suite` (several targets in one step). */
+  projects?: Record<string, ProjectScript>;
+  suites?: Record<string, SuiteScript>;
   /**
    * Ids given to the runs started or created, in order (project and suite runs share the list);
    * past its end, `run-N` and `suite-run-N`. For ids the service should never send.
@@ -144,7 +147,7 @@ interface SuiteRun {
   statusGets: number;
   options: Record<string, unknown>;
   /** With `Scenario.app`: the cases of the fetches, RUNNING until they are all done. */
-  appTests?: { done: boolean; cases?: SimTestCase[] };
+  appTests?: { done: boolean; cases?: SimTestCase[]; finished?: Promise<void> };
 }
 
 interface Route {
@@ -164,14 +167,14 @@ export class Simulator extends JsonServer<Operation> {
   private nextSuiteRun = 1;
   private runsCreated = 0;
 
-  private constructor(server: Server, scenario: Scenario) {
-    super(server);
+  private constructor(server: Server, scenario: Scenario, options: StartOptions) {
+    super(server, options.clock);
     this.scenario = scenario;
     this.url = this.origin + normalisePrefix(scenario.prefix);
   }
 
   static async start(scenario: Scenario = {}, options: StartOptions = {}): Promise<Simulator> {
-    return new Simulator(await listeningServer(options), scenario);
+    return new Simulator(await listeningServer(options), scenario, options);
   }
 
   /** Replaces the scenario. Runs already created keep their script; request counts are not reset. */
@@ -185,9 +188,9 @@ export class Simulator extends JsonServer<Operation> {
     this.projectRuns.set(id, {
       id,
       projectId,
-      script: script ?? this.scenario.project ?? {},
+      script: script ?? this.scenario.projects?.[projectId] ?? this.scenario.project ?? {},
       branch,
-      createdAt: Date.now(),
+      createdAt: this.clock.now(),
       gets: 0,
     });
     return id;
@@ -198,7 +201,7 @@ export class Simulator extends JsonServer<Operation> {
     this.suiteRuns.set(id, {
       id,
       testSuiteId,
-      script: script ?? this.scenario.suite ?? {},
+      script: script ?? this.scenario.suites?.[testSuiteId] ?? this.scenario.suite ?? {},
       statusGets: 0,
       options: { ...options, environment: options.environment ?? 'ALL' },
     });
@@ -362,7 +365,7 @@ export class Simulator extends JsonServer<Operation> {
     const run = this.findProjectRun(projectId, runId);
     if (!run) return { status: 404, body: { error: `Run ${runId} not found` } };
     run.gets++;
-    return { status: 200, body: readForm(run, Date.now()) };
+    return { status: 200, body: readForm(run, this.clock.now()) };
   }
 
   private cancelProjectRun(projectId: string, body: ParsedBody): Reply {
@@ -377,7 +380,7 @@ export class Simulator extends JsonServer<Operation> {
     if (!run) return { status: 404, body: { error: `Run ${runId} not found` } };
     this.cancelledRunIds.push(runId);
     if (run.override === undefined) {
-      const now = Date.now();
+      const now = this.clock.now();
       const status = scriptedStatus(run, now);
       if (FINAL_PROJECT_STATUSES.has(status)) {
         run.override = status; // already final: it stays as it was
@@ -404,9 +407,9 @@ export class Simulator extends JsonServer<Operation> {
     if (this.scenario.app) {
       const appTests: SuiteRun['appTests'] = { done: false };
       run.appTests = appTests;
-      void runAppTests(run.options, this.scenario.app).then((cases) =>
-        Object.assign(appTests, { done: true, cases }),
-      );
+      appTests.finished = runAppTests(run.options, this.scenario.app).then((cases) => {
+        Object.assign(appTests, { done: true, cases });
+      });
     }
     return {
       status: 200,
@@ -417,6 +420,11 @@ export class Simulator extends JsonServer<Operation> {
         options: run.options,
       },
     };
+  }
+
+  /** Resolves once the tests a suite run runs against the app (`Scenario.app`) are done. */
+  appTestsDone(testSuiteRunId: string): Promise<void> {
+    return this.suiteRuns.get(testSuiteRunId)?.appTests?.finished ?? Promise.resolve();
   }
 
   private getSuiteRunStatus(testSuiteRunId: string): Reply {

@@ -1,25 +1,12 @@
 import { createServer } from 'node:http';
 import { describe, expect, it } from '@jest/globals';
-import type { Clock } from '../../src/service/clock.js';
 import { openTunnels, pollUntil, reachedApp, TUNNEL_BOUNDS } from '../../src/tunnel/open.js';
+import { virtualClock as sharedVirtualClock } from '../helpers/virtual-clock.js';
 import { StandInCloudflared } from '../simulator/cloudflared-stand-in.js';
 import { listen } from '../simulator/loopback.js';
 
 /** Time that moves only when something sleeps. */
-function virtualClock(): Clock & { slept: number[] } {
-  let now = 1_000_000;
-  const slept: number[] = [];
-  return {
-    slept,
-    now: () => now,
-    random: () => 0.5,
-    sleep: async (ms) => {
-      slept.push(ms);
-      now += ms;
-      await new Promise((resolve) => setImmediate(resolve));
-    },
-  };
-}
+const virtualClock = () => sharedVirtualClock(() => 0.5, 1_000_000);
 
 describe('pollUntil', () => {
   it('tries every interval until the deadline, the last try at the deadline', async () => {

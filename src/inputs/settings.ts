@@ -25,9 +25,6 @@ export function modeOf(target: Pick<Target, 'kind'>): Mode {
   return target.kind === 'project' ? 'project' : 'suite';
 }
 
-/** Every input, parsed and validated once: nothing but readSettings reads the inputs. */
-export type Settings = Awaited<ReturnType<typeof readSettings>>;
-
 export type InputReader = (name: string) => string;
 
 /** Used when an input is empty or, outside a runner, absent; a test holds them equal to action.yml's. */
@@ -137,12 +134,16 @@ function pullRequestInput(input: InputReader): number | undefined {
 /** GitHub shows a check run's name in one line of the pull request's checks. */
 const CHECK_NAME_MAX_CHARS = 100;
 
-function checkNameInput(input: InputReader): string | undefined {
+/** One name a line, one line a target, in the targets' order. */
+function checkNameLines(input: InputReader, targets: number): (string | undefined)[] {
   const value = input('check-name');
-  if (value === '') return undefined;
-  if (value.length <= CHECK_NAME_MAX_CHARS && !/[\r\n]/.test(value)) return value;
+  if (value === '') return Array.from({ length: targets }, () => undefined);
+  const names = value.split('\n').map((name) => name.trim());
+  const tooLong = names.find((name) => name === '' || name.length > CHECK_NAME_MAX_CHARS);
+  if (names.length === targets && tooLong === undefined) return names;
+  const each = targets === 1 ? 'one line' : `${targets} lines, one per target in the targets' order,`;
   throw new InputError(
-    `Input 'check-name' must be one line of at most ${CHECK_NAME_MAX_CHARS} characters; got ${shown(value)}.`,
+    `Input 'check-name' must be ${each} of 1 to ${CHECK_NAME_MAX_CHARS} characters; got ${shown(value)}.`,
   );
 }
 
@@ -171,11 +172,14 @@ function parseTunnels(text: string, options: SuiteOptions, serviceIsLocal: boole
   );
 }
 
-function dashboardTemplates(input: InputReader, target: IdTarget) {
+/** A placeholder no target can fill is an input error; with several targets, one that some fill links those. */
+function dashboardTemplates(input: InputReader, targets: readonly IdTarget[]) {
   const dashboardUrl = parseUrlTemplate('dashboard-url', input('dashboard-url'), RUN_PLACEHOLDERS);
   const testUrl = parseUrlTemplate('dashboard-test-url', input('dashboard-test-url'), TEST_PLACEHOLDERS);
+  const [target] = targets as [IdTarget];
   for (const template of [dashboardUrl, testUrl]) {
-    if (!template?.uses.has('testSuiteId') || target.testSuiteId !== undefined) continue;
+    if (!template?.uses.has('testSuiteId') || targets.some((each) => each.testSuiteId !== undefined))
+      continue;
     throw new InputError(
       target.kind === 'project'
         ? `Input '${template.input}' uses {testSuiteId}, which a project run does not have.`
@@ -191,34 +195,61 @@ type IdTarget =
   | { kind: 'suite-start'; testSuiteId: string; runId?: undefined }
   | { kind: 'suite-attach'; testSuiteId?: string; runId: string };
 
-function resolveTarget(input: InputReader): IdTarget {
+/** Across both id inputs: GitHub bills the step, and the service runs them at once. */
+export const MAX_TARGETS = 20;
+
+/** One id a line (blank lines ignored), each an id, none twice. */
+function idLines(input: InputReader, name: string): string[] {
+  const ids = input(name)
+    .split('\n')
+    .map((id) => id.trim())
+    .filter(Boolean);
+  for (const [index, id] of ids.entries()) {
+    const problem = idProblem(id);
+    if (problem) throw new InputError(`Input '${name}' must be an id, and ${problem}; got ${shown(id)}.`);
+    if (ids.indexOf(id) !== index)
+      throw new InputError(`Input '${name}' names ${shown(id)} twice; give each id once.`);
+  }
+  return ids;
+}
+
+/** Project ids first, then suite ids, each in the order given. */
+function resolveTargets(input: InputReader): IdTarget[] {
   const mode = parseChoice(input, 'mode', ['', 'project', 'suite'], "'project' or 'suite'");
-  const projectId = idInput(input, 'project-id');
-  const testSuiteId = idInput(input, 'test-suite-id');
+  const projectIds = idLines(input, 'project-id');
+  const suiteIds = idLines(input, 'test-suite-id');
   const runId = idInput(input, 'run-id');
+  const count = projectIds.length + suiteIds.length;
   const conflict =
-    projectId && testSuiteId
-      ? "Inputs 'project-id' and 'test-suite-id' are both set; give 'project-id' for a project run or 'test-suite-id' for a test suite run, not both."
-      : mode === 'project' && testSuiteId
+    count > MAX_TARGETS
+      ? `Inputs 'project-id' and 'test-suite-id' name ${count} targets; one step runs at most ${MAX_TARGETS}.`
+      : mode === 'project' && suiteIds.length > 0
         ? "Input 'test-suite-id' is set but 'mode' is 'project'; a project run needs 'project-id'."
-        : mode === 'suite' && projectId
+        : mode === 'suite' && projectIds.length > 0
           ? "Input 'project-id' is set but 'mode' is 'suite'; a test suite run needs 'test-suite-id'."
-          : undefined;
+          : runId && count > 1
+            ? "Input 'run-id' attaches to one run: give one 'project-id' or 'test-suite-id' with it, not several."
+            : undefined;
   if (conflict) throw new InputError(conflict);
-  if (projectId) return { kind: 'project', projectId, runId };
-  if (mode === 'suite' || testSuiteId) {
-    if (runId) return { kind: 'suite-attach', testSuiteId, runId };
-    if (testSuiteId) return { kind: 'suite-start', testSuiteId };
-    throw new InputError(
-      "Input 'test-suite-id' is required to start a test suite run (or 'run-id' to attach to one).",
-    );
+  const [projectId] = projectIds;
+  if (runId && projectId) return [{ kind: 'project', projectId, runId }];
+  if (runId && (mode === 'suite' || suiteIds.length > 0)) {
+    return [{ kind: 'suite-attach', testSuiteId: suiteIds[0], runId }];
+  }
+  if (count > 0 && !runId) {
+    return [
+      ...projectIds.map((id) => ({ kind: 'project', projectId: id }) as const),
+      ...suiteIds.map((id) => ({ kind: 'suite-start', testSuiteId: id }) as const),
+    ];
   }
   throw new InputError(
     runId
       ? "Input 'run-id' needs 'project-id' for a project run, or 'mode: suite' for a test suite run."
       : mode === 'project'
         ? "Input 'project-id' is required for a project run."
-        : "Neither 'project-id' nor 'test-suite-id' is set; give 'project-id' for a project run or 'test-suite-id' for a test suite run.",
+        : mode === 'suite'
+          ? "Input 'test-suite-id' is required to start a test suite run (or 'run-id' to attach to one)."
+          : "Neither 'project-id' nor 'test-suite-id' is set; give 'project-id' for a project run or 'test-suite-id' for a test suite run.",
   );
 }
 
@@ -248,13 +279,18 @@ const NOT_FOR: Record<string, Partial<Record<Situation, string>>> = {
   },
 };
 
-function checkApplicable(input: InputReader, target: IdTarget, wait: boolean): void {
-  const situations: Situation[] = [modeOf(target)];
-  if (target.runId !== undefined) situations.push('attach');
-  if (!wait) situations.push('no-wait');
-  for (const [name, why] of Object.entries(NOT_FOR)) {
+/** An input that fits none of the targets is an error; one that fits some applies to those. */
+function checkApplicable(input: InputReader, targets: readonly IdTarget[], wait: boolean): void {
+  const whyNot = (target: IdTarget, why: Partial<Record<Situation, string>>) => {
+    const situations: Situation[] = [modeOf(target)];
+    if (target.runId !== undefined) situations.push('attach');
+    if (!wait) situations.push('no-wait');
     const situation = situations.find((each) => why[each]);
-    if (situation && input(name) !== '') throw new InputError(`Input '${name}' ${why[situation]}.`);
+    return situation && why[situation];
+  };
+  for (const [name, why] of Object.entries(NOT_FOR)) {
+    const reasons = targets.map((target) => whyNot(target, why));
+    if (input(name) !== '' && reasons.every(Boolean)) throw new InputError(`Input '${name}' ${reasons[0]}.`);
   }
 }
 
@@ -306,9 +342,9 @@ export async function readSettings(readRaw: InputReader = getInput, env: NodeJS.
   }
   const githubToken = readSecret(input, 'github-token') || undefined;
   const { baseUrl, loopback } = parseBaseUrl(input('base-url'));
-  const idTarget = resolveTarget(input);
+  const idTargets = resolveTargets(input);
   const wait = parseBoolean(input, 'wait');
-  checkApplicable(input, idTarget, wait);
+  checkApplicable(input, idTargets, wait);
   const pollIntervalMs = parseDuration(input, 'poll-interval');
   if (pollIntervalMs < 1000 && !loopback) {
     throw new InputError(
@@ -335,15 +371,31 @@ export async function readSettings(readRaw: InputReader = getInput, env: NodeJS.
     workflow,
     prComment: parseChoice(input, 'pr-comment', ['off', 'always', 'on-failure'] as const),
     githubToken,
-    ...dashboardTemplates(input, idTarget),
+    ...dashboardTemplates(input, idTargets),
     pullRequestNumber: pullRequestInput(input),
     checkRun: parseChoice(input, 'check-run', ['auto', 'true', 'false'] as const),
-    checkName: checkNameInput(input),
   };
-  const run = {
-    environment: parseEnvironment(input, idTarget),
-    ...resolveBranch(input('branch'), env),
-    workflow,
-  };
-  return { ...settings, ...(await completeTarget(input, idTarget, run, loopback)) };
+  const checkNames = checkNameLines(input, idTargets.length);
+  const targets = idTargets.map(async (idTarget, index) => {
+    const run = {
+      environment: parseEnvironment(input, idTarget),
+      ...resolveBranch(input('branch'), env),
+      workflow,
+    };
+    return { ...(await completeTarget(input, idTarget, run, loopback)), checkName: checkNames[index] };
+  });
+  return { ...settings, targets: await Promise.all(targets) };
+}
+
+/** Every input, read once: what the step shares, and `targets`, each target's own. */
+export type StepSettings = Awaited<ReturnType<typeof readSettings>>;
+
+/** What every target of the step shares. */
+export type SharedSettings = Omit<StepSettings, 'targets'>;
+
+/** One target's view of the step: what runs one target reads. */
+export type Settings = SharedSettings & StepSettings['targets'][number];
+
+export function eachTarget({ targets, ...step }: StepSettings): Settings[] {
+  return targets.map((target) => ({ ...step, ...target }));
 }

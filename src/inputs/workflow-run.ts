@@ -18,6 +18,8 @@ export interface PullRequestRef {
 /** The commit a deployment_status or workflow_run event is about (tested), not GITHUB_SHA. */
 interface EventCommit {
   sha: string;
+  /** deployment_status: the state reported (`success`, `pending`, `in_progress`, `failure`, …). */
+  deploymentState?: string;
   /** workflow_run: the triggering run's pull requests into this repository (GitHub leaves it empty for a fork). */
   pullRequests?: { number: number; headSha?: string }[];
   /** workflow_run: `owner:branch`, to find a fork's pull request by. */
@@ -58,8 +60,9 @@ function readPullRequest(env: NodeJS.ProcessEnv): PullRequestRef | undefined {
 
 function readEventCommit(env: NodeJS.ProcessEnv): EventCommit | undefined {
   if (env.GITHUB_EVENT_NAME === 'deployment_status') {
-    const sha = text(at(readPayload(env), 'deployment', 'sha'));
-    return sha ? { sha } : undefined;
+    const payload = readPayload(env);
+    const sha = text(at(payload, 'deployment', 'sha'));
+    return sha ? { sha, deploymentState: text(at(payload, 'deployment_status', 'state')) } : undefined;
   }
   if (env.GITHUB_EVENT_NAME !== 'workflow_run') return undefined;
   const payload = readPayload(env);
@@ -134,4 +137,15 @@ export function workflowRunUrl(
   if (!workflow.repository || !workflow.runId) return undefined;
   const attempt = options.attempt && workflow.runAttempt ? `/attempts/${workflow.runAttempt}` : '';
   return `${workflow.serverUrl}/${workflow.repository}/actions/runs/${workflow.runId}${attempt}`;
+}
+
+/**
+ * A deployment_status event is sent for every state of a deployment, and only `success` says that
+ * its URL is up: a workflow that does not filter on it tests a deployment that may not exist yet.
+ */
+export function deploymentNotReady(workflow: WorkflowRun): string | undefined {
+  if (workflow.eventName !== 'deployment_status') return undefined;
+  const state = workflow.eventCommit?.deploymentState;
+  if (state === undefined || state === 'success') return undefined;
+  return `This deployment_status event reports the state '${state}', not 'success': the deployment may not be up, and tests of its URL may fail. Run the job on success only: if: github.event.deployment_status.state == 'success'.`;
 }

@@ -21,7 +21,9 @@ const OLD_KINDS = 3;
 export const DIGEST_MAX_CHARS = 15_000;
 /** The line's frame: the words, a commit of up to 64 digits and the two counts. */
 const FRAME_CHARS = 160;
-export const DIGEST_MAX_ENTRIES = Math.floor(((DIGEST_MAX_CHARS - FRAME_CHARS) * 3) / 4 / ENTRY_BYTES);
+const entriesWithin = (maxChars: number) =>
+  Math.max(0, Math.floor(((maxChars - FRAME_CHARS) * 3) / 4 / ENTRY_BYTES));
+export const DIGEST_MAX_ENTRIES = entriesWithin(DIGEST_MAX_CHARS);
 
 /**
  * `digest`: the run the comment reports. `baseline`: the run that one was compared with, so that a
@@ -53,9 +55,11 @@ export function titleHash(title: string): string {
     .slice(0, HASH_BYTES * 2);
 }
 
+/** `maxChars`: of its line; a comment with a section per target gives each a share. */
 export function digestOf(
   testCases: readonly { title: string; verdict: { fails: boolean } }[],
   commit: string | undefined,
+  maxChars = DIGEST_MAX_CHARS,
 ): Digest {
   const byHash = new Map<string, number>();
   let failing = 0;
@@ -65,7 +69,14 @@ export function digestOf(
     const hash = titleHash(title);
     byHash.set(hash, (byHash.get(hash) ?? 0) + 1);
   }
-  return encode(byHash, failing, commit);
+  return encode(byHash, failing, commit, entriesWithin(maxChars));
+}
+
+/** The digest cut to a line of `maxChars`, as digestOf would have cut it. */
+export function cutTo(digest: Digest, maxChars: number): Digest {
+  const entries = entriesWithin(maxChars);
+  if ((digest.encoded.length * 3) / 4 / ENTRY_BYTES <= entries) return digest;
+  return encode(digest.counts, digest.failing, digest.commit, entries);
 }
 
 /**
@@ -83,11 +94,16 @@ export function unionOf(first: Digest, second: Digest): Digest {
   return encode(byHash, cut === undefined ? held : held + 1, first.commit);
 }
 
-function encode(byHash: ReadonlyMap<string, number>, failing: number, commit: string | undefined): Digest {
+function encode(
+  byHash: ReadonlyMap<string, number>,
+  failing: number,
+  commit: string | undefined,
+  maxEntries = DIGEST_MAX_ENTRIES,
+): Digest {
   const entries: Buffer[] = [];
   for (const hash of [...byHash.keys()].sort()) {
     const count = byHash.get(hash) as number;
-    if (entries.length + Math.ceil(count / MAX_COUNT) > DIGEST_MAX_ENTRIES) break;
+    if (entries.length + Math.ceil(count / MAX_COUNT) > maxEntries) break;
     for (let left = count; left > 0; left -= MAX_COUNT) {
       const entry = Buffer.alloc(ENTRY_BYTES);
       entry.write(hash, 'hex');

@@ -6,7 +6,7 @@ export const UNTITLED = '(untitled)';
 const HTML_SPECIALS = /[&<>"'|`*_[\]\\$~]/g;
 const NAMED: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
 
-function escapeHtml(text: string): string {
+export function escapeHtml(text: string): string {
   return text.replace(HTML_SPECIALS, (char) => NAMED[char] ?? `&#${char.charCodeAt(0)};`);
 }
 

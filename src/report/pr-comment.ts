@@ -1,6 +1,7 @@
 import { redact } from '../runner/secrets.js';
-import { DIGEST_MAX_CHARS, digestLine, digestOf } from './comment-digest.js';
-import { cellText, linked } from './escape.js';
+import { clean } from '../runner/text.js';
+import { cutTo, DIGEST_MAX_CHARS, digestLine, digestOf } from './comment-digest.js';
+import { escapeHtml, linked, UNTITLED } from './escape.js';
 import {
   comparisonHeadline,
   comparisonLists,
@@ -17,7 +18,6 @@ import { isFlakyOnly } from './test-case-status.js';
 export const COMMENT_MAX_CHARS = 65_536;
 /** Room kept for the heading, the run line, the message, the counts and the list headings. */
 const FRAME_CHARS = 5_536;
-const LIST_BUDGET_CHARS = COMMENT_MAX_CHARS - 2 * DIGEST_MAX_CHARS - FRAME_CHARS;
 
 /** What tells one target from another in a hidden marker: its kind, id, Playwright project and environment. */
 export function targetKey(
@@ -43,18 +43,38 @@ export function commentMarker(outcome: RunOutcome): string {
   return `<!-- test-run-action ${targetKey(outcome)} -->`;
 }
 
+/** A word that GitHub would link: one holding `://` or starting a host with `www.`. */
+const URL_WORD = /\S*(?::\/\/|\bwww\.)\S*/gi;
+
 /**
  * Escaped as in the summary, and inert on GitHub: a zero-width space after `@`, `#` and `GH-` keeps
- * a title from mentioning a user or team or linking an issue, and one inside `://` and `www.` keeps
- * a URL from being linked (a link to an issue or pull request would record a cross-reference on it).
+ * a title from mentioning a user or team or linking an issue. A word holding a URL goes whole into
+ * a code span, which GitHub neither links nor reads for references (a link to an issue or pull
+ * request would record a cross-reference on it), and which copies as written.
  */
-function commentText(text: string, maxChars?: number): string {
+function commentText(text: string, maxChars = 200): string {
+  const cleaned = clean(text, maxChars, 'fold');
+  if (cleaned === '') return UNTITLED;
+  let html = '';
+  let from = 0;
+  for (const word of cleaned.matchAll(URL_WORD)) {
+    html += inert(escapeHtml(cleaned.slice(from, word.index))) + codeSpan(word[0]);
+    from = word.index + word[0].length;
+  }
+  return html + inert(escapeHtml(cleaned.slice(from)));
+}
+
+function inert(html: string): string {
   // `#` after `&` starts one of the escaping's own entities (`&#42;`): left alone.
-  return cellText(text, maxChars)
-    .replace(/@(?=[A-Za-z0-9])/g, '@&#8203;')
-    .replace(/((?<!&)#|\bGH-)(?=\d)/gi, '$1&#8203;')
-    .replace(/:\/\//g, ':&#8203;//')
-    .replace(/\bwww\./gi, (www) => `${www.slice(0, 3)}&#8203;.`);
+  return html.replace(/@(?=[A-Za-z0-9])/g, '@&#8203;').replace(/((?<!&)#|\bGH-)(?=\d)/gi, '$1&#8203;');
+}
+
+/** Its content is literal: fenced by more backticks than any run inside it, padded where it starts or ends with one. */
+function codeSpan(text: string): string {
+  const longest = Math.max(0, ...Array.from(text.matchAll(/`+/g), (run) => run[0].length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${text}${pad}${fence}`;
 }
 
 const MARKDOWN: ListMarkup = {
@@ -65,7 +85,14 @@ const MARKDOWN: ListMarkup = {
 };
 
 /** `headSha` is the pull request's head commit, which the run tested: GITHUB_SHA is a merge commit on no branch. */
-export function renderComment(outcome: RunOutcome, context: { headSha?: string; runUrl?: string }): string {
+export function renderComment(
+  outcome: RunOutcome,
+  context: { headSha?: string; runUrl?: string; maxChars?: number; marker?: string },
+): string {
+  const { maxChars = COMMENT_MAX_CHARS } = context;
+  // A section of a step's comment gets a share of everything: its lists, its digests, its message.
+  const digestChars = Math.floor((maxChars * DIGEST_MAX_CHARS) / COMMENT_MAX_CHARS);
+  const frameChars = Math.floor((maxChars * FRAME_CHARS) / COMMENT_MAX_CHARS);
   const failing = outcome.reportOrder.filter((testCase) => testCase.verdict.fails);
   const flaky = outcome.reportOrder.filter(isFlakyOnly);
   const links = [
@@ -73,9 +100,9 @@ export function renderComment(outcome: RunOutcome, context: { headSha?: string; 
     context.runUrl ? linked(context.runUrl, 'workflow run') : undefined,
   ].filter(Boolean);
   const news = outcome.comparison ? ` · ${comparisonHeadline(outcome.comparison)}` : '';
-  const budget = { left: LIST_BUDGET_CHARS };
+  const budget = { left: maxChars - 2 * digestChars - frameChars };
   const lines = [
-    commentMarker(outcome),
+    context.marker ?? commentMarker(outcome),
     `### ${headingOf(outcome)}${news}`,
     '',
     ...(outcome.comparison
@@ -84,7 +111,9 @@ export function renderComment(outcome: RunOutcome, context: { headSha?: string; 
     runLine(outcome, commentText),
     ...(links.length > 0 ? ['', links.join(' · ')] : []),
     '',
-    ...(outcome.message && !outcome.success ? [commentText(outcome.message, 1_000), ''] : []),
+    ...(outcome.message && !outcome.success
+      ? [commentText(outcome.message, Math.min(1_000, frameChars / 4)), '']
+      : []),
     `**${commentText(countsLine(outcome.counts))}**`,
     '',
     ...(outcome.comparison
@@ -92,8 +121,48 @@ export function renderComment(outcome: RunOutcome, context: { headSha?: string; 
       : testCaseList(MARKDOWN, 'Failed', failing, budget)),
     ...testCaseList(MARKDOWN, 'Flaky', flaky, budget, { max: 10 }),
     '<sub>Kept up to date by test-run-action: the workflow run has the full list.</sub>',
-    digestLine('digest', digestOf(failing, context.headSha)),
-    ...(outcome.comparison ? [digestLine('baseline', outcome.comparison.baseline)] : []),
+    digestLine('digest', digestOf(failing, context.headSha, digestChars)),
+    ...(outcome.comparison ? [digestLine('baseline', cutTo(outcome.comparison.baseline, digestChars))] : []),
   ];
   return redact(lines.join('\n'));
 }
+
+/** A step with several targets keeps one comment; its marker names them all, in order. */
+export function stepMarker(outcomes: readonly RunOutcome[]): string {
+  const [only] = outcomes;
+  if (outcomes.length === 1 && only) return commentMarker(only);
+  return `<!-- test-run-action step ${outcomes.map((outcome) => `[${targetKey(outcome)}]`).join(' ')} -->`;
+}
+
+/** A target's section of a step's comment; unlike the comment of a target alone, never found for one. */
+export function sectionMarker(outcome: RunOutcome): string {
+  return `<!-- test-run-action section ${targetKey(outcome)} -->`;
+}
+
+/** What a comment says of one target: all of it when it is that target's alone, else its section. */
+export function targetPart(body: string, outcome: RunOutcome): string | undefined {
+  if (body.includes(commentMarker(outcome))) return body;
+  const start = body.indexOf(sectionMarker(outcome));
+  if (start < 0) return undefined;
+  const end = body.indexOf('<!-- test-run-action section ', start + 1);
+  return body.slice(start, end < 0 ? undefined : end);
+}
+
+/** One target: its comment as ever. Several: the step's outcome, then a section per target, each with a share of the room. */
+export function renderStepComment(
+  outcomes: readonly RunOutcome[],
+  context: { headSha?: string; runUrl?: string },
+): string {
+  const [only] = outcomes;
+  if (outcomes.length === 1 && only) return renderComment(only, context);
+  const passed = outcomes.filter((outcome) => outcome.success).length;
+  const head = [stepMarker(outcomes), `## ${passed} of ${outcomes.length} targets passed`, ''];
+  const share = Math.floor((COMMENT_MAX_CHARS - head.join('\n').length - STEP_FRAME_CHARS) / outcomes.length);
+  const sections = outcomes.map((outcome) =>
+    renderComment(outcome, { ...context, maxChars: share, marker: sectionMarker(outcome) }),
+  );
+  return [...head, ...sections].join('\n');
+}
+
+/** Room kept for the separators between sections. */
+const STEP_FRAME_CHARS = 1_000;

@@ -36,16 +36,14 @@ function testCaseRow(testCase: TestCase): string {
 
 /**
  * Each section's rows, a prefix of its report order, within `budgetBytes` for all of them: the
- * sections take a failing row each in turn while they have one, then, when every failing row fit,
- * any row likewise. A section stops at its first row that does not fit.
+ * sections take a failing row each in turn while they have one, then, when every failing row
+ * fit, any row likewise. A section stops at its first row that does not fit.
  */
 function shareRows(orders: readonly (readonly TestCase[])[], budgetBytes: number): string[][] {
   const rows = orders.map((): string[] => []);
   const open = orders.map(() => true);
   let left = budgetBytes;
   for (const failing of [true, false]) {
-    // A passing row is never shown while a failing one is left out.
-    if (!failing && open.includes(false)) break;
     for (let taken = true; taken; ) {
       taken = false;
       orders.forEach((order, i) => {
@@ -61,6 +59,8 @@ function shareRows(orders: readonly (readonly TestCase[])[], budgetBytes: number
         }
       });
     }
+    // Failures first across the step: no passing row while a failing one was left out.
+    if (orders.some((order, i) => order[rows[i]?.length ?? 0]?.verdict.fails)) break;
   }
   return rows;
 }

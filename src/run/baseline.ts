@@ -11,7 +11,7 @@ import type { GitHub } from '../service/github.js';
 import { CHECK_RUN_PAGES, checkRunName, checkRunOwner } from './check-runs.js';
 import { type Baseline, commentBaseline } from './compare.js';
 import { connectGitHub, type GitHubTask } from './github-client.js';
-import type { PullRequestThread } from './pr-comment.js';
+import type { EarlierComment } from './pr-comment.js';
 import type { PullRequestsOfRun } from './pull-requests.js';
 
 /** A commit without a result (its run was skipped) is passed over for its first parent, this many times. */
@@ -119,18 +119,18 @@ export async function findBaseline(
   settings: Settings,
   found: PullRequestsOfRun,
   ran: RunOutcome,
-  thread: PullRequestThread,
+  earlier: EarlierComment,
   clock: Clock,
   signal: AbortSignal,
 ): Promise<Baseline> {
   if (ran.status === 'STARTED') return { whyNone: 'the run was started with wait: false' };
   // GitHub is asked only where a comparison was asked for: its requests are shared by every job.
-  if (settings.failOn !== 'new' && settings.prComment === 'off') return commentBaseline(thread);
+  if (settings.failOn !== 'new' && settings.prComment === 'off') return commentBaseline(earlier);
   const fromBranch = FINISHED.includes(ran.status)
     ? await branchBaseline(settings, found, ran, clock, signal)
     : { whyNone: 'the run did not finish' };
   if (fromBranch.digest || checkRunOwner(settings) === 'branch') return fromBranch;
-  const fromComment = commentBaseline(thread);
+  const fromComment = commentBaseline(earlier);
   const fallback = fromComment.digest ? `the previous run on the pull request` : 'nothing';
   info(
     line`No result of the base branch to compare with (${fromBranch.whyNone}): comparing with ${fallback}.`,

@@ -13,10 +13,10 @@ import { saveState } from '../runner/step.js';
 import { line } from '../runner/text.js';
 import type { Clock } from '../service/clock.js';
 import { Aborted, GitHubError } from '../service/errors.js';
-import type { CheckRunFields, GitHub } from '../service/github.js';
+import type { CheckRun, CheckRunFields, GitHub } from '../service/github.js';
 import { connectGitHub, type GitHubTask } from './github-client.js';
 import type { JobCancellation } from './signals.js';
-import { STATE } from './state.js';
+import { STATE, stateOf } from './state.js';
 
 /** A commit's check runs are read up to this many pages of 100, for every target at once. */
 export const CHECK_RUN_PAGES = 3;
@@ -48,56 +48,78 @@ export function checkRunOwner(settings: Pick<Settings, 'workflow' | 'pullRequest
 
 const CONCLUSIONS = { TIMEDOUT: 'timed_out', CANCELLED: 'cancelled' } as const;
 
+/** What the writers of one step share: the commit, the connection, and the commit's check runs, listed once. */
+interface Shared {
+  github: () => GitHub;
+  owner: CheckRunOwner;
+  commit: string;
+  loud: boolean;
+  clock: Clock;
+  list: () => Promise<CheckRun[]>;
+}
+
 /** One target's check run on the commit tested: in progress while the run runs, completed with the step's outcome. */
 export class CheckRunWriter {
   private id?: number;
   private refused = false;
 
   private constructor(
-    private readonly connect: () => GitHub,
+    private readonly shared: Shared,
     private readonly name: string,
-    private readonly owner: CheckRunOwner,
-    private readonly commit: string,
-    private readonly loud: boolean,
-    private readonly clock: Clock,
+    private readonly index: number,
   ) {}
 
   /**
-   * Undefined when no check run is to be written: check-run 'false', wait 'false', or nowhere to
-   * write it. Its writes are not stopped by the job's cancellation, only bounded by its deadline,
-   * so that a cancelled run's check run is completed too.
+   * One writer per target; none where no check run is to be written: check-run 'false', wait
+   * 'false', or nowhere to write it. The commit's check runs are listed once for every target.
+   * Writes are not stopped by the job's cancellation, only bounded by its deadline, so that a
+   * cancelled run's check run is completed too.
    */
-  static async open(
-    settings: Settings,
+  static async openAll(
+    targets: Settings[],
     clock: Clock,
     job: JobCancellation,
-  ): Promise<CheckRunWriter | undefined> {
+  ): Promise<(CheckRunWriter | undefined)[]> {
+    const none = targets.map(() => undefined);
+    const [settings] = targets as [Settings];
     const commit = commitTested(settings.workflow);
     const [owner, repo] = (settings.workflow.repository ?? '').split('/');
-    if (settings.checkRun === 'false' || !settings.wait || !commit || !owner || !repo) return undefined;
+    if (settings.checkRun === 'false' || !settings.wait || !commit || !owner || !repo) return none;
     const loud = settings.checkRun === 'true';
     if (!settings.githubToken) {
       const why = line`No check run: input 'github-token' is empty (it defaults to the workflow's token).`;
       loud ? warning(why) : info(why);
-      return undefined;
+      return none;
     }
     const connect = await connectGitHub(settings, WRITE, clock, new AbortController().signal);
-    if (!connect) return undefined;
-    const name = checkRunName(settings);
-    const repository = () => connect({ owner, repo }, job.deadline);
-    return new CheckRunWriter(repository, name, checkRunOwner(settings), commit, loud, clock);
+    if (!connect) return none;
+    const github = () => connect({ owner, repo }, job.deadline);
+    let listing: Promise<CheckRun[]> | undefined;
+    const owned = checkRunOwner(settings);
+    const shared: Shared = {
+      github,
+      owner: owned,
+      commit,
+      loud,
+      clock,
+      list: () => {
+        listing ??= github().checkRunsOf(commit, CHECK_RUN_PAGES);
+        return listing;
+      },
+    };
+    return targets.map((target, index) => new CheckRunWriter(shared, checkRunName(target), index));
   }
 
   private now(): string {
-    return new Date(this.clock.now()).toISOString();
+    return new Date(this.shared.clock.now()).toISOString();
   }
 
   /** Once the remote run has started. */
   async started(target: Target & Pick<RunOutcome, 'runId' | 'dashboardUrl'>): Promise<void> {
-    const output = inProgressCheckRun(target, this.owner);
+    const output = inProgressCheckRun(target, this.shared.owner);
     const fields: CheckRunFields = { status: 'in_progress', started_at: this.now(), output };
     await this.write(target, fields);
-    if (this.id !== undefined) saveState(STATE.checkRunId, String(this.id));
+    if (this.id !== undefined) saveState(stateOf(STATE.checkRunId, this.index), String(this.id));
   }
 
   /** The check run's URL (check-run-url), when one was written. */
@@ -109,10 +131,10 @@ export class CheckRunWriter {
         : outcome.success
           ? 'success'
           : 'failure';
-    const output = completedCheckRun(outcome, { owner: this.owner, commit: this.commit });
+    const output = completedCheckRun(outcome, { owner: this.shared.owner, commit: this.shared.commit });
     const fields: CheckRunFields = { status: 'completed', conclusion, completed_at: this.now(), output };
     const written = await this.write(outcome, fields);
-    if (written) saveState(STATE.checkRunId, '');
+    if (written) saveState(stateOf(STATE.checkRunId, this.index), '');
     return written?.url;
   }
 
@@ -126,8 +148,8 @@ export class CheckRunWriter {
       completed_at: this.now(),
       output,
     };
-    await this.connect().updateCheckRun(this.id, fields);
-    saveState(STATE.checkRunId, '');
+    await this.shared.github().updateCheckRun(this.id, fields);
+    saveState(stateOf(STATE.checkRunId, this.index), '');
   }
 
   /**
@@ -136,21 +158,21 @@ export class CheckRunWriter {
    */
   private async write(target: Target, fields: CheckRunFields): Promise<{ url?: string } | undefined> {
     if (this.refused) return undefined;
-    const github = this.connect();
+    const github = this.shared.github();
     try {
       if (this.id === undefined) {
-        const marker = checkRunMarker(target, this.owner);
-        const runs = await github.checkRunsOf(this.commit, CHECK_RUN_PAGES);
+        const marker = checkRunMarker(target, this.shared.owner);
+        const runs = await this.shared.list();
         this.id = runs.find((run) => run.name === this.name && run.output.summary?.includes(marker))?.id;
       }
       const written =
         this.id === undefined
-          ? await github.createCheckRun({ ...fields, name: this.name, head_sha: this.commit })
+          ? await github.createCheckRun({ ...fields, name: this.name, head_sha: this.shared.commit })
           : await github.updateCheckRun(this.id, fields);
       this.id = written.id;
       if (fields.status === 'completed') {
         info(
-          line`Check run '${this.name}' on ${this.commit.slice(0, 7)}: ${fields.conclusion ?? ''}. ${written.url ?? ''}`,
+          line`Check run '${this.name}' on ${this.shared.commit.slice(0, 7)}: ${fields.conclusion ?? ''}. ${written.url ?? ''}`,
         );
       }
       return written;
@@ -162,7 +184,7 @@ export class CheckRunWriter {
       this.refused = refused;
       const message = line`Could not write check run '${this.name}'. ${error.message}${refused ? ` ${WRITE.forbidden}` : ''}`;
       // 'auto' asks for a check run where one can be had: a failure is a line, never a warning.
-      this.loud ? warning(message) : info(message);
+      this.shared.loud ? warning(message) : info(message);
       return undefined;
     }
   }

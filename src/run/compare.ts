@@ -5,7 +5,7 @@ import type { Comparison, RunOutcome, TestCase } from '../report/outcome.js';
 import { info } from '../runner/log.js';
 import { line } from '../runner/text.js';
 import { failureMessage, runName } from './conclude.js';
-import type { PullRequestThread } from './pr-comment.js';
+import type { EarlierComment } from './pr-comment.js';
 
 /**
  * Titles are compared as multisets: failing twice then and three times now is one new failure. A
@@ -54,7 +54,7 @@ export function compareRuns(
 export type Baseline = { digest: Digest; against: string } | { digest?: undefined; whyNone: string };
 
 /** The fallback: the run the earlier comment on the pull request reported (round 3). */
-export function commentBaseline(earlier: Pick<PullRequestThread, 'body' | 'headSha' | 'whyNone'>): Baseline {
+export function commentBaseline(earlier: EarlierComment): Baseline {
   const { digest, rerun } = baselineIn(earlier.body, earlier.headSha);
   if (digest) {
     const against = rerun

@@ -1,4 +1,4 @@
-import type { Settings } from '../inputs/settings.js';
+import type { SharedSettings } from '../inputs/settings.js';
 import { warning } from '../runner/log.js';
 import { line } from '../runner/text.js';
 import type { Clock } from '../service/clock.js';
@@ -18,7 +18,7 @@ export interface GitHubTask {
 
 /** Each repository's task gets a fresh budget; undefined, after one warning, without a token. */
 export async function connectGitHub(
-  settings: Settings,
+  settings: SharedSettings,
   task: GitHubTask,
   clock: Clock,
   signal: AbortSignal,
@@ -41,7 +41,7 @@ export async function connectGitHub(
   const octokit = getOctokit(token, {
     baseUrl: apiUrl,
     userAgent: USER_AGENT,
-    request: { fetch: githubFetch(apiUrl, requestTimeoutMs) },
+    request: { fetch: githubFetch(apiUrl, requestTimeoutMs, clock) },
   });
   // `until`: a cancelled job's deadline, which no budget may outlast.
   return ({ owner, repo }, until = Number.POSITIVE_INFINITY) =>

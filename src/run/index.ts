@@ -4,7 +4,7 @@ import { expandUrl } from '../inputs/url-template.js';
 import type { RunOutcome } from '../report/outcome.js';
 import { formatDuration } from '../runner/duration.js';
 import { info, warning } from '../runner/log.js';
-import { saveState, setOutput } from '../runner/step.js';
+import { saveState, setOutputLines } from '../runner/step.js';
 import { line } from '../runner/text.js';
 import { type CallContext, ServiceClient } from '../service/client.js';
 import type { Clock } from '../service/clock.js';
@@ -18,18 +18,63 @@ import {
 } from '../service/run-driver.js';
 import { emptyOutcome, finishedOutcome, type RunIdentity, withLinks } from './conclude.js';
 import { type JobCancellation, START_GRACE_MS } from './signals.js';
-import { STATE } from './state.js';
+import { STATE, stateOf } from './state.js';
 import { openRunTunnels } from './tunnel.js';
 
-/** A run that does not finish is cancelled when it is this step's to cancel. */
-export async function runToOutcome(
-  settings: Settings,
+/** Told once a target's run has started and this step waits for it (its check run goes in progress). */
+type OnStarted = (index: number, run: RunIdentity) => Promise<void>;
+
+/**
+ * Every target's run, started together and each seen to its end, in the targets' order; one
+ * tunnel for the step. A run that does not finish is cancelled when it is this step's to cancel.
+ * One target is the case of one.
+ */
+export async function runTargets(
+  targets: Settings[],
   clock: Clock,
   job: JobCancellation,
   onStarted: OnStarted = async () => {},
-): Promise<RunOutcome> {
+): Promise<RunOutcome[]> {
+  // Set as each run starts, so that a step that fails later still names every run: one a line.
+  const runIds = targets.map(() => '');
+  const started: OnStarted = async (index, run) => {
+    runIds[index] = run.runId ?? '';
+    setOutputLines('run-id', runIds);
+    if (targets[index]?.wait) await onStarted(index, run);
+  };
+  const tunnels = await openRunTunnels(targets, clock, job);
+  if (!('close' in tunnels)) {
+    const status = tunnels.cancelled ? 'CANCELLED' : 'ERROR';
+    const failed = (settings: Settings) =>
+      withLinks(
+        emptyOutcome(identityOf(settings), status, `${tunnels.message} No run was started.`),
+        settings,
+      );
+    // Only the suite runs needed it: a project run goes on.
+    return Promise.all(
+      targets.map((settings, index) =>
+        settings.target.kind === 'suite-start'
+          ? failed(settings)
+          : runTarget(settings, index, '', clock, job, started),
+      ),
+    );
+  }
+  try {
+    const runs = tunnels.targets.map((settings, index) => {
+      const note = settings.target.kind === 'suite-start' ? tunnels.note : '';
+      return runTarget(settings, index, note, clock, job, started).then((outcome) =>
+        withLinks(outcome, targets[index] as Settings),
+      );
+    });
+    return await Promise.all(runs);
+  } finally {
+    await tunnels.close();
+  }
+}
+
+function identityOf(settings: Settings): RunIdentity {
   const { target } = settings;
-  const identity: RunIdentity = {
+  return {
     mode: modeOf(target),
     ...(target.kind === 'project'
       ? { projectId: target.projectId, playwrightProjectName: target.playwrightProjectName }
@@ -38,26 +83,24 @@ export async function runToOutcome(
     environment: settings.environment,
     failOnFlaky: settings.failOnFlaky,
   };
-  const tunnels = await openRunTunnels(settings, clock, job);
-  if (!('close' in tunnels)) {
-    const status = tunnels.cancelled ? 'CANCELLED' : 'ERROR';
-    return withLinks(emptyOutcome(identity, status, `${tunnels.message} No run was started.`), settings);
-  }
-  try {
-    const outcome = await startAndWait(tunnels.settings, identity, clock, job, onStarted);
-    const notes = tunnels.note ? [...outcome.notes, tunnels.note] : outcome.notes;
-    return withLinks({ ...outcome, notes }, settings);
-  } finally {
-    await tunnels.close();
-  }
 }
 
-/** Told once the run has started and this step waits for it (the check run goes in progress). */
-type OnStarted = (run: RunIdentity) => Promise<void>;
+async function runTarget(
+  settings: Settings,
+  index: number,
+  note: string,
+  clock: Clock,
+  job: JobCancellation,
+  onStarted: OnStarted,
+): Promise<RunOutcome> {
+  const outcome = await startAndWait(settings, identityOf(settings), index, clock, job, onStarted);
+  return note ? { ...outcome, notes: [...outcome.notes, note] } : outcome;
+}
 
 async function startAndWait(
   settings: Settings,
   identity: RunIdentity,
+  index: number,
   clock: Clock,
   job: JobCancellation,
   onStarted: OnStarted,
@@ -68,16 +111,15 @@ async function startAndWait(
   const runId = await startOrAttach(plan, identity, startedAt + settings.timeoutMs, job);
   if (typeof runId !== 'string') return runId;
   identity.runId = runId;
-  setOutput('run-id', runId);
 
   const leftRunning = whyLeftRunning(driver, runId, 'attachTo' in plan, settings.cancelOnAbort);
   const cancellable = settings.wait && leftRunning === undefined;
-  saveState(STATE.runId, runId);
-  saveState(STATE.cancellable, String(cancellable));
-  saveState(STATE.settled, 'false');
-  if (!settings.wait) return emptyOutcome(identity, 'STARTED');
+  saveState(stateOf(STATE.runId, index), runId);
+  saveState(stateOf(STATE.cancellable, index), String(cancellable));
+  saveState(stateOf(STATE.settled, index), 'false');
   const page = expandUrl(settings.dashboardUrl, identity);
-  await onStarted({ ...identity, dashboardUrl: typeof page === 'string' ? page : undefined });
+  await onStarted(index, { ...identity, dashboardUrl: typeof page === 'string' ? page : undefined });
+  if (!settings.wait) return emptyOutcome(identity, 'STARTED');
 
   let outcome: RunOutcome;
   let settled = true;
@@ -97,7 +139,7 @@ async function startAndWait(
     if (!(error instanceof ServiceError)) throw error;
     outcome = emptyOutcome(identity, 'ERROR', error.message);
   }
-  saveState(STATE.settled, String(settled));
+  saveState(stateOf(STATE.settled, index), String(settled));
   return outcome;
 }
 

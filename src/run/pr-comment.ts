@@ -1,7 +1,13 @@
-import type { Settings } from '../inputs/settings.js';
+import type { SharedSettings } from '../inputs/settings.js';
 import { type WorkflowRun, workflowRunUrl } from '../inputs/workflow-run.js';
 import type { RunOutcome } from '../report/outcome.js';
-import { commentMarker, renderComment } from '../report/pr-comment.js';
+import {
+  commentMarker,
+  renderStepComment,
+  sectionMarker,
+  stepMarker,
+  targetPart,
+} from '../report/pr-comment.js';
 import { info } from '../runner/log.js';
 import { line } from '../runner/text.js';
 import type { Clock } from '../service/clock.js';
@@ -12,13 +18,19 @@ import { keepOneComment } from './one-comment.js';
 import type { PullRequestsOfRun } from './pull-requests.js';
 import { isStillHead } from './still-head.js';
 
-export interface PullRequestThread {
+/** What the earlier comment says of one target, for fail-on 'new''s fallback. */
+export interface EarlierComment {
   body?: string;
   headSha?: string;
-  /** Why there is no earlier comment to compare with, for fail-on 'new''s fallback. */
+  /** Why there is no earlier comment to compare with. */
   whyNone: string;
+}
+
+export interface PullRequestThread {
+  /** Per target, in the targets' order. */
+  earlier: EarlierComment[];
   /** Gives the first URL written (`comment-url`). A failure only warns. */
-  write(outcome: RunOutcome, stepFails: boolean): Promise<string | undefined>;
+  write(outcomes: RunOutcome[], stepFails: boolean): Promise<string | undefined>;
 }
 
 const COMMENT: GitHubTask = {
@@ -79,46 +91,62 @@ async function writeComment(
   }
 }
 
-/** Before the reports are written: they compare with the earlier comment. Never fails the step. */
+/**
+ * Before the reports are written: they compare with the earlier comment. One comment for the
+ * step; a target's earlier result is read from it, or from a comment of that target alone (a
+ * matrix's). Never fails the step.
+ */
 export async function openPullRequestThread(
-  outcome: RunOutcome,
-  settings: Settings,
+  outcomes: RunOutcome[],
+  settings: SharedSettings,
   found: PullRequestsOfRun,
   clock: Clock,
   signal: AbortSignal,
 ): Promise<PullRequestThread> {
   const [firstPullRequest] = found.pullRequests;
   const headSha = firstPullRequest?.headSha;
-  const none = (whyNone: string): PullRequestThread => ({ headSha, whyNone, write: async () => undefined });
+  const none = (whyNone: string): PullRequestThread => ({
+    earlier: outcomes.map(() => ({ headSha, whyNone })),
+    write: async () => undefined,
+  });
   if (settings.prComment === 'off') return none("pr-comment is 'off'");
-  const skip =
-    outcome.status === 'STARTED'
-      ? 'the run was started with wait: false'
-      : // A newer push usually cancels this run; its comment must not be overwritten by the old one.
-        outcome.status === 'CANCELLED'
-        ? 'the job was cancelled'
-        : firstPullRequest
-          ? undefined
-          : found.whyNone;
+  const skip = outcomes.every((outcome) => outcome.status === 'STARTED')
+    ? 'the run was started with wait: false'
+    : // A newer push usually cancels this run; its comment must not be overwritten by the old one.
+      outcomes.some((outcome) => outcome.status === 'CANCELLED')
+      ? 'the job was cancelled'
+      : firstPullRequest
+        ? undefined
+        : found.whyNone;
   if (skip) info(line`No pull request comment: ${skip}.`);
   if (skip || !firstPullRequest) return none(skip ?? 'the pull request could not be found');
   const task = commentTask(settings.workflow);
   const connect = await connectGitHub(settings, task, clock, signal);
   const unread = 'the pull request comment could not be read';
   if (!connect) return none(unread);
-  const marker = commentMarker(outcome);
+  const marker = stepMarker(outcomes);
+  const markers =
+    outcomes.length === 1
+      ? [marker]
+      : [marker, ...outcomes.flatMap((o) => [commentMarker(o), sectionMarker(o)])];
   const threads = [];
   for (const { owner, repo, number } of found.pullRequests) {
     const github = connect({ owner, repo });
-    const lookup = github.findComment(number, marker).then((earlier) => ({ github, number, ...earlier }));
+    const lookup = github.findComments(number, markers).then(({ comments, untrusted }) => ({
+      github,
+      number,
+      untrusted,
+      comments,
+      comment: comments.filter(({ body }) => body?.includes(marker)).at(-1),
+    }));
     threads.push(await lookup.catch((error) => warnFailed(error, task)));
   }
   const [first] = threads;
   const opened = threads.filter((thread) => thread !== undefined);
   if (opened.length === 0) return none(unread);
   const runUrl = workflowRunUrl(settings.workflow, { attempt: true });
-  const write = async (ran: RunOutcome, stepFails: boolean) => {
-    const body = renderComment(ran, { headSha, runUrl });
+  const write = async (ran: RunOutcome[], stepFails: boolean) => {
+    const body = renderStepComment(ran, { headSha, runUrl });
     const mayCreate = stepFails || settings.prComment !== 'on-failure';
     const urls = [];
     for (const thread of opened) {
@@ -132,5 +160,10 @@ export async function openPullRequestThread(
     : first.untrusted
       ? 'GitHub could not say who the github-token acts as, so no earlier comment is trusted'
       : 'this is the first run of this target on the pull request';
-  return { body: first?.comment?.body ?? undefined, headSha, whyNone, write };
+  // The newest of the comments that say something of the target: the step's, or a matrix's.
+  const earlier = outcomes.map((outcome): EarlierComment => {
+    const parts = (first?.comments ?? []).map(({ body }) => body && targetPart(body, outcome));
+    return { body: parts.filter((part) => part).at(-1) ?? undefined, headSha, whyNone };
+  });
+  return { earlier, write };
 }

@@ -1,5 +1,5 @@
 import { defaultNote } from '../inputs/options.js';
-import type { Settings } from '../inputs/settings.js';
+import type { Settings, SharedSettings } from '../inputs/settings.js';
 import { commitTested, isPullRequestEvent, type PullRequestRef } from '../inputs/workflow-run.js';
 import { info } from '../runner/log.js';
 import { line } from '../runner/text.js';
@@ -29,7 +29,7 @@ const none = (whyNone?: string): PullRequestsOfRun => ({ pullRequests: [], whyNo
 
 /** See the README's table of events. GitHub is asked only when a comment is due. */
 export async function findPullRequests(
-  settings: Settings,
+  settings: SharedSettings,
   clock: Clock,
   signal: AbortSignal,
 ): Promise<PullRequestsOfRun> {
@@ -69,7 +69,7 @@ export async function findPullRequests(
 }
 
 /** The numbers of the pull requests found, or why there are none. */
-async function lookUp(github: GitHub, settings: Settings): Promise<number[] | string> {
+async function lookUp(github: GitHub, settings: SharedSettings): Promise<number[] | string> {
   const { workflow, pullRequestNumber } = settings;
   if (pullRequestNumber !== undefined) {
     const pull = await github.pull(pullRequestNumber);

@@ -10,3 +10,8 @@ export const STATE = {
   /** Of a check run created in progress and not yet completed. */
   checkRunId: 'checkRunId',
 } as const;
+
+/** A target's own entry: the first target's under the name itself, so that one target saves what it always did. */
+export function stateOf(name: (typeof STATE)[keyof typeof STATE], index: number): string {
+  return index === 0 ? name : `${name}-${index}`;
+}

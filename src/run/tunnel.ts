@@ -9,21 +9,26 @@ import { rewriteTunnelUrls } from '../tunnel/rewrite.js';
 import type { JobCancellation } from './signals.js';
 import { STATE } from './state.js';
 
-/** Their pids are left for the post step, in case the main step is killed before `close()`. */
+/**
+ * One tunnel per origin for the whole step, open before the first suite run starts, whatever the
+ * number of suites. Their pids are left for the post step, in case the main step is killed before
+ * `close()`.
+ */
 export async function openRunTunnels(
-  settings: Settings,
+  targets: Settings[],
   clock: Clock,
   job: JobCancellation,
-): Promise<{ settings: Settings; note: string; close(): Promise<void> } | TunnelError> {
-  const { target } = settings;
-  if (target.kind !== 'suite-start' || target.tunnelOrigins.length === 0) {
-    return { settings, note: '', close: async () => {} };
-  }
+): Promise<{ targets: Settings[]; note: string; close(): Promise<void> } | TunnelError> {
+  const origins = [
+    ...new Set(targets.flatMap(({ target }) => (target.kind === 'suite-start' ? target.tunnelOrigins : []))),
+  ];
+  const [settings] = targets as [Settings];
+  if (origins.length === 0) return { targets, note: '', close: async () => {} };
   // Loaded only for a tunnel: @actions/tool-cache and the process handling cost every other run nothing.
   const open = await import('../tunnel/open.js');
   const { originWaitMs, urlWaitMs, reachWaitMs } = open.TUNNEL_BOUNDS;
   const tunnels = await open
-    .openTunnels(target.tunnelOrigins, {
+    .openTunnels(origins, {
       log: (text) => info(line`${text}`),
       mask: registerSecret,
       debug: (text) => debug(line`${text}`),
@@ -50,11 +55,15 @@ export async function openRunTunnels(
   // A cancelled job has seconds left: the tunnels go at once, beside the run's cancel.
   job.signal.addEventListener('abort', () => void close(), { once: true });
   const publicOrigins = new Map(tunnels.map((tunnel) => [tunnel.localOrigin, tunnel.publicOrigin]));
-  const options = rewriteTunnelUrls(target.options, publicOrigins);
-  const origins = tunnels.map((tunnel) => safe(tunnel.localOrigin)).join(', ');
+  const tunnelled = targets.map((each) => {
+    const { target } = each;
+    if (target.kind !== 'suite-start') return each;
+    return { ...each, target: { ...target, options: rewriteTunnelUrls(target.options, publicOrigins) } };
+  });
+  const local = tunnels.map((tunnel) => safe(tunnel.localOrigin)).join(', ');
   return {
-    settings: { ...settings, target: { ...target, options } },
-    note: `The run tested this job's own app through a Cloudflare quick tunnel to ${origins}.`,
+    targets: tunnelled,
+    note: `The run tested this job's own app through a Cloudflare quick tunnel to ${local}.`,
     close,
   };
 }

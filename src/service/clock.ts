@@ -1,10 +1,15 @@
 import { setTimeout as delay } from 'node:timers/promises';
 
-/** Time, injected so that retry and poll logic can be tested without sleeping for real. */
+/**
+ * Time, injected so that retry, poll and time-out logic can be tested without waiting for real:
+ * every wait and every time-out of the step goes through one clock.
+ */
 export interface Clock {
   now(): number;
   /** Never rejects: resolves at once when `signal` aborts. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /** A signal that aborts (with a TimeoutError) once `ms` have passed on this clock: a request's time-out. */
+  timeout(ms: number): AbortSignal;
   random(): number;
 }
 
@@ -12,4 +17,5 @@ export const systemClock: Clock = {
   now: () => Date.now(),
   random: () => Math.random(),
   sleep: (ms, signal) => delay(ms, undefined, { signal }).catch(() => undefined),
+  timeout: (ms) => AbortSignal.timeout(ms),
 };

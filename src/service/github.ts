@@ -2,7 +2,7 @@ import type { getOctokit } from '@actions/github';
 import * as z from 'zod/mini';
 import { info } from '../runner/log.js';
 import { line } from '../runner/text.js';
-import { systemClock } from './clock.js';
+import type { Clock } from './clock.js';
 import { Aborted, GitHubError } from './errors.js';
 import { once } from './interface.js';
 import { type Party, type RequestContext, type RetryRule, request } from './request.js';
@@ -102,12 +102,12 @@ const GITHUB: Party = {
   advice: () => undefined,
   failed: (message, status) => new GitHubError(message, status),
   // GitHub's secondary rate limit answers 403 with no quota left: a refusal, like 429.
-  refusal: ({ status, headers }) => {
+  refusal: ({ status, headers }, now) => {
     if (status !== 403 || headers.get('x-ratelimit-remaining') !== '0') return undefined;
     const reset = Number(headers.get('x-ratelimit-reset')) * 1000;
     return {
       status: 429,
-      retryAfterMs: Number.isFinite(reset) ? Math.max(0, reset - Date.now()) : undefined,
+      retryAfterMs: Number.isFinite(reset) ? Math.max(0, reset - now) : undefined,
     };
   },
 };
@@ -120,6 +120,7 @@ const GITHUB: Party = {
 export function githubFetch(
   apiUrl: string,
   timeoutMs: number,
+  clock: Clock,
   call?: { what: string; rule: RetryRule; context: RequestContext },
 ) {
   const { origin } = new URL(apiUrl);
@@ -134,7 +135,7 @@ export function githubFetch(
     const answer = await request(
       GITHUB,
       { name: what, rule: call?.rule ?? 'github', method, url, headers: init.headers ?? {}, body: init.body },
-      call?.context ?? { clock: systemClock, deadline: Date.now() + timeoutMs, requestTimeoutMs: timeoutMs },
+      call?.context ?? { clock, deadline: clock.now() + timeoutMs, requestTimeoutMs: timeoutMs },
     );
     // A Response refuses a body with these statuses.
     const body = [204, 205].includes(answer.status) ? null : answer.body;
@@ -159,7 +160,7 @@ export class GitHub {
   ): Promise<T> {
     try {
       return await send({
-        fetch: githubFetch(this.apiUrl, context.requestTimeoutMs, { what, rule, context }),
+        fetch: githubFetch(this.apiUrl, context.requestTimeoutMs, context.clock, { what, rule, context }),
       });
     } catch (error) {
       const cause = (error as { cause?: unknown } | undefined)?.cause;
@@ -230,31 +231,35 @@ export class GitHub {
   }
 
   /**
-   * The latest of the token's own comments holding `marker`. When GitHub cannot say who the token
-   * is (`untrusted`), none is: another app's copy must never be edited or believed.
+   * The token's own comments holding any of `markers`, oldest first, listed once. When GitHub
+   * cannot say who the token is (`untrusted`), none is: another app's copy must never be edited or
+   * believed.
    */
-  async findComment(number: number, marker: string): Promise<{ comment?: Comment; untrusted: boolean }> {
-    const marked = await this.marked(number, marker);
-    if (marked.length === 0) return { untrusted: false };
+  async findComments(
+    number: number,
+    markers: string[],
+  ): Promise<{ comments: Comment[]; untrusted: boolean }> {
+    const marked = await this.marked(number, markers);
+    if (marked.length === 0) return { comments: [], untrusted: false };
     const who = await this.identity();
-    if (!who) return { untrusted: true };
+    if (!who) return { comments: [], untrusted: true };
     // By its author's id (logins of bots differ between GraphQL and REST in places; ids do not), else its login.
     const isOwn = ({ user }: Comment) =>
       who.id !== undefined ? user?.id === who.id : user?.login === who.login;
-    return { comment: marked.filter(isOwn).at(-1), untrusted: false };
+    return { comments: marked.filter(isOwn), untrusted: false };
   }
 
   /** Every comment of the pull request holding `marker`, by `authorId` (the token's own), oldest first. */
   async commentsBy(number: number, marker: string, authorId: number): Promise<Comment[]> {
-    const marked = await this.marked(number, marker);
+    const marked = await this.marked(number, [marker]);
     return marked.filter(({ user }) => user?.id === authorId).sort((a, b) => a.id - b.id);
   }
 
-  private marked(number: number, marker: string): Promise<Comment[]> {
+  private marked(number: number, markers: string[]): Promise<Comment[]> {
     const what = `list the comments of pull request #${number}`;
     const first = `/issues/${number}/comments?per_page=100`;
     const list = { schema: answers().list, items: (comments: Comment[]) => comments };
-    return this.pages(first, what, list, ({ body }) => !!body?.includes(marker));
+    return this.pages(first, what, list, ({ body }) => markers.some((marker) => body?.includes(marker)));
   }
 
   async updateComment(id: number, body: string): Promise<string> {

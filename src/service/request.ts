@@ -61,12 +61,12 @@ function mayHaveActed(failure: Failure): boolean {
   return failure.status === 303 || (failure.status >= 500 && !REFUSALS.has(failure.status));
 }
 
-/** `Retry-After` as seconds or an HTTP date, in milliseconds from now. */
-function parseRetryAfter(text: string | null): number | undefined {
+/** `Retry-After` as seconds or an HTTP date, in milliseconds from `now`. */
+function parseRetryAfter(text: string | null, now: number): number | undefined {
   if (!text) return undefined;
   if (/^\d+$/.test(text.trim())) return Number(text.trim()) * 1000;
   const date = Date.parse(text);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
 /** The answer's `error` (or `field`) text, or the start of a non-JSON body, on one line, short. */
@@ -97,8 +97,8 @@ export interface Party {
   advice(status: number, request: Request): string | undefined;
   /** The error a failed request ends in, when the job was not cancelled and no time-out explains it. */
   failed(message: string, status?: number): Error;
-  /** A delay the answer asks for besides Retry-After (GitHub's rate limit), with the status to read it as. */
-  refusal?(answer: HttpAnswer): { status: number; retryAfterMs?: number } | undefined;
+  /** A delay the answer asks for besides Retry-After (GitHub's rate limit), from `now`, with the status to read it as. */
+  refusal?(answer: HttpAnswer, now: number): { status: number; retryAfterMs?: number } | undefined;
 }
 
 function describeRedirect(party: Party, status: number, redirect: RefusedRedirect): string {
@@ -194,10 +194,11 @@ export async function request(party: Party, request: Request, context: RequestCo
     const { url, method, headers, body } = request;
     let failure: Failure;
     try {
-      const answer = await send(url, method, headers, body, timeoutMs, context.signal, `${party.name}'s`);
+      const limit = { ms: timeoutMs, clock };
+      const answer = await send(url, method, headers, body, limit, context.signal, `${party.name}'s`);
       if (answer.status >= 200 && answer.status < 300) return answer;
-      const retryAfterMs = parseRetryAfter(answer.headers.get('retry-after'));
-      failure = { ...answer, retryAfterMs, ...party.refusal?.(answer) };
+      const retryAfterMs = parseRetryAfter(answer.headers.get('retry-after'), clock.now());
+      failure = { ...answer, retryAfterMs, ...party.refusal?.(answer, clock.now()) };
     } catch (error) {
       if (!(error instanceof TransportError)) throw error;
       failure = error;

@@ -3,6 +3,7 @@ import { pipeline } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { getProxyUrl, HttpClient } from '@actions/http-client';
 import { Client, type Dispatcher, Headers, request } from 'undici';
+import { type Clock, systemClock } from './clock.js';
 import { USER_AGENT } from './user-agent.js';
 
 /** The largest real answer (100,000 test cases with 250-character titles) is about 33 MB; more is cut. */
@@ -189,6 +190,12 @@ function headersOf(raw: Dispatcher.ResponseData['headers']): Headers {
   return headers;
 }
 
+/** How long a request may go unanswered, on which clock (the step's, so that tests need not wait it out). */
+export interface TimeLimit {
+  ms: number;
+  clock?: Clock;
+}
+
 /**
  * Sends with undici's `request` (leaner than its `fetch`: no web streams, no CORS bookkeeping, a
  * third of the time to the first byte sent) through http-client's proxy dispatcher. A redirect
@@ -199,12 +206,13 @@ export async function send(
   method: string,
   headers: Record<string, string>,
   body: string | undefined,
-  timeoutMs: number,
+  limit: TimeLimit,
   signal?: AbortSignal,
   peer = "the service's",
 ): Promise<HttpAnswer> {
   if (signal?.aborted) throw new TransportError('aborted', 'aborted', false);
-  const timeout = AbortSignal.timeout(timeoutMs);
+  const { ms: timeoutMs, clock = systemClock } = limit;
+  const timeout = clock.timeout(timeoutMs);
   const both = signal ? AbortSignal.any([signal, timeout]) : timeout;
   // One connection per request, nothing kept open once the step is done with it; a Client, not an
   // Agent's pool of them: a redirect is followed only within the origin.

@@ -1,6 +1,6 @@
 import { formatDuration } from '../runner/duration.js';
 import { type Clock, systemClock } from '../service/clock.js';
-import { send, TransportError } from '../service/transport.js';
+import { send, type TimeLimit, TransportError } from '../service/transport.js';
 import { type InstallOptions, locateCloudflared } from './cloudflared-binary.js';
 import type { QuickTunnelLog } from './cloudflared-log.js';
 import { CloudflaredProcess, KILL_AFTER_MS, type LogSink } from './cloudflared-process.js';
@@ -70,12 +70,12 @@ function cancelled(origin: string): TunnelError {
 type ProbeResult = { status: number } | { failure: string; tls: boolean };
 
 /** Through `https_proxy` when one is set (never for loopback). */
-async function probe(url: string, timeoutMs: number, signal: AbortSignal): Promise<ProbeResult> {
+async function probe(url: string, limit: TimeLimit, signal: AbortSignal): Promise<ProbeResult> {
   try {
-    return { status: (await send(url, 'GET', {}, undefined, timeoutMs, signal)).status };
+    return { status: (await send(url, 'GET', {}, undefined, limit, signal)).status };
   } catch (error) {
     if (!(error instanceof TransportError)) throw error;
-    return { failure: error.describe(`no answer within ${timeoutMs} ms`), tls: error.kind === 'tls' };
+    return { failure: error.describe(`no answer within ${limit.ms} ms`), tls: error.kind === 'tls' };
   }
 }
 
@@ -179,7 +179,7 @@ class Opening {
     const { bounds, signal, options } = this;
     let lastTry = '';
     const answer = await this.poll(async () => {
-      const result = await probe(`${origin}/`, bounds.requestTimeoutMs, signal);
+      const result = await probe(`${origin}/`, { ms: bounds.requestTimeoutMs, clock: this.clock }, signal);
       if ('status' in result || result.tls) return { status: 'status' in result ? result.status : undefined };
       if (lastTry === '')
         options.log(`Waiting for ${origin} to answer (up to ${formatDuration(bounds.originWaitMs)})…`);
@@ -235,7 +235,7 @@ class Opening {
     const reached = await this.poll(async () => {
       const early = endedEarly(cloudflared);
       if (early) return early;
-      const result = await probe(`${publicOrigin}/`, bounds.requestTimeoutMs, signal);
+      const result = await probe(`${publicOrigin}/`, { ms: bounds.requestTimeoutMs, clock }, signal);
       if ('status' in result && reachedApp(result.status, localStatus)) return publicOrigin;
       lastProbe = 'status' in result ? `HTTP ${result.status}` : result.failure;
       options.debug?.(`The public URL did not reach the app yet: ${lastProbe}`);

@@ -1,0 +1,213 @@
+import { runInProcess, virtualClock } from './helpers/in-process.js';
+import {
+  DEFAULT_TOKEN,
+  GitHubSimulator,
+  pullRequestEventFile,
+  SAMPLE_PULL_REQUEST,
+} from './simulator/github.js';
+import { eventFile } from './simulator/github-events.js';
+import { DEFAULT_API_KEY, type SimTestCase, Simulator } from './simulator/simulator.js';
+
+/** Several targets in one step: started together, polled together, reported together. */
+let sim: Simulator;
+afterEach(async () => {
+  await sim?.stop();
+});
+
+const failed = (...titles: string[]): SimTestCase[] => titles.map((title) => ({ title, status: 'FAILED' }));
+const passed = (...titles: string[]): SimTestCase[] => titles.map((title) => ({ title, status: 'PASSED' }));
+
+const inputs = (extra: Record<string, string>) => ({
+  'api-key': DEFAULT_API_KEY,
+  'base-url': sim.url,
+  'poll-interval': '20ms',
+  ...extra,
+});
+const runs = (outputs: Record<string, string>) =>
+  JSON.parse(outputs.runs ?? '[]') as Record<string, unknown>[];
+const starts = () => sim.requests.filter((request) => request.operation.startsWith('start'));
+
+describe('several targets in one step', () => {
+  test('three suites started together, one failing: reported together, the worst status, counts summed', async () => {
+    sim = await Simulator.start({
+      suites: {
+        checkout: { testSuiteName: 'Checkout', testCases: passed('pay', 'ship') },
+        search: { testSuiteName: 'Search', testCases: [...failed('suggest'), ...passed('filter')] },
+        account: { testSuiteName: 'Account', testCases: passed('sign in') },
+      },
+    });
+    const result = await runInProcess(inputs({ 'test-suite-id': 'checkout\nsearch\naccount' }));
+    const started = starts();
+    expect(started.map((request) => request.path.split('/').at(-2))).toEqual([
+      'checkout',
+      'search',
+      'account',
+    ]);
+    // Started at once: the last start went out before the first run was polled.
+    const firstPoll = sim.requests.findIndex((request) => request.operation.startsWith('get'));
+    expect(sim.requests.indexOf(started[2] as (typeof started)[number])).toBeLessThan(firstPoll);
+    expect(result.exitCode).toBe(1);
+    expect(result.outputs).toMatchObject({
+      status: 'FAILED',
+      success: 'false',
+      'run-id': 'suite-run-1\nsuite-run-2\nsuite-run-3',
+      total: '5',
+      passed: '4',
+      failed: '1',
+    });
+    expect(runs(result.outputs).map((run) => [run.id, run.runId, run.status])).toEqual([
+      ['checkout', 'suite-run-1', 'PASSED'],
+      ['search', 'suite-run-2', 'FAILED'],
+      ['account', 'suite-run-3', 'PASSED'],
+    ]);
+    // The totals, a line per target, then a section per target, the failing one's failure listed.
+    expect(result.summary).toMatch(/^<h2>❌ 3 test runs: 1 FAILED, 2 PASSED<\/h2>/);
+    for (const name of ['Checkout', 'Search', 'Account'])
+      expect(result.summary).toContain(`Test run ${name === 'Search' ? 'failed' : 'passed'}: ${name}`);
+    expect(result.summary).toContain('<td>❌ FAILED</td><td>suggest</td>');
+  });
+
+  test('a project and a suite in one step, project first', async () => {
+    sim = await Simulator.start({ project: { testCases: passed('a') }, suite: { testCases: passed('b') } });
+    const result = await runInProcess(inputs({ 'project-id': 'proj-1', 'test-suite-id': 'suite-1' }));
+    expect(result.outputs).toMatchObject({ status: 'PASSED', success: 'true', total: '2' });
+    expect(runs(result.outputs).map((run) => [run.kind, run.id])).toEqual([
+      ['project', 'proj-1'],
+      ['suite', 'suite-1'],
+    ]);
+  });
+
+  test('one start answering 404: that target is ERROR, the others run to their end', async () => {
+    sim = await Simulator.start({
+      knownSuiteIds: ['checkout', 'account'],
+      suite: { testCases: passed('x') },
+    });
+    const result = await runInProcess(inputs({ 'test-suite-id': 'checkout\ngone\naccount' }));
+    expect(result.outputs).toMatchObject({
+      status: 'ERROR',
+      success: 'false',
+      'run-id': 'suite-run-1\n\nsuite-run-2',
+    });
+    expect(runs(result.outputs).map((run) => run.status)).toEqual(['PASSED', 'ERROR', 'PASSED']);
+    expect(result.log).toMatch(/Could not start a test suite run for test suite 'gone'.*404/);
+  });
+
+  test('a run that ended early is not asked again while the others run', async () => {
+    sim = await Simulator.start({
+      suites: {
+        quick: { statuses: ['FINISHED'] },
+        slow: { statuses: ['RUNNING', 'RUNNING', 'RUNNING', 'FINISHED'] },
+      },
+    });
+    const result = await runInProcess(inputs({ 'test-suite-id': 'quick\nslow' }), { clock: virtualClock() });
+    expect(result.outputs.status).toBe('PASSED');
+    const statusGets = (runId: string) =>
+      sim.requests.filter(
+        (request) => request.operation === 'getSuiteRunStatus' && request.path.includes(`/${runId}/`),
+      );
+    expect([statusGets('suite-run-1').length, statusGets('suite-run-2').length]).toEqual([1, 4]);
+  });
+
+  test('a cancelled job cancels every run still in progress; a time-out too', async () => {
+    sim = await Simulator.start({ project: { statuses: ['RUNNING'] } });
+    const controller = new AbortController();
+    void sim.waitForRequests('getProjectRun', 2).then(() => controller.abort());
+    const cancelled = await runInProcess(inputs({ 'project-id': 'proj-1\nproj-2' }), {
+      cancelSignal: controller.signal,
+    });
+    expect(cancelled.outputs.status).toBe('CANCELLED');
+    expect([...sim.cancelledRunIds].sort()).toEqual(['run-1', 'run-2']);
+    const timedOut = await runInProcess(inputs({ 'project-id': 'proj-1\nproj-2', timeout: '2s' }), {
+      clock: virtualClock(),
+    });
+    expect(timedOut.outputs.status).toBe('TIMEDOUT');
+    expect([...sim.cancelledRunIds].sort()).toEqual(['run-1', 'run-2', 'run-3', 'run-4']);
+  });
+
+  test('one check run per target on the commit, the commit listed once', async () => {
+    sim = await Simulator.start({ suites: { search: { testCases: failed('suggest') } } });
+    const gh = await GitHubSimulator.start();
+    try {
+      const sha = 'a1'.padEnd(40, '0');
+      const env = {
+        GITHUB_EVENT_NAME: 'push',
+        GITHUB_SHA: sha,
+        GITHUB_EVENT_PATH: eventFile({}),
+        GITHUB_API_URL: gh.url,
+        GITHUB_REPOSITORY: 'octo/shop',
+      };
+      const result = await runInProcess(
+        inputs({ 'test-suite-id': 'checkout\nsearch', 'github-token': DEFAULT_TOKEN }),
+        { env },
+      );
+      const written = gh.checkRuns('octo', 'shop', sha).map((run) => [run.name, run.conclusion]);
+      expect(written.sort()).toEqual([
+        ['Test run: suite checkout', 'success'],
+        ['Test run: suite search', 'failure'],
+      ]);
+      expect(gh.count('listCheckRunsForRef')).toBe(1);
+      expect(result.outputs['check-run-url']?.split('\n')).toHaveLength(2);
+    } finally {
+      await gh.stop();
+    }
+  });
+
+  test("the pull request's one comment has a section per target, each compared with its own earlier result, a matrix's too", async () => {
+    const gh = await GitHubSimulator.start();
+    const { owner, repo, number } = SAMPLE_PULL_REQUEST;
+    const comments = () => gh.comments(owner, repo, number);
+    /** A push of the pull request (its head moves to `head`), testing these suites. */
+    const onPullRequest = (head: string, suites: Record<string, SimTestCase[]>, ids: string) => {
+      const headSha = head.padEnd(40, '0');
+      gh.setScenario({ pulls: [{ ...SAMPLE_PULL_REQUEST, headSha }] });
+      sim.setScenario({
+        suites: Object.fromEntries(Object.entries(suites).map(([id, testCases]) => [id, { testCases }])),
+      });
+      const extra = {
+        'test-suite-id': ids,
+        'pr-comment': 'always',
+        'github-token': DEFAULT_TOKEN,
+        'fail-on': 'new',
+      };
+      const env = {
+        GITHUB_EVENT_NAME: 'pull_request',
+        GITHUB_EVENT_PATH: pullRequestEventFile({ ...SAMPLE_PULL_REQUEST, headSha }),
+        GITHUB_API_URL: gh.url,
+        GITHUB_REPOSITORY: `${owner}/${repo}`,
+      };
+      return runInProcess(inputs(extra), { env });
+    };
+    try {
+      sim = await Simulator.start();
+      // A matrix wrote a comment per target.
+      await onPullRequest('1', { checkout: failed('X') }, 'checkout');
+      await onPullRequest('1', { search: failed('Y') }, 'search');
+      expect(comments()).toHaveLength(2);
+      // Moved to one step: each target compares with its matrix comment; Z is new, X and Y known.
+      const step = await onPullRequest(
+        '2',
+        { checkout: failed('X', 'Z'), search: failed('Y') },
+        'checkout\nsearch',
+      );
+      expect(step.outputs).toMatchObject({ success: 'false', 'new-failures': '1' });
+      const [mine] = comments().filter(({ body }) => body?.includes('<!-- test-run-action step '));
+      expect(mine?.body).toContain(
+        '<!-- test-run-action step [mode=suite suite=checkout] [mode=suite suite=search] -->',
+      );
+      expect(mine?.body).toContain('<!-- test-run-action section mode=suite suite=checkout -->');
+      expect(mine?.body).toContain('<!-- test-run-action section mode=suite suite=search -->');
+      expect(comments()).toHaveLength(3);
+      // The next push reads each target's section of the step's comment: Z is known by then.
+      const next = await onPullRequest(
+        '3',
+        { checkout: failed('X', 'Z'), search: failed('Y') },
+        'checkout\nsearch',
+      );
+      expect(next.outputs).toMatchObject({ success: 'true', 'new-failures': '0' });
+      expect(comments()).toHaveLength(3);
+      expect(next.outputs['comment-url']).toBe(mine?.html_url);
+    } finally {
+      await gh.stop();
+    }
+  });
+});
