@@ -2,13 +2,7 @@ import { visibleLines } from './helpers/gfm.js';
 import { runInProcess, virtualClock } from './helpers/in-process.js';
 import { projectInputs, suiteInputs } from './helpers/inputs.js';
 import { annotations } from './helpers/runner-files.js';
-import {
-  CHECK_RUN_OPERATIONS,
-  DEFAULT_TOKEN,
-  GitHubSimulator,
-  pullRequestEvent,
-  type SimPull,
-} from './simulator/github.js';
+import { DEFAULT_TOKEN, GitHubSimulator, pullRequestEvent, type SimPull } from './simulator/github.js';
 import { deploymentStatusEvent, eventFile, workflowRunEvent } from './simulator/github-events.js';
 import { type SimTestCase, Simulator } from './simulator/simulator.js';
 
@@ -64,11 +58,6 @@ const inputs = (extra: Record<string, string> = {}) =>
 const run = (environment: Record<string, string>, extra: Record<string, string> = {}) =>
   runInProcess(inputs(extra), { clock: virtualClock(), env: environment });
 const commentsOn = (number: number) => gh.comments('octo', 'shop', number);
-/** The comment's requests: those of the check run and the base branch's results are left out. */
-const githubCalls = () =>
-  gh.requests
-    .map((request) => request.operation)
-    .filter((operation) => !CHECK_RUN_OPERATIONS.includes(operation));
 
 describe('deployment_status: a preview deployment', () => {
   test('of the head commit of a pull request: the comment goes there, naming that commit, and the note names both', async () => {
@@ -84,7 +73,7 @@ describe('deployment_status: a preview deployment', () => {
     const [comment] = commentsOn(7);
     expect(comment?.body).toContain('Commit <code>feedfac</code>');
     expect(result.outputs['comment-url']).toBe(comment?.html_url);
-    expect(githubCalls().slice(0, 1)).toEqual(['commitPulls']);
+    expect(gh.commentCalls().slice(0, 1)).toEqual(['commitPulls']);
     const started = sim.requests.find((request) => request.operation === 'startSuiteRun');
     expect((started?.body as { metadata?: { note?: string } } | undefined)?.metadata?.note).toBe(
       `GitHub Actions: ${REPO}@${HEAD.slice(0, 12)} (pull request #7) https://github.com/${REPO}/actions/runs/4242`,
@@ -95,7 +84,7 @@ describe('deployment_status: a preview deployment', () => {
   test("of a fork's pull request: GitHub's commit association answers [], the open pull requests are searched", async () => {
     await start([OURS, FORKS, { ...FORKS, number: 3, state: 'closed' }]);
     const result = await run(preview(FORK_HEAD));
-    expect(githubCalls().slice(0, 2)).toEqual(['commitPulls', 'listPulls']);
+    expect(gh.commentCalls().slice(0, 2)).toEqual(['commitPulls', 'listPulls']);
     expect(commentsOn(9)[0]?.body).toContain('Commit <code>f0f0f0f</code>');
     expect([commentsOn(7), commentsOn(3)]).toEqual([[], []]);
     expect(annotations(result.log, 'warning')).toEqual([]);
@@ -200,7 +189,7 @@ describe('workflow_run: a second workflow, with secrets, after the pull requestâ
     expect(commentsOn(7)[0]?.body).toContain('Commit <code>feedfac</code>');
     expect(commentsOn(7)[0]?.body).not.toContain('defa017');
     // the payload said it all: no lookup
-    expect(githubCalls()).not.toEqual(expect.arrayContaining(['listPulls', 'commitPulls', 'getPull']));
+    expect(gh.commentCalls()).not.toEqual(expect.arrayContaining(['listPulls', 'commitPulls', 'getPull']));
     expect(annotations(result.log, 'warning')).toEqual([]);
   });
 
@@ -259,7 +248,7 @@ describe("the 'pull-request' input", () => {
     const dispatched = { ...env('workflow_dispatch', { inputs: {} }), GITHUB_SHA: HEAD };
     const result = await run(dispatched, { 'pull-request': '7' });
     // The lookup, the comment's lookup, the base branch (read fresh), the head just before writing.
-    expect(githubCalls()).toEqual([
+    expect(gh.commentCalls()).toEqual([
       'getPull',
       'listComments',
       'getPull',
@@ -311,7 +300,7 @@ describe("the 'pull-request' input", () => {
     expect(result.log).toContain(
       'No pull request comment: the workflow runs on push, not on a pull request.',
     );
-    expect(githubCalls()).toEqual([]);
+    expect(gh.commentCalls()).toEqual([]);
   });
 });
 

@@ -2,7 +2,6 @@ import { runInProcess, runTogether, virtualClock } from './helpers/in-process.js
 import { projectInputs } from './helpers/inputs.js';
 import { annotations } from './helpers/runner-files.js';
 import {
-  CHECK_RUN_OPERATIONS,
   DEFAULT_TOKEN,
   type FaultRule,
   GitHubSimulator,
@@ -48,11 +47,6 @@ const run = (env: Record<string, string>, extra: Record<string, string> = {}) =>
     env,
   });
 const comments = () => gh.comments(PR.owner, PR.repo, PR.number);
-/** The comment's requests: those of the check run and the base branch's results are left out. */
-const commentCalls = () =>
-  gh.requests
-    .map((request) => request.operation)
-    .filter((operation) => !CHECK_RUN_OPERATIONS.includes(operation));
 const staleLine =
   "No pull request comment: this run tested 1111111, but pull request #7's head is now 2222222 (a newer push; its run writes the comment).";
 
@@ -78,7 +72,7 @@ describe('only the run of the head writes the comment', () => {
     expect(older.log).toContain(staleLine);
     expect(comments()).toEqual([]);
     // The comment's lookup, the base branch (read fresh), then the head just before writing.
-    expect(commentCalls()).toEqual(['listComments', 'getPull', 'getPull']);
+    expect(gh.commentCalls()).toEqual(['listComments', 'getPull', 'getPull']);
   });
 
   test('on deployment_status too: the head moves on while the run runs, found at the lookup, not at the write', async () => {
@@ -91,7 +85,7 @@ describe('only the run of the head writes the comment', () => {
       GITHUB_API_URL: gh.url,
       GITHUB_REPOSITORY: REPO,
     });
-    expect(commentCalls()).toEqual(['commitPulls', 'listComments', 'getPull', 'getPull']);
+    expect(gh.commentCalls()).toEqual(['commitPulls', 'listComments', 'getPull', 'getPull']);
     expect(result.log).toContain(staleLine);
     expect(comments()).toEqual([]);
   });

@@ -2,7 +2,6 @@ import { nodeBinaries, runDist } from '../helpers/dist-runner.js';
 import { projectInputs, suiteInputs } from '../helpers/inputs.js';
 import { annotations, visibleLog } from '../helpers/runner-files.js';
 import {
-  CHECK_RUN_OPERATIONS,
   DEFAULT_TOKEN,
   type Scenario as GitHubScenario,
   GitHubSimulator,
@@ -66,11 +65,6 @@ describe.each(nodeBinaries())('the pull request comment, dist/index.js on $name'
     runDist(inputs, { node: bin, env: pullRequestEnv(eventName) });
 
   const comments = () => gh.comments(PR.owner, PR.repo, PR.number);
-  /** The comment's requests: those of the check run and the base branch's results are left out. */
-  const commentCalls = () =>
-    gh.requests
-      .map((request) => request.operation)
-      .filter((operation) => !CHECK_RUN_OPERATIONS.includes(operation));
 
   test('fail-on: new, push after push: a new failure fails the step, a known one does not, a re-run is judged as its first attempt', async () => {
     const push = (digit: string) => ({ node: bin, env: pullRequestEnv(undefined, digit.repeat(40)) });
@@ -240,7 +234,7 @@ describe.each(nodeBinaries())('the pull request comment, dist/index.js on $name'
       commentInputs('inputs' in given ? given.inputs : {}),
       'event' in given ? given.event : undefined,
     );
-    expect(commentCalls()).toEqual([]);
+    expect(gh.commentCalls()).toEqual([]);
     expect(result.stdout.match(line)).toHaveLength(1);
     expect(result.outputs['comment-url']).toBe('');
   });
@@ -256,7 +250,7 @@ describe.each(nodeBinaries())('the pull request comment, dist/index.js on $name'
     });
     expect(result.outputs.status).toBe('CANCELLED');
     expect(result.stdout).toContain('No pull request comment: the job was cancelled.');
-    expect(commentCalls()).toEqual([]);
+    expect(gh.commentCalls()).toEqual([]);
     expect(gh.checkRuns('octo', 'shop')).toMatchObject([{ status: 'completed', conclusion: 'cancelled' }]);
   });
 

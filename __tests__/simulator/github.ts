@@ -263,7 +263,7 @@ export interface SimPull {
 }
 
 /** The operations of the check run and of the base branch's results, beside those of the comment. */
-export const CHECK_RUN_OPERATIONS: readonly (Operation | 'unknown')[] = [
+const CHECK_RUN_OPERATIONS: readonly (Operation | 'unknown')[] = [
   'getApp',
   'getCommit',
   'compare',
@@ -435,6 +435,13 @@ export class GitHubSimulator extends JsonServer<Operation> {
 
   static async start(scenario: Scenario = {}, options: StartOptions = {}): Promise<GitHubSimulator> {
     return new GitHubSimulator(await listeningServer(options), scenario, options);
+  }
+
+  /** The operations requested, in order, but those of the check run and of the base branch's results. */
+  commentCalls(): (Operation | 'unknown')[] {
+    return this.requests
+      .map((request) => request.operation)
+      .filter((operation) => !CHECK_RUN_OPERATIONS.includes(operation));
   }
 
   /** Replaces the scenario. Comments, check runs and request counts stay; nothing is seeded again. */
