@@ -1,9 +1,11 @@
 import * as fs from 'node:fs';
 import { load } from 'js-yaml';
 import { INPUT_DEFAULTS, readSettings } from '../src/inputs/settings.js';
+import { runsEntry } from '../src/report/targets.js';
 import { suiteOptionsSchema } from '../src/service/schemas.js';
 import { runInProcess } from './helpers/in-process.js';
 import { projectInputs } from './helpers/inputs.js';
+import { makeOutcome } from './report/helpers.js';
 import { Simulator } from './simulator/simulator.js';
 
 /**
@@ -164,4 +166,17 @@ test("the migration guide maps the other action's inputs and outputs onto ones t
     'github-token',
   ]);
   expect(mapped(outputs).map((row) => row.there)).toEqual(['success', 'testSuiteRunId', 'runId']);
+});
+
+test('action.yml and the README list the fields of a `runs` element, the ones the code writes', () => {
+  const written = Object.keys(runsEntry(makeOutcome([]))).sort();
+  const description = String((action.outputs.runs as { description: string }).description);
+  const listed = /\): (.*); null where unknown/.exec(description)?.[1]?.split(', ') ?? [];
+  expect(listed.sort()).toEqual(written);
+  const row = readme.split('\n').find((row) => row.startsWith('| `runs` |')) ?? '';
+  const inReadme = /`\{ (.*) \}`/
+    .exec(row)?.[1]
+    ?.split(', ')
+    .map((field) => field.replaceAll('"', ''));
+  expect(inReadme?.sort()).toEqual(written);
 });

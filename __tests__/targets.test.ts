@@ -146,7 +146,12 @@ describe('several targets in one step', () => {
         ['Test run: suite search', 'failure'],
       ]);
       expect(gh.count('listCheckRunsForRef')).toBe(1);
-      expect(result.outputs['check-run-url']?.split('\n')).toHaveLength(2);
+      const urlOf = (name: string) =>
+        gh.checkRuns('octo', 'shop', sha).find((run) => run.name === name)?.html_url;
+      const urls = [urlOf('Test run: suite checkout'), urlOf('Test run: suite search')];
+      expect(urls.every(Boolean)).toBe(true);
+      expect(result.outputs['check-run-url']).toBe(urls.join('\n'));
+      expect(runs(result.outputs).map((entry) => entry.checkRunUrl)).toEqual(urls);
     } finally {
       await gh.stop();
     }

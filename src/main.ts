@@ -13,7 +13,7 @@ import { findPullRequests, withPullRequestNote } from './run/pull-requests.js';
 import { JobCancellation } from './run/signals.js';
 import { STATE } from './run/state.js';
 import { beginStep, debug, fail, notice } from './runner/log.js';
-import { saveState, setOutput, setOutputLines } from './runner/step.js';
+import { saveState, setOutput } from './runner/step.js';
 import { line } from './runner/text.js';
 import { type Clock, systemClock } from './service/clock.js';
 
@@ -56,20 +56,17 @@ export async function run(dependencies: RunDependencies = {}): Promise<void> {
         return judgeAgainst(outcome, baseline, settings.failOn);
       }),
     );
-    const reports = await writeReports(outcomes, step);
+    // Completed before the reports, so that the outputs carry each check run's URL.
+    const checked = await Promise.all(
+      outcomes.map(async (outcome, index) => ({
+        ...outcome,
+        checkRunUrl: await checks[index]?.complete(outcome),
+      })),
+    );
+    const reports = await writeReports(checked, step);
     failures.push(...reports.failures);
-    // With wait: false, none: the step that attaches with run-id writes it.
-    if (outcomes.some((outcome) => outcome.status !== 'STARTED')) {
-      const urls = await Promise.all(
-        checks.map((writer, index) => writer?.complete(outcomes[index] as RunOutcome)),
-      );
-      setOutputLines(
-        'check-run-url',
-        urls.map((url) => url ?? ''),
-      );
-    }
-    setOutput('comment-url', (await thread.write(outcomes, failures.length > 0)) ?? '');
-    reported = { outcomes, summary: step.summary };
+    setOutput('comment-url', (await thread.write(checked, failures.length > 0)) ?? '');
+    reported = { outcomes: checked, summary: step.summary };
   } catch (error) {
     // No outcome was learned: the inputs are wrong, or something unexpected broke.
     setOutput('status', 'ERROR');

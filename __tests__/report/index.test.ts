@@ -28,6 +28,7 @@ describe('writeReports', () => {
     expect(files.readOutputs()).toEqual({
       status: 'FAILED',
       'dashboard-url': '',
+      'check-run-url': '',
       total: '12',
       passed: '9',
       failed: '2',
@@ -49,6 +50,7 @@ describe('writeReports', () => {
           newFailures: null,
           fixed: null,
           dashboardUrl: null,
+          checkRunUrl: null,
         },
       ]),
     });
@@ -109,6 +111,7 @@ describe('writeReports', () => {
           newFailures: null,
           fixed: null,
           dashboardUrl: null,
+          checkRunUrl: null,
         },
       ]),
     });

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { writeReports } from '../../src/report/index.js';
-import type { OutputStatus } from '../../src/report/outcome.js';
+import type { OutputStatus, RunOutcome } from '../../src/report/outcome.js';
 import { stepOutcome, worstStatus } from '../../src/report/targets.js';
 import { captureStdout, cases, makeOutcome, runnerFiles, threeTargets } from './helpers.js';
 
@@ -62,6 +62,7 @@ describe('outputs', () => {
         newFailures: null,
         fixed: null,
         dashboardUrl: null,
+        checkRunUrl: null,
       },
     ]);
   });
@@ -70,7 +71,9 @@ describe('outputs', () => {
     const previous = process.env.GITHUB_ACTION;
     process.env.GITHUB_ACTION = 'e2e';
     try {
-      const written = await writeReports(threeTargets(), { summary: false, resultsDir: files.dir });
+      const outcomes = threeTargets();
+      outcomes[1] = { ...(outcomes[1] as RunOutcome), checkRunUrl: 'https://github.example/checks/2' };
+      const written = await writeReports(outcomes, { summary: false, resultsDir: files.dir });
       expect(written).toEqual({
         resultsFile: path.join(files.dir, 'test-runs-e2e.json'),
         failures: [
@@ -83,9 +86,9 @@ describe('outputs', () => {
     }
     const { runs, ...outputs } = files.readOutputs();
     expect(outputs).toEqual({
-      'run-id': 'run-1\nrun-2\n',
       status: 'ERROR',
       'dashboard-url': 'https://d.example/run-1\n\n',
+      'check-run-url': '\nhttps://github.example/checks/2\n',
       total: '6',
       passed: '5',
       failed: '1',
@@ -114,6 +117,7 @@ describe('outputs', () => {
         newFailures: 0,
         fixed: 1,
         dashboardUrl: 'https://d.example/run-1',
+        checkRunUrl: null,
       },
       {
         kind: 'suite',
@@ -125,6 +129,7 @@ describe('outputs', () => {
         newFailures: 1,
         fixed: 1,
         dashboardUrl: null,
+        checkRunUrl: 'https://github.example/checks/2',
       },
       {
         kind: 'project',
@@ -136,6 +141,7 @@ describe('outputs', () => {
         newFailures: null,
         fixed: null,
         dashboardUrl: null,
+        checkRunUrl: null,
       },
     ]);
   });

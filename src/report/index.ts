@@ -32,19 +32,19 @@ function logOutcomes(outcomes: readonly RunOutcome[]): void {
   }
 }
 
-/**
- * Not the file paths, and not `success` (set last). `run-id` is set when a run starts; with several
- * targets it is set again here, one line per target.
- */
+/** Not the file paths, not `success` (set last), and not `run-id` (set as each run starts). */
 function setOutcomeOutputs(outcomes: readonly RunOutcome[], step: StepOutcome): void {
   // One line per target, an empty one where a target has none.
-  const runIds = outcomes.map(({ runId }) => runId ?? '');
-  const dashboardUrls = outcomes.map(({ dashboardUrl }) => dashboardUrl ?? '');
-  if (outcomes.length > 1) setOutputLines('run-id', runIds);
+  const lines = (name: string, value: (outcome: RunOutcome) => string | undefined) =>
+    setOutputLines(
+      name,
+      outcomes.map((outcome) => value(outcome) ?? ''),
+    );
   setOutput('status', step.status);
-  setOutputLines('dashboard-url', dashboardUrls);
+  lines('dashboard-url', (outcome) => outcome.dashboardUrl);
   setOutput('runs', JSON.stringify(outcomes.map(runsEntry)));
   if (step.status === 'STARTED') return;
+  lines('check-run-url', (outcome) => outcome.checkRunUrl);
   // The outputs are named as the counts are: total, passed, failed, flaky, skipped.
   for (const [name, count] of Object.entries(step.counts)) setOutput(name, String(count));
   if (step.durationMs !== undefined) setOutput('duration-ms', String(Math.round(step.durationMs)));

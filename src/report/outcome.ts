@@ -65,6 +65,8 @@ export interface RunOutcome {
   notes: string[];
   comparison?: Comparison;
   dashboardUrl?: string;
+  /** The check run written for this target on the commit tested, when one was. */
+  checkRunUrl?: string;
   /** Sensitive values already hidden. */
   appliedOptions?: Record<string, unknown>;
 }

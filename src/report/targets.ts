@@ -76,5 +76,6 @@ export function runsEntry(outcome: RunOutcome) {
     newFailures: outcome.comparison?.newFailures.length ?? null,
     fixed: outcome.comparison?.fixed.length ?? null,
     dashboardUrl: outcome.dashboardUrl ?? null,
+    checkRunUrl: outcome.checkRunUrl ?? null,
   };
 }
