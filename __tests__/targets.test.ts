@@ -1,3 +1,5 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { runInProcess, virtualClock } from './helpers/in-process.js';
 import {
   DEFAULT_TOKEN,
@@ -36,7 +38,9 @@ describe('several targets in one step', () => {
         account: { testSuiteName: 'Account', testCases: passed('sign in') },
       },
     });
-    const result = await runInProcess(inputs({ 'test-suite-id': 'checkout\nsearch\naccount' }));
+    const result = await runInProcess(inputs({ 'test-suite-id': 'checkout\nsearch\naccount' }), {
+      env: { GITHUB_ACTION: 'e2e' },
+    });
     const started = starts();
     expect(started.map((request) => request.path.split('/').at(-2))).toEqual([
       'checkout',
@@ -65,6 +69,14 @@ describe('several targets in one step', () => {
     for (const name of ['Checkout', 'Search', 'Account'])
       expect(result.summary).toContain(`Test run ${name === 'Search' ? 'failed' : 'passed'}: ${name}`);
     expect(result.summary).toContain('<td>❌ FAILED</td><td>suggest</td>');
+    // One results file for the step, named after it, with every run.
+    expect(path.basename(result.outputs['results-file'] ?? '')).toBe('test-runs-e2e.json');
+    const file = JSON.parse(fs.readFileSync(result.outputs['results-file'] ?? '', 'utf8'));
+    expect(file.runs.map((run: { runId: string }) => run.runId)).toEqual([
+      'suite-run-1',
+      'suite-run-2',
+      'suite-run-3',
+    ]);
   });
 
   test('a project and a suite in one step, project first', async () => {

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { readWorkflowRun } from '../../src/inputs/workflow-run.js';
 import { writeReports } from '../../src/report/index.js';
 import type { OutputStatus, RunOutcome } from '../../src/report/outcome.js';
 import { stepOutcome, worstStatus } from '../../src/report/targets.js';
@@ -68,22 +69,17 @@ describe('outputs', () => {
   });
 
   it("three targets: the step's status, sums, a line per target, a runs element per target", async () => {
-    const previous = process.env.GITHUB_ACTION;
-    process.env.GITHUB_ACTION = 'e2e';
-    try {
-      const outcomes = threeTargets();
-      outcomes[1] = { ...(outcomes[1] as RunOutcome), checkRunUrl: 'https://github.example/checks/2' };
-      const written = await writeReports(outcomes, { summary: false, resultsDir: files.dir });
-      expect(written).toEqual({
-        resultsFile: path.join(files.dir, 'test-runs-e2e.json'),
-        failures: [
-          'Test suite run run-2 failed: 1 of 3 test cases failed.',
-          'Could not start the project run of proj-3: HTTP 503.',
-        ],
-      });
-    } finally {
-      process.env.GITHUB_ACTION = previous;
-    }
+    const outcomes = threeTargets();
+    outcomes[1] = { ...(outcomes[1] as RunOutcome), checkRunUrl: 'https://github.example/checks/2' };
+    const workflow = readWorkflowRun({ GITHUB_ACTION: 'e2e' });
+    const written = await writeReports(outcomes, { summary: false, resultsDir: files.dir, workflow });
+    expect(written).toEqual({
+      resultsFile: path.join(files.dir, 'test-runs-e2e.json'),
+      failures: [
+        'Test suite run run-2 failed: 1 of 3 test cases failed.',
+        'Could not start the project run of proj-3: HTTP 503.',
+      ],
+    });
     const { runs, ...outputs } = files.readOutputs();
     expect(outputs).toEqual({
       status: 'ERROR',

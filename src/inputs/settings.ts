@@ -9,8 +9,8 @@ import { parseTunnelOrigins } from '../tunnel/origin.js';
 import { untunnelledLoopbackUrls } from '../tunnel/rewrite.js';
 import { InputError } from './input-error.js';
 import { buildSuiteOptions, type SuiteOptionInputs } from './options.js';
-import { parseUrlTemplate, RUN_PLACEHOLDERS, TEST_PLACEHOLDERS } from './url-template.js';
-import { readWorkflowRun } from './workflow-run.js';
+import { parseUrlTemplate, RUN_PLACEHOLDERS, TEST_PLACEHOLDERS, type UrlTemplate } from './url-template.js';
+import { readWorkflowRun, type WorkflowRun } from './workflow-run.js';
 
 export type Mode = 'project' | 'suite';
 
@@ -26,6 +26,46 @@ export function modeOf(target: Pick<Target, 'kind'>): Mode {
 }
 
 export type InputReader = (name: string) => string;
+
+/** What every target of the step shares: the inputs, read once, but the targets' own. */
+export interface SharedSettings {
+  apiKey: string;
+  /** Without a trailing slash; may carry a path prefix. */
+  baseUrl: string;
+  wait: boolean;
+  pollIntervalMs: number;
+  timeoutMs: number;
+  requestTimeoutMs: number;
+  cancelOnAbort: boolean;
+  failOnFlaky: boolean;
+  failOn: 'any' | 'new';
+  summary: boolean;
+  junitPath?: string;
+  resultsDir?: string;
+  workflow: WorkflowRun;
+  prComment: 'off' | 'always' | 'on-failure';
+  githubToken?: string;
+  dashboardUrl?: UrlTemplate;
+  dashboardTestUrl?: UrlTemplate;
+  pullRequestNumber?: number;
+  checkRun: 'auto' | 'true' | 'false';
+}
+
+/** One target's own: what it runs, and the branch and environment it tells the service. */
+export interface TargetSettings {
+  target: Target;
+  branch?: string;
+  environment?: string;
+  checkName?: string;
+}
+
+/** Every input, read once: in the targets' order. */
+export interface StepSettings extends SharedSettings {
+  targets: TargetSettings[];
+}
+
+/** One target's view of the step: what runs one target reads. */
+export type Settings = SharedSettings & TargetSettings;
 
 /** Used when an input is empty or, outside a runner, absent; a test holds them equal to action.yml's. */
 export const INPUT_DEFAULTS: Readonly<Record<string, string>> = {
@@ -307,7 +347,7 @@ async function completeTarget(
   target: IdTarget,
   run: SuiteOptionInputs,
   serviceIsLocal: boolean,
-): Promise<{ target: Target; branch?: string; environment?: string }> {
+): Promise<Omit<TargetSettings, 'checkName'>> {
   const { branch, environment } = run;
   if (target.kind === 'project') {
     const playwrightProjectName = input('playwright-project-name') || undefined;
@@ -330,7 +370,10 @@ function resolveBranch(value: string, env: NodeJS.ProcessEnv): { branch?: string
   return { branch: env.GITHUB_HEAD_REF || pushed || undefined, branchExplicit: false };
 }
 
-export async function readSettings(readRaw: InputReader = getInput, env: NodeJS.ProcessEnv = process.env) {
+export async function readSettings(
+  readRaw: InputReader = getInput,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<StepSettings> {
   // Trimmed as the runner's own reader does, so that a test's reader is read the same way.
   const input: InputReader = (name) => readRaw(name).trim() || INPUT_DEFAULTS[name] || '';
   const apiKey = readSecret(input, 'api-key');
@@ -354,9 +397,8 @@ export async function readSettings(readRaw: InputReader = getInput, env: NodeJS.
   const junit = input('junit-report');
   // Read once: the event payload is a file.
   const workflow = readWorkflowRun(env);
-  const settings = {
+  const settings: SharedSettings = {
     apiKey,
-    /** Without a trailing slash; may carry a path prefix. */
     baseUrl,
     wait,
     pollIntervalMs,
@@ -386,15 +428,6 @@ export async function readSettings(readRaw: InputReader = getInput, env: NodeJS.
   });
   return { ...settings, targets: await Promise.all(targets) };
 }
-
-/** Every input, read once: what the step shares, and `targets`, each target's own. */
-export type StepSettings = Awaited<ReturnType<typeof readSettings>>;
-
-/** What every target of the step shares. */
-export type SharedSettings = Omit<StepSettings, 'targets'>;
-
-/** One target's view of the step: what runs one target reads. */
-export type Settings = SharedSettings & StepSettings['targets'][number];
 
 export function eachTarget({ targets, ...step }: StepSettings): Settings[] {
   return targets.map((target) => ({ ...step, ...target }));

@@ -10,7 +10,20 @@ const DNS_LABEL = /^[A-Za-z0-9-]{1,63}$/;
 
 const PLACEHOLDER = /\{([^{}]*)\}/g;
 
-export function parseUrlTemplate(name: string, text: string, allowed: readonly Placeholder[]) {
+export interface UrlTemplate {
+  text: string;
+  uses: Set<Placeholder>;
+  /** Placeholders in the host, each of which must expand to one DNS label. */
+  inHost: Set<Placeholder>;
+  /** The input it came from, for messages. */
+  input: string;
+}
+
+export function parseUrlTemplate(
+  name: string,
+  text: string,
+  allowed: readonly Placeholder[],
+): UrlTemplate | undefined {
   if (text === '') return undefined;
   const uses = new Set<Placeholder>();
   for (const [, placeholder] of text.matchAll(PLACEHOLDER)) {
@@ -36,14 +49,13 @@ export function parseUrlTemplate(name: string, text: string, allowed: readonly P
       `Input '${name}' must be an https:// URL (http:// only on localhost, 127.0.0.0/8 and [::1]); got ${shown(text)}.`,
     );
   }
-  // Each of these must expand to one DNS label, so that no value chooses the host.
   const inHost = new Set([...uses].filter((placeholder) => url.hostname.includes(stand(placeholder))));
   return { text, uses, inHost, input: name };
 }
 
 /** Undefined while a value it uses is unknown. */
 export function expandUrl(
-  template: ReturnType<typeof parseUrlTemplate>,
+  template: UrlTemplate | undefined,
   values: Partial<Record<Placeholder, string>>,
 ): string | undefined | { refused: string } {
   if (template === undefined) return undefined;

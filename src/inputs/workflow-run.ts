@@ -87,14 +87,31 @@ function readEventCommit(env: NodeJS.ProcessEnv): EventCommit | undefined {
 }
 
 /** merge_group: the queue's temporary commit, tested, and the base branch's commit it was built on. */
-function readMergeGroup(env: NodeJS.ProcessEnv): { headSha: string; baseSha?: string } | undefined {
+function readMergeGroup(env: NodeJS.ProcessEnv): WorkflowRun['mergeGroup'] {
   if (env.GITHUB_EVENT_NAME !== 'merge_group') return undefined;
   const payload = readPayload(env);
   const headSha = text(at(payload, 'merge_group', 'head_sha'));
   return headSha ? { headSha, baseSha: text(at(payload, 'merge_group', 'base_sha')) } : undefined;
 }
 
-export function readWorkflowRun(env: NodeJS.ProcessEnv) {
+/** The run of the workflow this step is in, as the runner's variables and event payload tell it; fields are undefined outside a runner. */
+export interface WorkflowRun {
+  eventName?: string;
+  apiUrl: string;
+  serverUrl: string;
+  /** `owner/repo`. */
+  repository?: string;
+  sha?: string;
+  runId?: string;
+  runAttempt?: string;
+  /** `GITHUB_ACTION`: the step's id, or a name the runner made unique in the job. */
+  stepId?: string;
+  pullRequest?: PullRequestRef;
+  eventCommit?: EventCommit;
+  mergeGroup?: { headSha: string; baseSha?: string };
+}
+
+export function readWorkflowRun(env: NodeJS.ProcessEnv): WorkflowRun {
   return {
     eventName: env.GITHUB_EVENT_NAME || undefined,
     apiUrl: env.GITHUB_API_URL || 'https://api.github.com',
@@ -103,14 +120,12 @@ export function readWorkflowRun(env: NodeJS.ProcessEnv) {
     sha: env.GITHUB_SHA || undefined,
     runId: env.GITHUB_RUN_ID || undefined,
     runAttempt: env.GITHUB_RUN_ATTEMPT || undefined,
+    stepId: env.GITHUB_ACTION || undefined,
     pullRequest: readPullRequest(env),
     eventCommit: readEventCommit(env),
     mergeGroup: readMergeGroup(env),
   };
 }
-
-/** Undefined outside a runner. */
-export type WorkflowRun = ReturnType<typeof readWorkflowRun>;
 
 /** The commit the workflow tested: where its check run goes and what its comment names. */
 export function commitTested(workflow: WorkflowRun): string | undefined {

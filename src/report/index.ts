@@ -69,7 +69,7 @@ function reason(error: unknown): string {
  */
 export async function writeReports(
   outcomes: readonly RunOutcome[],
-  settings: Pick<Settings, 'summary' | 'resultsDir'> & Partial<Pick<Settings, 'junitPath'>>,
+  settings: Pick<Settings, 'summary' | 'resultsDir'> & Partial<Pick<Settings, 'junitPath' | 'workflow'>>,
 ): Promise<ReportFiles> {
   const step = stepOutcome(outcomes);
   setOutcomeOutputs(outcomes, step);
@@ -81,7 +81,7 @@ export async function writeReports(
   if (finished) {
     logOutcomes(outcomes);
     await orWarn('the results file', async () => {
-      files.resultsFile = await writeResultsFile(outcomes, settings.resultsDir);
+      files.resultsFile = await writeResultsFile(outcomes, settings.resultsDir, settings.workflow?.stepId);
       setOutput('results-file', files.resultsFile);
     });
   }

@@ -20,7 +20,7 @@ export function resultsFileName(runId: string | undefined): string {
   return fileName('test-run', runId, 'unknown');
 }
 
-/** Several targets' file, named after the step (`GITHUB_ACTION`: the step's id, or one the runner made unique in the job). */
+/** Several targets' file, named after the step (its id, or a name the runner made unique in the job). */
 export function stepResultsFileName(step: string | undefined): string {
   return fileName('test-runs', step || undefined, 'step');
 }
@@ -76,7 +76,7 @@ export function resultsJson(outcomes: readonly RunOutcome[]): string {
 export async function writeResultsFile(
   outcomes: readonly RunOutcome[],
   resultsDir = os.tmpdir(),
-  step = process.env.GITHUB_ACTION,
+  step?: string,
 ): Promise<string> {
   const only = onlyTarget(outcomes);
   const name = only ? resultsFileName(only.runId) : stepResultsFileName(step);
