@@ -1,6 +1,5 @@
 /** A request failed for good; the message names the operation, how it failed and what to do. */
-export class ServiceError extends Error {
-  override name = 'ServiceError';
+abstract class RequestFailed extends Error {
   constructor(
     message: string,
     readonly status?: number,
@@ -9,7 +8,13 @@ export class ServiceError extends Error {
   }
 }
 
-export class GitHubError extends ServiceError {
+/** The service's: its run could not be started, watched or cancelled. */
+export class ServiceError extends RequestFailed {
+  override name = 'ServiceError';
+}
+
+/** GitHub's (a comment, a check run, a lookup): never caught as a ServiceError. */
+export class GitHubError extends RequestFailed {
   override name = 'GitHubError';
 }
 
