@@ -133,7 +133,7 @@ export async function findBaseline(
   const number = found.pullRequests[0]?.number ?? settings.workflow.pullRequest?.number;
   // Neither a base branch nor a comment: one reason, the lookup's.
   if (!onBranch && number === undefined) {
-    return { whyNone: found.whyNone ?? 'the pull request of this run is not known' };
+    return { whyNone: found.whyNone ?? 'the pull request could not be found' };
   }
   if (!FINISHED.includes(ran.status)) {
     return fromComment.digest && !onBranch ? fromComment : { whyNone: 'the run did not finish' };

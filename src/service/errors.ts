@@ -8,12 +8,11 @@ abstract class RequestFailed extends Error {
   }
 }
 
-/** The service's: its run could not be started, watched or cancelled. */
 export class ServiceError extends RequestFailed {
   override name = 'ServiceError';
 }
 
-/** GitHub's (a comment, a check run, a lookup): never caught as a ServiceError. */
+/** A sibling of ServiceError, so that a check for the service's errors never catches GitHub's. */
 export class GitHubError extends RequestFailed {
   override name = 'GitHubError';
 }

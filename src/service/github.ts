@@ -144,16 +144,13 @@ export function githubFetch(
 type Fetch = { fetch: ReturnType<typeof githubFetch> };
 
 export class GitHub {
-  private readonly rest: Octokit['rest'];
-
   constructor(
     private readonly octokit: Octokit,
     private readonly apiUrl: string,
     private readonly repo: { owner: string; repo: string },
     private readonly context: RequestContext,
-  ) {
-    this.rest = octokit.rest;
-  }
+    private readonly rest = octokit.rest,
+  ) {}
 
   /** A request that failed comes out as the GitHubError (or Aborted) the transport threw, not Octokit's wrapper. */
   private async call<T>(
@@ -255,14 +252,11 @@ export class GitHub {
   }
 
   private marked(number: number, markers: string[]): Promise<Comment[]> {
-    const first = this.rest.issues.listComments.endpoint({
-      ...this.repo,
-      issue_number: number,
-      per_page: 100,
-    });
+    const params = { ...this.repo, issue_number: number, per_page: 100 };
     const list = { schema: answers().list, items: (comments: Comment[]) => comments };
     const what = `list the comments of pull request #${number}`;
-    return this.pages(what, first, list, ({ body }) => markers.some((marker) => body?.includes(marker)));
+    const keep = ({ body }: Comment) => markers.some((marker) => body?.includes(marker));
+    return this.pages(what, this.rest.issues.listComments.endpoint(params), list, keep);
   }
 
   async updateComment(id: number, body: string): Promise<string> {
@@ -337,11 +331,8 @@ export class GitHub {
   /** The first parent of a commit (undefined for a root commit). */
   async firstParent(sha: string): Promise<string | undefined> {
     const what = `read commit ${sha.slice(0, 7)}`;
-    const commit = await this.send(what, answers().commit, this.rest.repos.getCommit, {
-      ...this.repo,
-      ref: sha,
-    });
-    return commit.parents[0]?.sha;
+    const read = this.rest.repos.getCommit;
+    return (await this.send(what, answers().commit, read, { ...this.repo, ref: sha })).parents[0]?.sha;
   }
 
   async mergeBase(base: string, head: string): Promise<string> {
