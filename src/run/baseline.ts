@@ -1,7 +1,7 @@
 import type { Settings } from '../inputs/settings.js';
 import { commitTested } from '../inputs/workflow-run.js';
 import { branchDigestIn } from '../report/check-run.js';
-import { type Digest, unionOf } from '../report/comment-digest.js';
+import { baselineIn, type Digest, unionOf } from '../report/comment-digest.js';
 import type { RunOutcome } from '../report/outcome.js';
 import { info } from '../runner/log.js';
 import { line } from '../runner/text.js';
@@ -9,7 +9,6 @@ import type { Clock } from '../service/clock.js';
 import { GitHubError } from '../service/errors.js';
 import type { GitHub } from '../service/github.js';
 import { CHECK_RUN_PAGES, checkRunName, checkRunOwner } from './check-runs.js';
-import { type Baseline, commentBaseline } from './compare.js';
 import { connectGitHub, type GitHubTask } from './github-client.js';
 import type { EarlierComment } from './pr-comment.js';
 import type { PullRequestsOfRun } from './pull-requests.js';
@@ -24,18 +23,20 @@ const READ: GitHubTask = {
   forbidden: "The github-token needs 'checks: read' (and 'pull-requests: read' on a pull request).",
 };
 
+/** What a run is compared with, or why there is nothing. */
+export type Baseline = { digest: Digest; against: string } | { digest?: undefined; whyNone: string };
 type Target = Parameters<typeof branchDigestIn>[1];
 type Result = { sha: string; digest: Digest };
 const short = (sha: string) => sha.slice(0, 7);
 
 /**
- * A pull request's baseline is its base branch: this target's result at the merge base (or the
- * nearest first parent with one), with what fails at the base branch's head known too. A branch's
- * is its own previous result. Undefined `digest`: why there is none, for the fallback.
+ * Pull request `number`'s baseline is its base branch: this target's result at the merge base (or
+ * the nearest first parent with one), with what fails at the base branch's head known too. A
+ * branch's (no `number`) is its own previous result.
  */
-export async function branchBaseline(
+async function branchBaseline(
   settings: Settings,
-  found: PullRequestsOfRun,
+  number: number | undefined,
   target: Target,
   clock: Clock,
   signal: AbortSignal,
@@ -49,15 +50,13 @@ export async function branchBaseline(
   if (!github) return { whyNone: 'GitHub could not be reached' };
   try {
     const results = new Results(github, await github.appId(ACTIONS_APP), checkRunName(settings), target);
-    if (checkRunOwner(settings) === 'branch') {
+    if (number === undefined) {
       const start = workflow.mergeGroup?.baseSha ?? (await github.firstParent(commit));
       const previous = start && (await results.nearest(start));
       if (previous)
         return { digest: previous.digest, against: `${short(previous.sha)} (this branch's previous result)` };
       return { whyNone: `no earlier commit of this branch has a result of '${results.name}'` };
     }
-    const number = found.pullRequests[0]?.number ?? workflow.pullRequest?.number;
-    if (number === undefined) return { whyNone: 'the pull request of this run is not known' };
     // Read fresh: the payload's base is the one of the pull request's last update, and a re-run reuses it.
     const { base } = await github.pull(number);
     if (!base.ref) return { whyNone: "GitHub did not name the pull request's base branch" };
@@ -114,7 +113,10 @@ class Results {
   }
 }
 
-/** The base branch's or the branch's result, else the previous run on the pull request (its comment), else none. */
+/**
+ * What a run is compared with, or why there is nothing: decided here alone. The base branch's
+ * result (a branch's own previous one), else the previous run on the pull request (its comment).
+ */
 export async function findBaseline(
   settings: Settings,
   found: PullRequestsOfRun,
@@ -124,18 +126,44 @@ export async function findBaseline(
   signal: AbortSignal,
 ): Promise<Baseline> {
   if (ran.status === 'STARTED') return { whyNone: 'the run was started with wait: false' };
-  // GitHub is asked only where a comparison was asked for: its requests are shared by every job.
-  if (settings.failOn !== 'new' && settings.prComment === 'off') return commentBaseline(earlier);
-  const fromBranch = FINISHED.includes(ran.status)
-    ? await branchBaseline(settings, found, ran, clock, signal)
-    : { whyNone: 'the run did not finish' };
-  if (fromBranch.digest || checkRunOwner(settings) === 'branch') return fromBranch;
   const fromComment = commentBaseline(earlier);
-  const fallback = fromComment.digest ? `the previous run on the pull request` : 'nothing';
+  // GitHub is asked only where a comparison was asked for: its requests are shared by every job.
+  if (settings.failOn !== 'new' && settings.prComment === 'off') return fromComment;
+  const onBranch = checkRunOwner(settings) === 'branch';
+  const number = found.pullRequests[0]?.number ?? settings.workflow.pullRequest?.number;
+  // Neither a base branch nor a comment: one reason, the lookup's.
+  if (!onBranch && number === undefined) {
+    return { whyNone: found.whyNone ?? 'the pull request could not be found' };
+  }
+  if (!FINISHED.includes(ran.status)) {
+    return fromComment.digest && !onBranch ? fromComment : { whyNone: 'the run did not finish' };
+  }
+  const fromBranch = await branchBaseline(settings, onBranch ? undefined : number, ran, clock, signal);
+  // With pr-comment 'off' there is no comment to fall back on.
+  if (fromBranch.digest || onBranch || settings.prComment === 'off') return fromBranch;
+  const fallback = fromComment.digest ? 'the previous run on the pull request' : 'nothing';
   info(
     line`No result of the base branch to compare with (${fromBranch.whyNone}): comparing with ${fallback}.`,
   );
   return fromComment;
+}
+
+/** The fallback: the run the earlier comment on the pull request reported, or why there is none. */
+function commentBaseline(earlier: EarlierComment): Baseline {
+  const { digest, rerun } = baselineIn(earlier.body, earlier.headSha);
+  if (digest) {
+    const against = rerun
+      ? 'the run before this commit (this is a re-run)'
+      : 'the previous run of this target';
+    return { digest, against };
+  }
+  const whyNone =
+    earlier.body === undefined
+      ? earlier.whyNone
+      : rerun
+        ? 'this commit was reported before, with nothing to compare with then either'
+        : "the earlier comment holds no run's digest";
+  return { whyNone };
 }
 
 /** Only a run that finished has test cases to compare, and only then is GitHub asked. */

@@ -13,7 +13,7 @@ import { saveState } from '../runner/step.js';
 import { line } from '../runner/text.js';
 import type { Clock } from '../service/clock.js';
 import { Aborted, GitHubError } from '../service/errors.js';
-import type { CheckRun, CheckRunFields, GitHub } from '../service/github.js';
+import type { CheckRun, CheckRunFields, CheckRunWritten, GitHub } from '../service/github.js';
 import { connectGitHub, type GitHubTask } from './github-client.js';
 import type { JobCancellation } from './signals.js';
 import { STATE, stateOf } from './state.js';
@@ -135,7 +135,7 @@ export class CheckRunWriter {
     const fields: CheckRunFields = { status: 'completed', conclusion, completed_at: this.now(), output };
     const written = await this.write(outcome, fields);
     if (written) saveState(stateOf(STATE.checkRunId, this.index), '');
-    return written?.url;
+    return written?.html_url ?? undefined;
   }
 
   /** An unexpected failure of the step: the check run it left in progress fails with it. */
@@ -156,7 +156,7 @@ export class CheckRunWriter {
    * The first write looks for this target's check run on the commit (a re-run's, or a second
    * workflow's) and updates it; it creates one where there is none. Each write has its own budget.
    */
-  private async write(target: Target, fields: CheckRunFields): Promise<{ url?: string } | undefined> {
+  private async write(target: Target, fields: CheckRunFields): Promise<CheckRunWritten | undefined> {
     if (this.refused) return undefined;
     const github = this.shared.github();
     try {
@@ -172,7 +172,7 @@ export class CheckRunWriter {
       this.id = written.id;
       if (fields.status === 'completed') {
         info(
-          line`Check run '${this.name}' on ${this.shared.commit.slice(0, 7)}: ${fields.conclusion ?? ''}. ${written.url ?? ''}`,
+          line`Check run '${this.name}' on ${this.shared.commit.slice(0, 7)}: ${fields.conclusion ?? ''}. ${written.html_url ?? ''}`,
         );
       }
       return written;

@@ -1,11 +1,11 @@
 import type { Settings } from '../inputs/settings.js';
-import { baselineIn, type Digest, titleHash } from '../report/comment-digest.js';
+import { type Digest, titleHash } from '../report/comment-digest.js';
 import { comparisonHeadline, plural } from '../report/format.js';
 import type { Comparison, RunOutcome, TestCase } from '../report/outcome.js';
 import { info } from '../runner/log.js';
 import { line } from '../runner/text.js';
+import type { Baseline } from './baseline.js';
 import { failureMessage, runName } from './conclude.js';
-import type { EarlierComment } from './pr-comment.js';
 
 /**
  * Titles are compared as multisets: failing twice then and three times now is one new failure. A
@@ -48,27 +48,6 @@ export function compareRuns(
     if (passed && matched(titleHash(testCase.title))) comparison.fixed.push(testCase);
   }
   return comparison;
-}
-
-/** What a run is compared with, or why there is nothing. */
-export type Baseline = { digest: Digest; against: string } | { digest?: undefined; whyNone: string };
-
-/** The fallback: the run the earlier comment on the pull request reported (round 3). */
-export function commentBaseline(earlier: EarlierComment): Baseline {
-  const { digest, rerun } = baselineIn(earlier.body, earlier.headSha);
-  if (digest) {
-    const against = rerun
-      ? 'the run before this commit (this is a re-run)'
-      : 'the previous run of this target';
-    return { digest, against };
-  }
-  const whyNone =
-    earlier.body === undefined
-      ? earlier.whyNone
-      : rerun
-        ? 'this commit was reported before, with nothing to compare with then either'
-        : "the earlier comment holds no run's digest";
-  return { whyNone };
 }
 
 /**

@@ -44,13 +44,10 @@ export async function connectGitHub(
     request: { fetch: githubFetch(apiUrl, requestTimeoutMs, clock) },
   });
   // `until`: a cancelled job's deadline, which no budget may outlast.
-  return ({ owner, repo }, until = Number.POSITIVE_INFINITY) =>
-    new GitHub(octokit, apiUrl, `/repos/${owner}/${repo}`, {
-      clock,
-      deadline: Math.min(clock.now() + GITHUB_BUDGET_MS, until),
-      requestTimeoutMs,
-      signal,
-    });
+  return ({ owner, repo }, until = Number.POSITIVE_INFINITY) => {
+    const deadline = Math.min(clock.now() + GITHUB_BUDGET_MS, until);
+    return new GitHub(octokit, apiUrl, { owner, repo }, { clock, deadline, requestTimeoutMs, signal });
+  };
 }
 
 export function warnFailed(error: unknown, task: GitHubTask): undefined {

@@ -1,6 +1,5 @@
 /** A request failed for good; the message names the operation, how it failed and what to do. */
-export class ServiceError extends Error {
-  override name = 'ServiceError';
+abstract class RequestFailed extends Error {
   constructor(
     message: string,
     readonly status?: number,
@@ -9,7 +8,12 @@ export class ServiceError extends Error {
   }
 }
 
-export class GitHubError extends ServiceError {
+export class ServiceError extends RequestFailed {
+  override name = 'ServiceError';
+}
+
+/** A sibling of ServiceError, so that a check for the service's errors never catches GitHub's. */
+export class GitHubError extends RequestFailed {
   override name = 'GitHubError';
 }
 

@@ -63,17 +63,15 @@ const answers = once(() => {
 export type Comment = z.infer<ReturnType<typeof answers>['list']>[number];
 export type CreatedComment = z.infer<ReturnType<typeof answers>['created']>;
 export type Pull = z.infer<ReturnType<typeof answers>['pull']>;
+export type CheckRunWritten = z.infer<ReturnType<typeof answers>['checkRunWritten']>;
 export type CheckRun = z.infer<ReturnType<typeof answers>['checkRuns']>['check_runs'][number];
 
-/** What a check run is written with: GitHub's create and update bodies, as far as this action sends them. */
+/** What a check run is updated with (and, with its name and commit, created with), as far as this action sends it. */
 export interface CheckRunFields {
-  name?: string;
-  head_sha?: string;
   status: 'in_progress' | 'completed';
   conclusion?: 'success' | 'failure' | 'timed_out' | 'cancelled';
   started_at?: string;
   completed_at?: string;
-  details_url?: string;
   output: { title: string; summary: string };
 }
 
@@ -143,19 +141,22 @@ export function githubFetch(
   };
 }
 
+type Fetch = { fetch: ReturnType<typeof githubFetch> };
+
 export class GitHub {
   constructor(
     private readonly octokit: Octokit,
     private readonly apiUrl: string,
-    private readonly path: string,
+    private readonly repo: { owner: string; repo: string },
     private readonly context: RequestContext,
+    private readonly rest = octokit.rest,
   ) {}
 
   /** A request that failed comes out as the GitHubError (or Aborted) the transport threw, not Octokit's wrapper. */
   private async call<T>(
     what: string,
     rule: RetryRule,
-    send: (request: { fetch: ReturnType<typeof githubFetch> }) => Promise<T>,
+    send: (request: Fetch) => Promise<T>,
     context = this.context,
   ): Promise<T> {
     try {
@@ -168,38 +169,33 @@ export class GitHub {
     }
   }
 
-  private async send<T>(
+  /** One of Octokit's typed calls, over githubFetch; GitHub's answer checked against its schema. */
+  private async send<P, T>(
     what: string,
-    route: string,
     schema: z.ZodMiniType<T>,
-    params: object = {},
+    method: (params: P & { request: Fetch }) => Promise<{ data: unknown }>,
+    params: NoInfer<P>,
     rule: RetryRule = 'github',
-  ): Promise<{ data: T; link?: string }> {
-    const answer = await this.call(what, rule, (request) =>
-      this.octokit.request(route, { ...params, request }),
-    );
-    return { data: checked(schema, answer.data, what), link: answer.headers.link };
+  ): Promise<T> {
+    const answer = await this.call(what, rule, (request) => method({ ...params, request }));
+    return checked(schema, answer.data, what);
   }
 
-  /** Page after page as the Link header names them (githubFetch checks their origin). */
+  /** Page after page from an endpoint's first, as the Link header names them (githubFetch checks their origin). */
   private async pages<P, T>(
-    first: string,
     what: string,
+    first: { method: string; url: string },
     page: { schema: z.ZodMiniType<P>; items: (answer: P) => T[] },
     keep: (item: T) => boolean,
     maxPages = Number.POSITIVE_INFINITY,
   ): Promise<T[]> {
     const kept: T[] = [];
-    let route: string | undefined = `GET ${this.path}${first}`;
-    for (let number = 1; route !== undefined && number <= maxPages; number++) {
-      const answer: { data: P; link?: string } = await this.send(
-        `${what} (page ${number})`,
-        route,
-        page.schema,
-      );
-      kept.push(...page.items(answer.data).filter(keep));
-      const next = /<([^>]+)>;\s*rel="next"/.exec(answer.link ?? '')?.[1];
-      route = next && `GET ${next}`;
+    for (let number = 1, url = first.url; url && number <= maxPages; number++) {
+      const named = `${what} (page ${number})`;
+      const get = (request: Fetch) => this.octokit.request({ ...first, url, request });
+      const answer = await this.call(named, 'github', get);
+      kept.push(...page.items(checked(page.schema, answer.data, named)).filter(keep));
+      url = /<([^>]+)>;\s*rel="next"/.exec(answer.headers.link ?? '')?.[1] ?? '';
     }
     return kept;
   }
@@ -212,7 +208,7 @@ export class GitHub {
     const what = 'learn who the github-token acts as';
     const now = this.context.clock.now();
     const slice = { ...this.context, deadline: now + Math.floor((this.context.deadline - now) / 3) };
-    const query = (request: { fetch: ReturnType<typeof githubFetch> }) =>
+    const query = (request: Fetch) =>
       this.octokit.graphql<unknown>('query { viewer { login databaseId } }', { request });
     let reason: string;
     try {
@@ -256,48 +252,47 @@ export class GitHub {
   }
 
   private marked(number: number, markers: string[]): Promise<Comment[]> {
-    const what = `list the comments of pull request #${number}`;
-    const first = `/issues/${number}/comments?per_page=100`;
+    const params = { ...this.repo, issue_number: number, per_page: 100 };
     const list = { schema: answers().list, items: (comments: Comment[]) => comments };
-    return this.pages(first, what, list, ({ body }) => markers.some((marker) => body?.includes(marker)));
+    const what = `list the comments of pull request #${number}`;
+    const keep = ({ body }: Comment) => markers.some((marker) => body?.includes(marker));
+    return this.pages(what, this.rest.issues.listComments.endpoint(params), list, keep);
   }
 
   async updateComment(id: number, body: string): Promise<string> {
-    const route = `PATCH ${this.path}/issues/comments/${id}`;
-    return (await this.send('update the pull request comment', route, answers().written, { body })).data
-      .html_url;
+    const params = { ...this.repo, comment_id: id, body };
+    const what = 'update the pull request comment';
+    return (await this.send(what, answers().written, this.rest.issues.updateComment, params)).html_url;
   }
 
   /** Retried only when GitHub cannot have created the comment. */
-  async createComment(number: number, body: string): Promise<CreatedComment> {
+  createComment(number: number, body: string): Promise<CreatedComment> {
+    const params = { ...this.repo, issue_number: number, body };
     const what = `comment on pull request #${number}`;
-    const route = `POST ${this.path}/issues/${number}/comments`;
-    return (await this.send(what, route, answers().created, { body }, 'github-create')).data;
+    return this.send(what, answers().created, this.rest.issues.createComment, params, 'github-create');
   }
 
   /** A comment already gone (another run deleted it, or a retry's first attempt did) is no failure. */
   async deleteComment(id: number): Promise<void> {
-    const route = `DELETE ${this.path}/issues/comments/${id}`;
+    const what = 'delete a duplicate pull request comment';
     try {
-      await this.call('delete a duplicate pull request comment', 'github', (request) =>
-        this.octokit.request(route, { request }),
-      );
+      await this.send(what, z.unknown(), this.rest.issues.deleteComment, { ...this.repo, comment_id: id });
     } catch (error) {
       if (!(error instanceof GitHubError && error.status === 404)) throw error;
     }
   }
 
-  async pull(number: number): Promise<Pull> {
-    const route = `GET ${this.path}/pulls/${number}`;
-    return (await this.send(`read pull request #${number}`, route, answers().pull)).data;
+  pull(number: number): Promise<Pull> {
+    const params = { ...this.repo, pull_number: number };
+    return this.send(`read pull request #${number}`, answers().pull, this.rest.pulls.get, params);
   }
 
   /** The first 100 pull requests of a commit: [] for a fork's commit; 422 (no such commit here) too. */
   async pullsOfCommit(sha: string): Promise<Pull[]> {
     const what = `list the pull requests of commit ${sha.slice(0, 7)}`;
-    const route = `GET ${this.path}/commits/${encodeURIComponent(sha)}/pulls?per_page=100`;
+    const list = this.rest.repos.listPullRequestsAssociatedWithCommit;
     try {
-      return (await this.send(what, route, answers().pulls)).data;
+      return await this.send(what, answers().pulls, list, { ...this.repo, commit_sha: sha, per_page: 100 });
     } catch (error) {
       if (error instanceof GitHubError && error.status === 422) return [];
       throw error;
@@ -305,52 +300,51 @@ export class GitHub {
   }
 
   openPulls(keep: (pull: Pull) => boolean, maxPages: number, head?: string): Promise<Pull[]> {
-    const query = `state=open&per_page=100${head ? `&head=${encodeURIComponent(head)}` : ''}`;
+    const first = this.rest.pulls.list.endpoint({ ...this.repo, state: 'open', per_page: 100, head });
     const pulls = { schema: answers().pulls, items: (page: Pull[]) => page };
-    return this.pages(`/pulls?${query}`, 'list the open pull requests', pulls, keep, maxPages);
+    return this.pages('list the open pull requests', first, pulls, keep, maxPages);
   }
 
   /** Every check run of a commit, of every app and name, newest first: one listing serves every target. */
   checkRunsOf(sha: string, maxPages: number): Promise<CheckRun[]> {
     const what = `list the check runs of commit ${sha.slice(0, 7)}`;
-    const first = `/commits/${encodeURIComponent(sha)}/check-runs?filter=all&per_page=100`;
+    const params = { ...this.repo, ref: sha, filter: 'all', per_page: 100 } as const;
     const list = {
       schema: answers().checkRuns,
       items: (page: { check_runs: CheckRun[] }) => page.check_runs,
     };
-    return this.pages(first, what, list, () => true, maxPages);
+    return this.pages(what, this.rest.checks.listForRef.endpoint(params), list, () => true, maxPages);
   }
 
   /** Retried only when GitHub cannot have created it, so that a retry never leaves two. */
-  async createCheckRun(fields: CheckRunFields): Promise<{ id: number; url?: string }> {
-    const route = `POST ${this.path}/check-runs`;
+  createCheckRun(fields: CheckRunFields & { name: string; head_sha: string }): Promise<CheckRunWritten> {
     const what = `create check run '${fields.name}'`;
-    const { data } = await this.send(what, route, answers().checkRunWritten, fields, 'github-create');
-    return { id: data.id, url: data.html_url ?? undefined };
+    const params = { ...this.repo, ...fields };
+    return this.send(what, answers().checkRunWritten, this.rest.checks.create, params, 'github-create');
   }
 
-  async updateCheckRun(id: number, fields: CheckRunFields): Promise<{ id: number; url?: string }> {
-    const route = `PATCH ${this.path}/check-runs/${id}`;
-    const what = `update check run ${id}`;
-    const { data } = await this.send(what, route, answers().checkRunWritten, fields);
-    return { id: data.id, url: data.html_url ?? undefined };
+  updateCheckRun(id: number, fields: CheckRunFields): Promise<CheckRunWritten> {
+    const params = { ...this.repo, check_run_id: id, ...fields };
+    return this.send(`update check run ${id}`, answers().checkRunWritten, this.rest.checks.update, params);
   }
 
   /** The first parent of a commit (undefined for a root commit). */
   async firstParent(sha: string): Promise<string | undefined> {
-    const route = `GET ${this.path}/commits/${encodeURIComponent(sha)}`;
-    return (await this.send(`read commit ${sha.slice(0, 7)}`, route, answers().commit)).data.parents[0]?.sha;
+    const what = `read commit ${sha.slice(0, 7)}`;
+    const read = this.rest.repos.getCommit;
+    return (await this.send(what, answers().commit, read, { ...this.repo, ref: sha })).parents[0]?.sha;
   }
 
   async mergeBase(base: string, head: string): Promise<string> {
-    const route = `GET ${this.path}/compare/${encodeURIComponent(base)}...${encodeURIComponent(head)}`;
+    const params = { ...this.repo, basehead: `${base}...${head}` };
     const what = `compare ${base} with ${head.slice(0, 7)}`;
-    return (await this.send(what, route, answers().comparison)).data.merge_base_commit.sha;
+    const compare = this.rest.repos.compareCommitsWithBasehead;
+    return (await this.send(what, answers().comparison, compare, params)).merge_base_commit.sha;
   }
 
   /** An app's id by its slug: GitHub Enterprise Server's GitHub Actions app has another id than github.com's. */
   async appId(slug: string): Promise<number> {
-    const route = `GET /apps/${encodeURIComponent(slug)}`;
-    return (await this.send(`read the ${slug} app`, route, answers().app)).data.id;
+    const what = `read the ${slug} app`;
+    return (await this.send(what, answers().app, this.rest.apps.getBySlug, { app_slug: slug })).id;
   }
 }
