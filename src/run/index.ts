@@ -209,8 +209,7 @@ async function waitForFinish(
   signal: AbortSignal,
   startedAt: number,
 ): Promise<FinishedRun | Unfinished> {
-  const { timeoutMs } = settings;
-  const deadline = startedAt + timeoutMs;
+  const deadline = startedAt + settings.timeoutMs;
   const run = `${driver.kind} ${runId}`;
   const elapsed = () => formatDuration(clock.now() - startedAt);
   let lastStatus: string | undefined;
@@ -225,7 +224,7 @@ async function waitForFinish(
       lastStatus = poll.status;
       lastLineAt = clock.now();
     }
-    return poll.finished ?? (last ? timedOut(run, timeoutMs, lastStatus) : undefined);
+    return poll.finished ?? (last ? timedOut(run, settings.timeoutMs, lastStatus) : undefined);
   };
   try {
     const intervalMs = () => jitteredInterval(settings.pollIntervalMs, clock.random);
@@ -233,7 +232,7 @@ async function waitForFinish(
     if (result) return result;
   } catch (error) {
     // A request cut by the deadline was the last look: the run did not finish in time.
-    if (error instanceof DeadlineExceeded) return timedOut(run, timeoutMs, lastStatus, error);
+    if (error instanceof DeadlineExceeded) return timedOut(run, settings.timeoutMs, lastStatus, error);
     if (!(error instanceof Aborted)) throw error;
   }
   return { status: 'CANCELLED', message: `The job was cancelled while waiting for ${run}.` };

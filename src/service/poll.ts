@@ -1,10 +1,8 @@
 import type { Clock } from './clock.js';
 
 /**
- * The one poll loop of the step: `attempt` until it gives a value, a pause between tries
- * (`intervalMs`, or drawn for each pause, with jitter say) cut to the deadline `waitMs` from now,
- * and one last try once a pause has reached it, told so by `last`. Undefined when that last try
- * gives nothing, or once `signal` aborts (no try nor pause after).
+ * The one poll loop: `attempt` until it gives a value, pausing `intervalMs` (or as drawn for each pause)
+ * but never past the deadline; the try after a pause that reached it is the `last`. Undefined then, or on abort.
  */
 export async function pollUntil<T>(
   attempt: (last: boolean) => Promise<T | undefined>,
