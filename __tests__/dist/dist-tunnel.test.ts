@@ -69,6 +69,14 @@ describe.each(nodeBinaries())('tunnel, dist/index.js on $name', ({ bin }) => {
       expect(text).not.toContain(publicHost);
     }
     expect(result.stdout).toMatch(/Tunnel to http:\/\/localhost:\d+ is up at \*\*\*/);
+    // The tunnel's start-up, cloudflared's own lines among them, is folded; the run's lines come after.
+    const log = visibleLog(result.stdout);
+    const fold = /^::group::Opening a Cloudflare quick tunnel to (\S+)\n([\s\S]*?)^::endgroup::$/m.exec(log);
+    expect(fold?.[1]).toBe(world.app.origin);
+    expect(fold?.[2]).toMatch(/^Tunnel to \S+ is up at \*\*\*/m);
+    expect(fold?.[2]).toMatch(/^[^:]\S* INF \|\s+\*\*\*\s+\|/m);
+    expect(log.match(/^::(end)?group::/gm)).toHaveLength(2);
+    expect(log.indexOf('::endgroup::')).toBeLessThan(log.indexOf('Starting a test suite run'));
     expect(result.summary).toContain('through a Cloudflare quick tunnel to http://localhost:');
     expect(pids()).toHaveLength(1);
     expect(pids().every(isGone)).toBe(true);
@@ -102,6 +110,8 @@ describe.each(nodeBinaries())('tunnel, dist/index.js on $name', ({ bin }) => {
     const [message] = annotations(result.stdout, 'error');
     expect(message).toContain(`Could not open a tunnel to ${origin}: nothing answered there within 2.0 s`);
     expect(message).toContain('No run was started.');
+    // The failure is not folded away with the tunnel's start-up.
+    expect(result.stdout).toMatch(/^::endgroup::$[\s\S]*^::error/m);
     expect(sim.count('startSuiteRun')).toBe(0);
     expect(world.standIn.invocations()).toEqual([]);
   });

@@ -9,6 +9,7 @@ import { line } from '../runner/text.js';
 import { type CallContext, ServiceClient } from '../service/client.js';
 import type { Clock } from '../service/clock.js';
 import { Aborted, DeadlineExceeded, ServiceError } from '../service/errors.js';
+import { pollUntil } from '../service/poll.js';
 import {
   type FinishedRun,
   ProjectRunDriver,
@@ -213,25 +214,22 @@ async function waitForFinish(
   const elapsed = () => formatDuration(clock.now() - startedAt);
   let lastStatus: string | undefined;
   let lastLineAt = clock.now();
-  let atDeadline = false;
-  try {
-    for (;;) {
-      if (signal.aborted) break;
-      const lastLook = clock.now() + Math.min(LAST_LOOK_MS, settings.requestTimeoutMs);
-      const poll = await driver.poll(runId, { deadline: atDeadline ? lastLook : deadline, signal });
-      // A line when the status changes, and one a minute while it does not.
-      if (poll.status !== lastStatus || clock.now() - lastLineAt >= HEARTBEAT_MS) {
-        const change = lastStatus ? `${lastStatus} -> ${poll.status}` : poll.status;
-        info(line`[${elapsed()}] ${run}: ${poll.status === lastStatus ? `still ${poll.status}` : change}`);
-        lastStatus = poll.status;
-        lastLineAt = clock.now();
-      }
-      if (poll.finished) return poll.finished;
-      if (atDeadline) return timedOut(run, settings.timeoutMs, lastStatus);
-      const delay = Math.min(jitteredInterval(settings.pollIntervalMs, clock.random), deadline - clock.now());
-      await clock.sleep(Math.max(0, delay), signal);
-      atDeadline = clock.now() >= deadline;
+  const look = async (last: boolean) => {
+    const lastLook = clock.now() + Math.min(LAST_LOOK_MS, settings.requestTimeoutMs);
+    const poll = await driver.poll(runId, { deadline: last ? lastLook : deadline, signal });
+    // A line when the status changes, and one a minute while it does not.
+    if (poll.status !== lastStatus || clock.now() - lastLineAt >= HEARTBEAT_MS) {
+      const change = lastStatus ? `${lastStatus} -> ${poll.status}` : poll.status;
+      info(line`[${elapsed()}] ${run}: ${poll.status === lastStatus ? `still ${poll.status}` : change}`);
+      lastStatus = poll.status;
+      lastLineAt = clock.now();
     }
+    return poll.finished ?? (last ? timedOut(run, settings.timeoutMs, lastStatus) : undefined);
+  };
+  try {
+    const intervalMs = () => jitteredInterval(settings.pollIntervalMs, clock.random);
+    const result = await pollUntil(look, { clock, waitMs: deadline - clock.now(), intervalMs, signal });
+    if (result) return result;
   } catch (error) {
     // A request cut by the deadline was the last look: the run did not finish in time.
     if (error instanceof DeadlineExceeded) return timedOut(run, settings.timeoutMs, lastStatus, error);

@@ -1,5 +1,5 @@
 import type { Settings } from '../inputs/settings.js';
-import { debug, info, warning } from '../runner/log.js';
+import { debug, group, info, warning } from '../runner/log.js';
 import { registerSecret } from '../runner/secrets.js';
 import { getState, saveState } from '../runner/step.js';
 import { line, safe } from '../runner/text.js';
@@ -27,22 +27,29 @@ export async function openRunTunnels(
   // Loaded only for a tunnel: @actions/tool-cache and the process handling cost every other run nothing.
   const open = await import('../tunnel/open.js');
   const { originWaitMs, urlWaitMs, reachWaitMs } = open.TUNNEL_BOUNDS;
-  const tunnels = await open
-    .openTunnels(origins, {
-      log: (text) => info(line`${text}`),
-      mask: registerSecret,
-      debug: (text) => debug(line`${text}`),
-      onUnexpectedExit: (_, message) => warning(line`${message}`),
-      signal: job.signal,
-      clock,
-      // The waits never outlast the step's own time-out.
-      bounds: {
-        originWaitMs: Math.min(originWaitMs, settings.timeoutMs),
-        urlWaitMs: Math.min(urlWaitMs, settings.timeoutMs),
-        reachWaitMs: Math.min(reachWaitMs, settings.timeoutMs),
-      },
-    })
-    .catch((error: unknown) => (error instanceof open.TunnelError ? error : Promise.reject(error)));
+  // Folded: read when it fails, and its failure is reported after the fold. cloudflared's lines go in it, then to debug.
+  let opening = true;
+  const tunnels = await group(line`Opening a Cloudflare quick tunnel to ${origins.join(', ')}`, () =>
+    open
+      .openTunnels(origins, {
+        log: (text) => info(line`${text}`),
+        mask: registerSecret,
+        debug: (text) => (opening ? info : debug)(line`${text}`),
+        onUnexpectedExit: (_, message) => warning(line`${message}`),
+        signal: job.signal,
+        clock,
+        // The waits never outlast the step's own time-out.
+        bounds: {
+          originWaitMs: Math.min(originWaitMs, settings.timeoutMs),
+          urlWaitMs: Math.min(urlWaitMs, settings.timeoutMs),
+          reachWaitMs: Math.min(reachWaitMs, settings.timeoutMs),
+        },
+      })
+      .catch((error: unknown) => (error instanceof open.TunnelError ? error : Promise.reject(error)))
+      .finally(() => {
+        opening = false;
+      }),
+  );
   if (tunnels instanceof open.TunnelError) return tunnels;
   saveState(STATE.tunnelPids, tunnels.map((tunnel) => tunnel.pid).join(' '));
   let closing: Promise<void> | undefined;

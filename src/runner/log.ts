@@ -21,6 +21,8 @@ function guarded(text: SafeText): string {
 
 export const info = (text: SafeText): void => core.info(guarded(text));
 export const debug = (text: SafeText): void => core.debug(guarded(text));
+/** Folds what `fn` logs, as actions/checkout does. Groups do not nest: fold only what runs alone, no target's lines beside it. */
+export const group = <T>(title: SafeText, fn: () => Promise<T>): Promise<T> => core.group(guarded(title), fn);
 
 export const annotationsLeft = (kind: Kind): number => ANNOTATIONS_PER_KIND - shown[kind];
 

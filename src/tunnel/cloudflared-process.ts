@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { type Clock, systemClock } from '../service/clock.js';
+import { pollUntil } from '../service/poll.js';
 import { EMPTY_LOG, type QuickTunnelLog, readLogLine } from './cloudflared-log.js';
 
 /** From SIGTERM to a kill, and from the kill to giving up: cloudflared's --grace-period (1 s) and some slack. */
@@ -146,12 +147,8 @@ async function groupAlive(pgid: number): Promise<boolean> {
 }
 
 async function goneWithin(pgid: number, ms: number, clock: Clock): Promise<boolean> {
-  const deadline = clock.now() + ms;
-  while (await groupAlive(pgid)) {
-    if (clock.now() >= deadline) return false;
-    await clock.sleep(Math.min(50, deadline - clock.now()));
-  }
-  return true;
+  const gone = async () => ((await groupAlive(pgid)) ? undefined : true);
+  return (await pollUntil(gone, { clock, waitMs: ms, intervalMs: 50 })) ?? false;
 }
 
 /**

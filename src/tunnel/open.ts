@@ -1,5 +1,6 @@
 import { formatDuration } from '../runner/duration.js';
 import { type Clock, systemClock } from '../service/clock.js';
+import { pollUntil } from '../service/poll.js';
 import { send, type TimeLimit, TransportError } from '../service/transport.js';
 import { type InstallOptions, locateCloudflared } from './cloudflared-binary.js';
 import type { QuickTunnelLog } from './cloudflared-log.js';
@@ -25,6 +26,9 @@ export type TunnelBounds = typeof TUNNEL_BOUNDS;
 
 /** cloudflared's log is read into memory: looked at this often, a line counts the moment it is printed. */
 const LOG_CHECK_MS = 50;
+
+/** The tunnel waits as the rest of the step does. */
+export { pollUntil };
 
 interface OpenTunnelsOptions extends LogSink {
   log: (line: string) => void;
@@ -82,23 +86,6 @@ async function probe(url: string, limit: TimeLimit, signal: AbortSignal): Promis
 /** Cloudflare's edge and cloudflared answer 5xx for a name that does not route yet: such a status counts only when the app answered it locally. */
 export function reachedApp(status: number, localStatus: number | undefined): boolean {
   return status < 500 || status === localStatus;
-}
-
-/** The one way the tunnel waits: undefined after `waitMs` (the last try at the deadline) or an abort. */
-export async function pollUntil<T>(
-  attempt: () => Promise<T | undefined>,
-  wait: { clock: Clock; waitMs: number; intervalMs: number; signal?: AbortSignal },
-): Promise<T | undefined> {
-  const { clock, intervalMs, signal } = wait;
-  const deadline = clock.now() + wait.waitMs;
-  for (;;) {
-    if (signal?.aborted) return undefined;
-    const value = await attempt();
-    if (value !== undefined) return value;
-    const remaining = deadline - clock.now();
-    if (remaining <= 0 || signal?.aborted) return undefined;
-    await clock.sleep(Math.min(intervalMs, remaining), signal);
-  }
 }
 
 /** All at once: resolves once every public URL reaches its app, or stops whatever it started and throws. */
