@@ -492,6 +492,7 @@ describe('wait: false', () => {
           newFailures: null,
           fixed: null,
           dashboardUrl: null,
+          checkRunUrl: null,
         },
       ]),
     });
@@ -522,6 +523,7 @@ describe('wait: false', () => {
           newFailures: null,
           fixed: null,
           dashboardUrl: null,
+          checkRunUrl: null,
         },
       ]),
     });

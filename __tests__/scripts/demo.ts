@@ -70,17 +70,26 @@ function banner(text: string): void {
 }
 
 /**
- * The log as the runner shows it without debug logging: `::debug::` lines (where cloudflared's
- * own banner goes) and `::add-mask::` commands are not shown, so the demo leaves them out too.
+ * The log as the runner shows it without debug logging: `::debug::` lines and `::add-mask::`
+ * commands are not shown, and a group (where cloudflared's own lines go) is shown folded, as its
+ * title, so the demo does the same.
  */
 function shownLog(log: string): string {
-  const lines = log.split('\n');
-  const hidden = (line: string) => line.startsWith('::debug::') || line.startsWith('::add-mask::');
-  const left = lines.filter(hidden).length;
-  const shown = lines.filter((line) => !hidden(line)).join('\n');
-  return left === 0
-    ? shown
-    : `${shown.trimEnd()}\n(${left} ::debug:: and ::add-mask:: lines left out, as the runner hides them)\n`;
+  const shown: string[] = [];
+  let hidden = 0;
+  let inGroup = false;
+  for (const line of log.split('\n')) {
+    if (line.startsWith('::group::')) {
+      shown.push(`> ${line.slice('::group::'.length)}`);
+      inGroup = true;
+    } else if (line.startsWith('::endgroup::')) inGroup = false;
+    else if (inGroup || line.startsWith('::debug::') || line.startsWith('::add-mask::')) hidden++;
+    else shown.push(line);
+  }
+  const text = shown.join('\n');
+  return hidden === 0
+    ? text
+    : `${text.trimEnd()}\n(${hidden} lines left out: debug lines, masks and folded groups, as the runner shows them)\n`;
 }
 
 /** Runs dist/index.js once against a simulator and prints the log, the outputs and the summary. Whether the step passed. */

@@ -272,8 +272,9 @@ describe('openTunnels', () => {
     ],
     [
       'no-url',
-      { urlWaitMs: 300 },
-      /the last one: cloudflared printed no tunnel URL within 300 ms \(its last line: "[^"]+"\)\. Quick tunnels need /,
+      // Long enough for the stand-in, a Node process, to print its first line on a loaded machine.
+      { urlWaitMs: 1_000 },
+      /the last one: cloudflared printed no tunnel URL within 1\.0 s \(its last line: "[^"]+"\)\. Quick tunnels need /,
     ],
     [
       'unreachable',
