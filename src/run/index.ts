@@ -94,13 +94,12 @@ async function runTarget(
   job: JobCancellation,
   onStarted: OnStarted,
 ): Promise<RunOutcome> {
-  const outcome = await startAndWait(settings, identityOf(settings), index, clock, job, onStarted);
+  const outcome = await startAndWait(settings, index, clock, job, onStarted);
   return note ? { ...outcome, notes: [...outcome.notes, note] } : outcome;
 }
 
 async function startAndWait(
   settings: Settings,
-  identity: RunIdentity,
   index: number,
   clock: Clock,
   job: JobCancellation,
@@ -109,9 +108,9 @@ async function startAndWait(
   const plan = planRun(settings, clock);
   const { driver } = plan;
   const startedAt = clock.now();
-  const runId = await startOrAttach(plan, identity, startedAt + settings.timeoutMs, job);
-  if (typeof runId !== 'string') return runId;
-  identity.runId = runId;
+  const started = await startOrAttach(plan, identityOf(settings), startedAt + settings.timeoutMs, job);
+  if ('status' in started) return started;
+  const { identity, runId } = started;
 
   const leftRunning = whyLeftRunning(driver, runId, 'attachTo' in plan, settings.cancelOnAbort);
   const cancellable = settings.wait && leftRunning === undefined;
@@ -144,18 +143,18 @@ async function startAndWait(
   return outcome;
 }
 
-/** The run's id, or the outcome when no run could be started. Adds what the start tells to `identity`. */
+/** The run, with what its start told of it, or the outcome when no run could be started. */
 async function startOrAttach(
   plan: RunPlan,
   identity: RunIdentity,
   deadline: number,
   job: JobCancellation,
-): Promise<string | RunOutcome> {
+): Promise<{ identity: RunIdentity; runId: string } | RunOutcome> {
   const { driver } = plan;
   if ('attachTo' in plan) {
     const named = identity.mode === 'project' || identity.testSuiteId !== undefined;
     info(line`Attaching to ${driver.kind} ${plan.attachTo}${named ? ` of ${driver.target}` : ''}.`);
-    return plan.attachTo;
+    return { identity: { ...identity, runId: plan.attachTo }, runId: plan.attachTo };
   }
   if (job.signal.aborted) {
     return emptyOutcome(identity, 'CANCELLED', 'The job was cancelled before the run was started.');
@@ -171,12 +170,10 @@ async function startOrAttach(
     // A signal stops the start's retries, but a start in flight is awaited for a while: its run id
     // is needed to cancel the run.
     const started = await plan.start({ deadline, stopRetriesOn: job.signal, signal: job.startAbandoned });
-    identity.testSuiteName = started.testSuiteName;
-    identity.projectId ??= started.projectId;
-    identity.appliedOptions = started.appliedOptions;
-    const suite = started.testSuiteName ? ` (${started.testSuiteName})` : '';
-    info(line`Started ${driver.kind} ${started.runId}${suite}.`);
-    return started.runId;
+    const { runId, testSuiteName, appliedOptions } = started;
+    info(line`Started ${driver.kind} ${runId}${testSuiteName ? ` (${testSuiteName})` : ''}.`);
+    const projectId = identity.projectId ?? started.projectId;
+    return { identity: { ...identity, runId, testSuiteName, projectId, appliedOptions }, runId };
   } catch (error) {
     if (error instanceof ServiceError) return emptyOutcome(identity, 'ERROR', error.message);
     if (!(error instanceof Aborted)) throw error;
