@@ -122,7 +122,7 @@ client
 const NCC_BUILD = `const fs = require('node:fs');
 const path = require('node:path');
 const [entry, out] = process.argv.slice(2);
-require('@vercel/ncc')(entry, { filename: 'index.js', minify: true, quiet: true })
+require('@vercel/ncc')(entry, { esm: false, filename: 'index.js', minify: true, quiet: true })
   .then(({ code }) => {
     fs.mkdirSync(out, { recursive: true });
     fs.writeFileSync(path.join(out, 'index.js'), code);
@@ -165,7 +165,10 @@ async function timeFirstRequest(sim: Simulator, bin: string, entry: string, env:
   const before = sim.requests.length;
   const run = await runProcess(bin, [entry], { env });
   const first = sim.requests[before];
-  if (!first) throw new Error(`${entry} sent no request (exit ${run.code}):\n${run.stdout}${run.stderr}`);
+  if (!first)
+    throw new Error(
+      `${entry} sent no request (exit ${run.code}):\n${`${run.stdout}${run.stderr}`.slice(-2000)}`,
+    );
   return first.at - run.spawnedAt;
 }
 
