@@ -1,6 +1,6 @@
 // Bundles src/index.ts into a folder (dist/ unless named), emptied first (ncc leaves stale chunks): `npm run
 // bundle` writes dist/, the tests a temporary folder.   node .ci/bundle.mjs [folder] [--format=cjs|esm]
-// FORMAT is what dist/ ships, chosen by measurement (`BENCH_ONLY=format npm run bench`); ncc's API is called as
+// FORMAT is what dist/ ships, chosen by measurement (docs/performance.md, bench/results.md); ncc's API is called as
 // its CLI picks ESM for a .ts entry in a "type": "module" package. terser then minifies every file (ncc's --minify
 // skips the lazy chunks, turns compression off), names kept, maps chained, in ASCII: V8 reads that fastest.
 import { execFileSync } from 'node:child_process';

@@ -82,20 +82,3 @@ export function makeTestCases(count: number, seed = 42): SimTestCase[] {
   }
   return cases;
 }
-
-/** The get-run response of a finished project run, as the simulator answers it. */
-export function projectRunBody(cases: readonly SimTestCase[]): string {
-  const failed = cases.some(
-    (testCase) =>
-      testCase.status !== 'PASSED' && testCase.status !== 'FLAKY' && testCase.status !== 'SKIPPED',
-  );
-  const started = Date.parse('2026-11-22T10:00:00.000Z');
-  const durationMs = cases.reduce((sum, testCase) => sum + (testCase.durationMs ?? 0), 0);
-  return JSON.stringify({
-    status: failed ? 'FAILED' : 'PASSED',
-    startedAt: new Date(started).toISOString(),
-    finishedAt: new Date(started + durationMs).toISOString(),
-    branchName: 'main',
-    results: { testCases: cases },
-  });
-}

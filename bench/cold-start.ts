@@ -1,13 +1,12 @@
 /**
  * Cold start: from spawning a Node process to the first request the simulator receives, for
  * dist/index.js and references that send the same start request: a bare Node script, and the
- * toolkit floor, a minified ncc bundle that reads its inputs with @actions/core and sends the
- * request with @actions/http-client, bundled as an ES module and as CommonJS. Runs are
- * interleaved, one at a time.
+ * toolkit floor, a minified ncc bundle (CommonJS, as dist/ is) that reads its inputs with
+ * @actions/core and sends the request with @actions/http-client. Runs are interleaved, one at a time.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { type ProcessResult, runProcess } from '../__tests__/helpers/process.js';
+import { runProcess } from '../__tests__/helpers/process.js';
 import { makeRunnerFiles } from '../__tests__/helpers/runner-files.js';
 import type { Simulator } from '../__tests__/simulator/simulator.js';
 import { USER_AGENT } from '../src/service/user-agent.js';
@@ -64,28 +63,6 @@ export interface ColdStartSeries {
   variant: string;
   /** Milliseconds from spawn to the first request, one per run. */
   samples: number[];
-  /** With the CPU probe: milliseconds from spawn to exit, one per run. */
-  exitMs: number[];
-  /** With the CPU probe: CPU time (user + system) of the whole process, in milliseconds. */
-  cpuMs: number[];
-}
-
-/**
- * A preload (--require, so that it loads no ES module machinery an entry would not) that writes
- * the process's CPU time at exit to BENCH_CPU_FILE. It costs both formats the same file read.
- */
-const CPU_PROBE = `'use strict';
-process.on('exit', () => {
-  const usage = process.resourceUsage();
-  require('node:fs').writeFileSync(process.env.BENCH_CPU_FILE, String(usage.userCPUTime + usage.systemCPUTime));
-});
-`;
-
-export function writeCpuProbe(dir: string): string {
-  fs.mkdirSync(dir, { recursive: true });
-  const probe = path.join(dir, 'cpu-probe.cjs');
-  fs.writeFileSync(probe, CPU_PROBE);
-  return probe;
 }
 
 /** The start request of a project run, as ServiceClient sends it; `read(name)` gives an input. */
@@ -141,23 +118,15 @@ client
   .finally(() => client.dispose());
 `;
 
-/** The bundle formats compared: ES module (what ncc makes of "type": "module") and CommonJS. */
-export const FORMATS = ['esm', 'cjs'] as const;
-export type Format = (typeof FORMATS)[number];
-
-/**
- * Bundles an ES module entry with ncc's API and its minifier (ncc -m) into `out`/index.js, in the
- * format asked for; out/package.json says which, since the project's own says "module".
- */
+/** Bundles an entry with ncc's API and its minifier (ncc -m) into `out`/index.js, as CommonJS. */
 const NCC_BUILD = `const fs = require('node:fs');
 const path = require('node:path');
-const [entry, out, format] = process.argv.slice(2);
-require('@vercel/ncc')(entry, { esm: format === 'esm', filename: 'index.js', minify: true, quiet: true })
-  .then(({ code, assets }) => {
+const [entry, out] = process.argv.slice(2);
+require('@vercel/ncc')(entry, { esm: false, filename: 'index.js', minify: true, quiet: true })
+  .then(({ code }) => {
     fs.mkdirSync(out, { recursive: true });
     fs.writeFileSync(path.join(out, 'index.js'), code);
-    for (const [name, asset] of Object.entries(assets)) fs.writeFileSync(path.join(out, name), asset.source);
-    fs.writeFileSync(path.join(out, 'package.json'), JSON.stringify({ type: format === 'esm' ? 'module' : 'commonjs' }));
+    fs.writeFileSync(path.join(out, 'package.json'), JSON.stringify({ type: 'commonjs' }));
   })
   .catch((error) => {
     console.error(error);
@@ -166,12 +135,10 @@ require('@vercel/ncc')(entry, { esm: format === 'esm', filename: 'index.js', min
 `;
 
 /**
- * Writes the bare script and bundles the toolkit floor with ncc, as an ES module and as CommonJS,
- * in `dir`, which must lie inside the project so that ncc resolves node_modules.
+ * Writes the bare script and bundles the toolkit floor with ncc in `dir`, which must lie inside the
+ * project so that ncc resolves node_modules.
  */
-export async function buildReferences(
-  dir: string,
-): Promise<{ bare: Variant; floor: Record<Format, Variant> }> {
+export async function buildFloor(dir: string): Promise<{ bare: Variant; floor: Variant }> {
   fs.mkdirSync(dir, { recursive: true });
   const bare = path.join(dir, 'bare.mjs');
   fs.writeFileSync(bare, BARE);
@@ -179,90 +146,40 @@ export async function buildReferences(
   fs.writeFileSync(floorEntry, TOOLKIT_FLOOR);
   const builder = path.join(dir, 'ncc-build.cjs');
   fs.writeFileSync(builder, NCC_BUILD);
-  const floor = {} as Record<Format, Variant>;
-  for (const format of FORMATS) {
-    const out = path.join(dir, `toolkit-floor-${format}`);
-    const build = await runProcess(process.execPath, [builder, floorEntry, out, format], {
-      env: { PATH: process.env.PATH ?? '' },
-      cwd: PROJECT_ROOT,
-    });
-    const bundle = path.join(out, 'index.js');
-    if (build.code !== 0 || !fs.existsSync(bundle)) {
-      throw new Error(`ncc build of the toolkit floor (${format}) failed:\n${build.stdout}${build.stderr}`);
-    }
-    floor[format] = { name: `toolkit floor, ${format.toUpperCase()} (ncc -m)`, entry: bundle };
-  }
-  return { bare: { name: 'bare node script', entry: bare }, floor };
-}
-
-/**
- * Bundles src/ as the action ships it (.ci/bundle.mjs: ncc, then terser), once in each format,
- * into `dir`/esm and `dir`/cjs; both builds run at once. Returns each bundle's entry.
- */
-export async function buildActionBundles(dir: string): Promise<Record<Format, string>> {
-  const builds = FORMATS.map(async (format) => {
-    const out = path.join(dir, format);
-    const build = await runProcess(
-      process.execPath,
-      [path.join(PROJECT_ROOT, '.ci', 'bundle.mjs'), out, `--format=${format}`],
-      { env: { PATH: process.env.PATH ?? '' }, cwd: PROJECT_ROOT },
-    );
-    const entry = path.join(out, 'index.js');
-    if (build.code !== 0 || !fs.existsSync(entry) || formatOf(entry) !== format) {
-      throw new Error(`.ci/bundle.mjs --format=${format} failed:\n${build.stdout}${build.stderr}`);
-    }
-    return [format, entry] as const;
+  const out = path.join(dir, 'toolkit-floor');
+  const build = await runProcess(process.execPath, [builder, floorEntry, out], {
+    env: { PATH: process.env.PATH ?? '' },
+    cwd: PROJECT_ROOT,
   });
-  return Object.fromEntries(await Promise.all(builds)) as Record<Format, string>;
-}
-
-/** The format Node reads a .js entry in: the "type" of the nearest package.json. */
-export function formatOf(entry: string): Format {
-  for (let dir = path.dirname(entry); ; dir = path.dirname(dir)) {
-    const manifest = path.join(dir, 'package.json');
-    if (fs.existsSync(manifest)) {
-      const { type } = JSON.parse(fs.readFileSync(manifest, 'utf8')) as { type?: string };
-      return type === 'module' ? 'esm' : 'cjs';
-    }
-    if (path.dirname(dir) === dir) return 'cjs';
+  const bundle = path.join(out, 'index.js');
+  if (build.code !== 0 || !fs.existsSync(bundle)) {
+    throw new Error(`ncc build of the toolkit floor failed:\n${build.stdout}${build.stderr}`);
   }
+  return {
+    bare: { name: 'bare node script', entry: bare },
+    floor: { name: 'toolkit floor (ncc -m)', entry: bundle },
+  };
 }
 
-interface Timing {
-  firstRequestMs: number;
-  exitMs: number;
-  cpuMs: number;
-}
-
-async function timeFirstRequest(
-  sim: Simulator,
-  bin: string,
-  entry: string,
-  env: Record<string, string>,
-  cpuProbe: string | undefined,
-): Promise<Timing> {
+async function timeFirstRequest(sim: Simulator, bin: string, entry: string, env: Record<string, string>) {
   const before = sim.requests.length;
-  const args = cpuProbe ? ['--require', cpuProbe, entry] : [entry];
-  const run: ProcessResult = await runProcess(bin, args, { env });
+  const run = await runProcess(bin, [entry], { env });
   const first = sim.requests[before];
-  if (!first) {
-    throw new Error(`${entry} sent no request (exit ${run.code}):\n${run.stdout}${run.stderr}`);
-  }
-  const cpuFile = env.BENCH_CPU_FILE;
-  const cpuMs = cpuProbe && cpuFile ? Number(fs.readFileSync(cpuFile, 'utf8')) / 1000 : Number.NaN;
-  return { firstRequestMs: first.at - run.spawnedAt, exitMs: run.elapsedMs, cpuMs };
+  if (!first)
+    throw new Error(
+      `${entry} sent no request (exit ${run.code}):\n${`${run.stdout}${run.stderr}`.slice(-2000)}`,
+    );
+  return first.at - run.spawnedAt;
 }
 
 /**
  * `rounds` measured rounds after one warm-up round; in each round every variant runs once on each
- * Node binary, the order rotating from round to round. With `cpuProbe` (see writeCpuProbe), each
- * run also gives its time to exit and its CPU time.
+ * Node binary, the order rotating from round to round.
  */
 export async function measureColdStart(
   sim: Simulator,
   variants: readonly Variant[],
   rounds: number,
-  cpuProbe?: string,
 ): Promise<ColdStartSeries[]> {
   const files = makeRunnerFiles();
   try {
@@ -270,34 +187,21 @@ export async function measureColdStart(
     const jobs: { series: ColdStartSeries; bin: string; entry: string; env: Record<string, string> }[] = [];
     for (const node of nodeBinaries()) {
       for (const variant of variants) {
-        const entry: ColdStartSeries = {
-          node: node.name,
-          variant: variant.name,
-          samples: [],
-          exitMs: [],
-          cpuMs: [],
-        };
+        const entry: ColdStartSeries = { node: node.name, variant: variant.name, samples: [] };
         series.push(entry);
         jobs.push({
           series: entry,
           bin: node.bin,
           entry: variant.entry,
-          env: {
-            ...actionEnv(files, sim.url, variant.inputs),
-            BENCH_CPU_FILE: path.join(files.dir, 'cpu.txt'),
-          },
+          env: actionEnv(files, sim.url, variant.inputs),
         });
       }
     }
     for (let round = 0; round <= rounds; round++) {
       for (let i = 0; i < jobs.length; i++) {
         const job = jobs[(i + round) % jobs.length] as (typeof jobs)[number];
-        const timing = await timeFirstRequest(sim, job.bin, job.entry, job.env, cpuProbe);
-        if (round > 0) {
-          job.series.samples.push(timing.firstRequestMs);
-          job.series.exitMs.push(timing.exitMs);
-          job.series.cpuMs.push(timing.cpuMs);
-        }
+        const firstRequestMs = await timeFirstRequest(sim, job.bin, job.entry, job.env);
+        if (round > 0) job.series.samples.push(firstRequestMs);
       }
     }
     return series;

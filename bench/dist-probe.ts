@@ -1,19 +1,14 @@
 /**
- * dist/index.js run whole, as the runner runs it, against the simulator: wall time and the peak
- * memory of the whole process (read by a preloaded module at exit), and which of dist's files a
- * project run loads (seen by a module loader hook, in a separate run so it costs the others nothing).
+ * dist/index.js run whole, as the runner runs it, against the simulator: wall time, the time from
+ * the last answer to the exit, and the peak memory of the whole process (read by a preloaded module
+ * at exit).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { runProcess } from '../__tests__/helpers/process.js';
 import { makeRunnerFiles, readSummary } from '../__tests__/helpers/runner-files.js';
-import type {
-  LoggedRequest,
-  ProjectScript,
-  SimTestCase,
-  Simulator,
-} from '../__tests__/simulator/simulator.js';
+import type { LoggedRequest, Scenario, Simulator } from '../__tests__/simulator/simulator.js';
 import { actionEnv, DIST_ENTRY, removeDir } from './spawn.js';
 
 const EXIT_PROBE = `import { writeFileSync } from 'node:fs';
@@ -22,54 +17,38 @@ process.on('exit', () => {
 });
 `;
 
-const LOAD_HOOKS = `import { appendFileSync } from 'node:fs';
-export async function load(url, context, nextLoad) {
-  if (url.startsWith('file:')) appendFileSync(process.env.BENCH_LOADS_FILE, url + '\\n');
-  return nextLoad(url, context);
-}
-`;
-
-// The hooks see every ES module and a CommonJS entry; what a CommonJS bundle require()s passes
-// them by on Node 20, so the require cache is read at exit as well.
-const LOAD_REGISTER = `import { appendFileSync } from 'node:fs';
-import { createRequire, register } from 'node:module';
-import { pathToFileURL } from 'node:url';
-register('./load-hooks.mjs', import.meta.url);
-const { cache } = createRequire(import.meta.url);
-process.on('exit', () => {
-  for (const file of Object.keys(cache)) appendFileSync(process.env.BENCH_LOADS_FILE, pathToFileURL(file).href + '\\n');
-});
-`;
-
-export interface DistRun {
-  cases: number;
-  exitCode: number | null;
-  firstRequestMs: number;
-  elapsedMs: number;
-  peakRssMb: number;
-  summaryBytes: number;
-}
-
-export function writeProbes(dir: string): { exitProbe: string; loadRegister: string } {
+export function writeExitProbe(dir: string): string {
   fs.mkdirSync(dir, { recursive: true });
   const exitProbe = path.join(dir, 'exit-probe.mjs');
   fs.writeFileSync(exitProbe, EXIT_PROBE);
-  fs.writeFileSync(path.join(dir, 'load-hooks.mjs'), LOAD_HOOKS);
-  const loadRegister = path.join(dir, 'load-register.mjs');
-  fs.writeFileSync(loadRegister, LOAD_REGISTER);
-  return { exitProbe, loadRegister };
+  return exitProbe;
 }
 
-/** One project run of dist/index.js whose single poll answers `cases`; a JUnit report is asked for. */
+export interface DistRun {
+  exitCode: number | null;
+  firstRequestMs: number;
+  /** From the last request the simulator received (the poll that answers the test cases) to the exit. */
+  lastAnswerToExitMs: number;
+  elapsedMs: number;
+  peakRssMb: number;
+  summaryBytes: number;
+  junitBytes: number;
+  resultsBytes: number;
+  requests: LoggedRequest[];
+  stdout: string;
+}
+
+const sizeOf = (file: string) => (fs.existsSync(file) ? fs.statSync(file).size : 0);
+
+/** One step of `entry` (a project run by default) against `scenario`; a JUnit report is asked for. */
 export async function runDistWhole(
   sim: Simulator,
   bin: string,
-  cases: SimTestCase[],
+  scenario: Scenario,
   exitProbe: string,
-  entry = DIST_ENTRY,
-  step: { inputs?: Record<string, string>; project?: ProjectScript } = {},
-): Promise<DistRun & { requests: LoggedRequest[] }> {
-  sim.setScenario({ project: step.project ?? { statuses: ['FAILED'], testCases: cases } });
+  step: { entry?: string; inputs?: Record<string, string> } = {},
+): Promise<DistRun> {
+  sim.setScenario(scenario);
   const files = makeRunnerFiles();
   const rusageFile = path.join(files.dir, 'rusage.json');
   try {
@@ -78,53 +57,54 @@ export async function runDistWhole(
       BENCH_RUSAGE_FILE: rusageFile,
     };
     const before = sim.requests.length;
+    const entry = step.entry ?? DIST_ENTRY;
     const run = await runProcess(bin, ['--import', pathToFileURL(exitProbe).href, entry], { env });
-    const first = sim.requests[before];
-    if (!first || !fs.existsSync(rusageFile)) {
+    const requests = sim.requests.slice(before);
+    const [first] = requests;
+    const last = requests.at(-1);
+    if (!first || !last || !fs.existsSync(rusageFile)) {
       throw new Error(`dist/index.js did not run through (exit ${run.code}):\n${run.stdout}${run.stderr}`);
     }
     const { maxRSS } = JSON.parse(fs.readFileSync(rusageFile, 'utf8')) as { maxRSS: number };
+    const resultsDir = files.runnerTemp;
+    const resultsFiles = fs.existsSync(resultsDir)
+      ? fs.readdirSync(resultsDir).filter((name) => name.endsWith('.json'))
+      : [];
     return {
-      cases: cases.length,
       exitCode: run.code,
       firstRequestMs: first.at - run.spawnedAt,
+      lastAnswerToExitMs: run.spawnedAt + run.elapsedMs - last.at,
       elapsedMs: run.elapsedMs,
       peakRssMb: maxRSS / 1024,
       summaryBytes: Buffer.byteLength(readSummary(files)),
-      requests: sim.requests.slice(before),
+      junitBytes: sizeOf(path.join(files.workspace, 'reports', 'junit.xml')),
+      resultsBytes: resultsFiles.reduce((sum, name) => sum + sizeOf(path.join(resultsDir, name)), 0),
+      requests,
+      stdout: run.stdout,
     };
   } finally {
     removeDir(files.dir);
   }
 }
 
-/** The files of dist/ that one project run (with a JUnit report) loads, by name. */
-export async function distFilesLoaded(sim: Simulator, loadRegister: string): Promise<string[]> {
-  sim.setScenario({ project: { statuses: ['FAILED'] } });
-  const files = makeRunnerFiles();
-  const loadsFile = path.join(files.dir, 'loads.txt');
-  try {
-    const env = {
-      ...actionEnv(files, sim.url, { 'junit-report': 'reports/junit.xml' }),
-      BENCH_LOADS_FILE: loadsFile,
-    };
-    const run = await runProcess(
-      process.execPath,
-      ['--import', pathToFileURL(loadRegister).href, DIST_ENTRY],
-      {
-        env,
-      },
+/** A project run whose poll answers a 200 that never ends (read up to the cap): how long, how much memory. */
+export async function runAgainstEndlessAnswer(
+  sim: Simulator,
+  bin: string,
+  exitProbe: string,
+): Promise<DistRun> {
+  const fault = { kind: 'endless' } as const;
+  const run = await runDistWhole(
+    sim,
+    bin,
+    { faults: [{ operation: 'getProjectRun', requests: 'all', fault }] },
+    exitProbe,
+  );
+  sim.setScenario({});
+  if (!run.stdout.includes('reading stopped there')) {
+    throw new Error(
+      `dist/index.js did not stop reading the endless answer (exit ${run.exitCode}):\n${run.stdout}`,
     );
-    if (!fs.existsSync(loadsFile)) throw new Error(`no module was seen loading:\n${run.stdout}${run.stderr}`);
-    const distDir = path.dirname(DIST_ENTRY) + path.sep;
-    return fs
-      .readFileSync(loadsFile, 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((url) => new URL(url).pathname)
-      .filter((file) => file.startsWith(distDir))
-      .map((file) => path.relative(distDir.slice(0, -1), file));
-  } finally {
-    removeDir(files.dir);
   }
+  return run;
 }

@@ -25,7 +25,7 @@ describe.each(nodeBinaries())('cancelling dist/index.js on $name', ({ bin }) => 
 
   const inputs = () => projectInputs(sim, { 'poll-interval': '100ms' });
 
-  // How long the step takes to end after a signal is a figure of the benchmark (npm run bench).
+  // How long the step takes to end after a signal was measured once (bench/results.md, "Cancellation").
   test.each(['SIGINT', 'SIGTERM'] as const)(
     '%s: the run is cancelled, outputs and summary written, and the step exits by itself',
     async (signal) => {
@@ -55,7 +55,7 @@ describe.each(nodeBinaries())('cancelling dist/index.js on $name', ({ bin }) => 
     },
   );
 
-  // The time this path takes (SIGINT to exit) is a figure of the benchmark (npm run bench).
+  // The time this path takes (SIGINT to exit) was measured once (bench/results.md, "Cancellation").
   test("a start answered after SIGINT, and a cancel that never answers: cut by the job's budget, the step exits by itself", async () => {
     // The simulator holds the start's answer until the step has taken the signal.
     const clock = manualClock(Date.now());

@@ -25,12 +25,23 @@ function inTurn<T>(lists: readonly (readonly T[])[], max: number): T[] {
   return taken;
 }
 
-/** Each target's test cases that `pick` keeps, with its run. */
-function picked(outcomes: readonly RunOutcome[], pick: (testCase: TestCase) => boolean): Annotated[][] {
-  return outcomes.map((outcome) => {
+/**
+ * How many test cases `pick` keeps over the targets, and the first `max` of each target's with its
+ * run: no more can be annotated, and a run may have thousands.
+ */
+function picked(
+  outcomes: readonly RunOutcome[],
+  pick: (testCase: TestCase) => boolean,
+  max: number,
+): { count: number; lists: Annotated[][] } {
+  let count = 0;
+  const lists = outcomes.map((outcome) => {
     const inRun = outcome.runId === undefined ? '' : ` in run ${safe(outcome.runId, 100)}`;
-    return outcome.reportOrder.filter(pick).map((testCase) => ({ testCase, inRun }));
+    const kept = outcome.reportOrder.filter(pick);
+    count += kept.length;
+    return kept.slice(0, max).map((testCase) => ({ testCase, inRun }));
   });
+  return { count, lists };
 }
 
 /**
@@ -47,10 +58,10 @@ export function annotate(outcomes: readonly RunOutcome[], summary: boolean): voi
     }
   }
 
-  const failing = picked(finished, (testCase) => testCase.verdict.fails);
-  const failed = failing.reduce((sum, list) => sum + list.length, 0);
   const errors = annotationsLeft('error');
-  for (const { testCase, inRun } of inTurn(failing, errors)) {
+  const failing = picked(finished, (testCase) => testCase.verdict.fails, errors);
+  const failed = failing.count;
+  for (const { testCase, inRun } of inTurn(failing.lists, errors)) {
     error(line`Test case ${safe(testCase.verdict.label, 60)}${inRun}`, annotationTitle(testCase.title));
   }
   if (failed > errors) {
@@ -58,10 +69,10 @@ export function annotate(outcomes: readonly RunOutcome[], summary: boolean): voi
     notice(line`${more} failed; ${where}.`, line`${failed} test cases failed`);
   }
   // With fail-on-flaky, flaky test cases are errors above.
-  const flaky = picked(finished, (testCase) => isFlakyOnly(testCase));
-  const flakyCount = flaky.reduce((sum, list) => sum + list.length, 0);
   const warnings = annotationsLeft('warning');
-  for (const { testCase, inRun } of inTurn(flaky, warnings)) {
+  const flaky = picked(finished, (testCase) => isFlakyOnly(testCase), warnings);
+  const flakyCount = flaky.count;
+  for (const { testCase, inRun } of inTurn(flaky.lists, warnings)) {
     warning(line`Test case is flaky${inRun}`, annotationTitle(testCase.title));
   }
   if (flakyCount > warnings) {

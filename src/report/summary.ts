@@ -35,6 +35,37 @@ function testCaseRow(testCase: TestCase): string {
 }
 
 /**
+ * A row from each open section in turn (only failing ones with `failingOnly`) while they fit. Plain
+ * loops in a function of their own: this runs once for each of up to thousands of rows in a cold
+ * process, where a callback a row or a loop over both passes cost a one-target summary of 10,000
+ * test cases about 8 ms more than a simple loop (paired first runs, Node 24).
+ */
+function takeInTurn(
+  orders: readonly (readonly TestCase[])[],
+  rows: string[][],
+  open: boolean[],
+  budget: { left: number },
+  failingOnly: boolean,
+): void {
+  for (let taken = true; taken; ) {
+    taken = false;
+    for (let i = 0; i < orders.length; i++) {
+      const shown = rows[i] as string[];
+      const next = (orders[i] as readonly TestCase[])[shown.length];
+      if (!open[i] || next === undefined || (failingOnly && !next.verdict.fails)) continue;
+      const row = testCaseRow(next);
+      const bytes = Buffer.byteLength(row) + 1;
+      if (bytes > budget.left) open[i] = false;
+      else {
+        shown.push(row);
+        budget.left -= bytes;
+        taken = true;
+      }
+    }
+  }
+}
+
+/**
  * Each section's rows, a prefix of its report order, within `budgetBytes` for all of them: the
  * sections take a failing row each in turn while they have one, then, when every failing row
  * fit, any row likewise. A section stops at its first row that does not fit.
@@ -42,26 +73,11 @@ function testCaseRow(testCase: TestCase): string {
 function shareRows(orders: readonly (readonly TestCase[])[], budgetBytes: number): string[][] {
   const rows = orders.map((): string[] => []);
   const open = orders.map(() => true);
-  let left = budgetBytes;
-  for (const failing of [true, false]) {
-    for (let taken = true; taken; ) {
-      taken = false;
-      orders.forEach((order, i) => {
-        const next = order[rows[i]?.length ?? 0];
-        if (!open[i] || next === undefined || (failing && !next.verdict.fails)) return;
-        const row = testCaseRow(next);
-        const bytes = Buffer.byteLength(row) + 1;
-        if (bytes > left) open[i] = false;
-        else {
-          rows[i]?.push(row);
-          left -= bytes;
-          taken = true;
-        }
-      });
-    }
-    // Failures first across the step: no passing row while a failing one was left out.
-    if (orders.some((order, i) => order[rows[i]?.length ?? 0]?.verdict.fails)) break;
-  }
+  const budget = { left: budgetBytes };
+  takeInTurn(orders, rows, open, budget, true);
+  // Failures first across the step: no passing row while a failing one was left out.
+  if (orders.some((order, i) => order[rows[i]?.length ?? 0]?.verdict.fails)) return rows;
+  takeInTurn(orders, rows, open, budget, false);
   return rows;
 }
 
