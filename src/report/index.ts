@@ -88,8 +88,8 @@ export async function writeReports(
   if (finished && settings.junitPath !== undefined) {
     try {
       // Loaded only when asked for, to keep the action's start-up small.
-      const { junitXml } = await import('./junit.js');
-      await writeFileReplacing(settings.junitPath, junitXml(outcomes));
+      const { junitText } = await import('./junit.js');
+      await writeFileReplacing(settings.junitPath, junitText(outcomes));
       files.junitFile = settings.junitPath;
       setOutput('junit-file', files.junitFile);
     } catch (error) {

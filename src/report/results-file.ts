@@ -58,19 +58,24 @@ function runDocument(outcome: RunOutcome) {
   };
 }
 
-/** One target: its document, schemaVersion 1. Several: schemaVersion 2, the step's outcome and each target's document in `runs`. */
-export function resultsJson(outcomes: readonly RunOutcome[]): string {
+/**
+ * One target: its document, schemaVersion 1. Several: schemaVersion 2, the step's outcome and each
+ * target's document in `runs`, one at a time, so that 20 targets' documents are never all in memory.
+ */
+function* resultsText(outcomes: readonly RunOutcome[]): Generator<string> {
   const only = onlyTarget(outcomes);
-  if (only) return JSON.stringify(runDocument(only));
+  if (only) return yield JSON.stringify(runDocument(only));
   const { status, success, counts, durationMs } = stepOutcome(outcomes);
-  return JSON.stringify({
-    schemaVersion: 2,
-    status,
-    success,
-    counts,
-    durationMs,
-    runs: outcomes.map(runDocument),
-  });
+  const step = JSON.stringify({ schemaVersion: 2, status, success, counts, durationMs, runs: [] });
+  yield step.slice(0, -'[]}'.length);
+  for (const [index, outcome] of outcomes.entries()) {
+    yield `${index === 0 ? '[' : ','}${JSON.stringify(runDocument(outcome))}`;
+  }
+  yield ']}';
+}
+
+export function resultsJson(outcomes: readonly RunOutcome[]): string {
+  return [...resultsText(outcomes)].join('');
 }
 
 export async function writeResultsFile(
@@ -81,7 +86,7 @@ export async function writeResultsFile(
   const only = onlyTarget(outcomes);
   const name = only ? resultsFileName(only.runId) : stepResultsFileName(step);
   const file = path.join(resultsDir, name);
-  await writeFileReplacing(file, resultsJson(outcomes));
+  await writeFileReplacing(file, resultsText(outcomes));
   return file;
 }
 
@@ -89,7 +94,7 @@ export async function writeResultsFile(
  * By way of a new temporary file beside it, renamed into place: a symbolic link at `file` (a checkout
  * may hold one) is replaced, never followed, and no reader sees half a report.
  */
-export async function writeFileReplacing(file: string, text: string): Promise<void> {
+export async function writeFileReplacing(file: string, text: string | Iterable<string>): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
   const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
   try {
