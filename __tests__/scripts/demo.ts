@@ -49,6 +49,24 @@ const suite: Scenario['suite'] = {
   ],
 };
 
+/** Three suites of one step, the second failing. */
+const threeSuites: Scenario['suites'] = {
+  'checkout-regression': suite,
+  'search-smoke': {
+    statuses: ['RUNNING', 'FINISHED'],
+    testSuiteName: 'Search smoke',
+    testCases: [
+      { title: 'Search suggests products', status: 'FAILED', durationMs: 2100 },
+      { title: 'Filters narrow the results', status: 'PASSED', durationMs: 1800 },
+    ],
+  },
+  'account-settings': {
+    statuses: ['RUNNING', 'RUNNING', 'RUNNING', 'FINISHED'],
+    testSuiteName: 'Account settings',
+    testCases: [{ title: 'Change the e-mail address', status: 'PASSED', durationMs: 3300 }],
+  },
+};
+
 /** The suite's options as a workflow would write them: YAML, checked before anything is sent. */
 const suiteOptions = `numberOfWorkers: 4
 retries: 1
@@ -89,7 +107,7 @@ function shownLog(log: string): string {
   const text = shown.join('\n');
   return hidden === 0
     ? text
-    : `${text.trimEnd()}\n(${hidden} lines left out: debug lines, masks and folded groups, as the runner shows them)\n`;
+    : `${text.trimEnd()}\n(${hidden} ${hidden === 1 ? 'line' : 'lines'} left out: debug lines, masks and folded groups, as the runner shows them)\n`;
 }
 
 /** Runs dist/index.js once against a simulator and prints the log, the outputs and the summary. Whether the step passed. */
@@ -170,6 +188,18 @@ const SCENARIOS: DemoScenario[] = [
         'A test suite run with YAML options',
         { suite },
         { 'test-suite-id': 'checkout-regression', environment: 'STAGING', options: suiteOptions },
+      ),
+  },
+  {
+    name: 'several',
+    what: 'three suites from one step, started together: one summary, the worst status, a runs output',
+    passes: false,
+    why: 'one of the three suites has a failing test case',
+    run: () =>
+      runStep(
+        'Three test suites in one step',
+        { suites: threeSuites },
+        { 'test-suite-id': 'checkout-regression\nsearch-smoke\naccount-settings' },
       ),
   },
   {
