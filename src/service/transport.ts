@@ -173,13 +173,10 @@ async function readBody(raw: Body, headers: Headers): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function headersOf(raw: Dispatcher.ResponseData['headers']): Headers {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(raw)) {
-    for (const each of [value ?? []].flat()) headers.append(name, each);
-  }
-  return headers;
-}
+const headersOf = (raw: Dispatcher.ResponseData['headers']) =>
+  new Headers(
+    Object.entries(raw).flatMap(([name, value]) => [value ?? []].flat().map((each) => [name, each])),
+  );
 
 /** How long a request may go unanswered, on which clock (the step's, so that tests need not wait it out). */
 export interface TimeLimit {
