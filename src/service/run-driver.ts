@@ -71,8 +71,7 @@ export class ProjectRunDriver implements RunDriver {
     const run = await this.client.call({ ...this.aboutRun(runId, 'get'), ...operation }, context);
     if (isInProgress(run.status)) return { status: run.status };
     // Loaded with the answer's check: zod's schemas are not needed before the first request.
-    const { usableDecorations } = await import('./schemas.js');
-    const usable = usableDecorations(run);
+    const usable = (await import('./schemas.js')).usableDecorations(run);
     const branch = run.branchName ?? undefined;
     return { status: run.status, finished: { serviceStatus: run.status, branch, ...usable } };
   }
