@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import { describe, expect, it } from '@jest/globals';
-import { openTunnels, pollUntil, reachedApp, TUNNEL_BOUNDS } from '../../src/tunnel/open.js';
+import { pollUntil } from '../../src/service/poll.js';
+import { openTunnels, reachedApp, TUNNEL_BOUNDS } from '../../src/tunnel/open.js';
 import { virtualClock as sharedVirtualClock } from '../helpers/virtual-clock.js';
 import { StandInCloudflared } from '../simulator/cloudflared-stand-in.js';
 import { listen } from '../simulator/loopback.js';

@@ -45,17 +45,16 @@ export class ServiceClient {
   ) {}
 
   async call<T>(operation: Operation<T>, context: CallContext): Promise<T> {
-    const headers: Record<string, string> = {
+    const body = operation.body === undefined ? undefined : JSON.stringify(operation.body);
+    const headers = {
       authorization: `Bearer ${this.apiKey}`,
       accept: 'application/json',
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
     };
-    const body = operation.body === undefined ? undefined : JSON.stringify(operation.body);
-    if (body !== undefined) headers['content-type'] = 'application/json';
     const method = operation.rule === 'read' ? 'GET' : 'POST';
-    const url = `${this.baseUrl}${operation.path}`;
     const answer = await request(
       SERVICE,
-      { ...operation, method, url, headers, body },
+      { ...operation, method, url: `${this.baseUrl}${operation.path}`, headers, body },
       { ...context, clock: this.clock, requestTimeoutMs: context.requestTimeoutMs ?? this.requestTimeoutMs },
     );
     return parseAnswer(operation, answer, await import('./schemas.js'));

@@ -1,9 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 
-/**
- * Time, injected so that retry, poll and time-out logic can be tested without waiting for real:
- * every wait and every time-out of the step goes through one clock.
- */
+/** Every wait and time-out of the step goes through it, so that tests need not wait for real. */
 export interface Clock {
   now(): number;
   /** Never rejects: resolves at once when `signal` aborts. */

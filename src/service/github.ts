@@ -185,19 +185,19 @@ export class GitHub {
   private async pages<P, T>(
     what: string,
     first: { method: string; url: string },
-    page: { schema: z.ZodMiniType<P>; items: (answer: P) => T[] },
-    keep: (item: T) => boolean,
+    schema: z.ZodMiniType<P>,
+    pick: (page: P) => T[],
     maxPages = Number.POSITIVE_INFINITY,
   ): Promise<T[]> {
-    const kept: T[] = [];
+    const picked: T[] = [];
     for (let number = 1, url = first.url; url && number <= maxPages; number++) {
       const named = `${what} (page ${number})`;
       const get = (request: Fetch) => this.octokit.request({ ...first, url, request });
       const answer = await this.call(named, 'github', get);
-      kept.push(...page.items(checked(page.schema, answer.data, named)).filter(keep));
+      picked.push(...pick(checked(schema, answer.data, named)));
       url = /<([^>]+)>;\s*rel="next"/.exec(answer.headers.link ?? '')?.[1] ?? '';
     }
-    return kept;
+    return picked;
   }
 
   /**
@@ -210,20 +210,19 @@ export class GitHub {
     const slice = { ...this.context, deadline: now + Math.floor((this.context.deadline - now) / 3) };
     const query = (request: Fetch) =>
       this.octokit.graphql<unknown>('query { viewer { login databaseId } }', { request });
-    let reason: string;
     try {
       const { viewer } = checked(answers().viewer, await this.call(what, 'github', query, slice), what);
       return { login: viewer.login, id: viewer.databaseId ?? undefined };
     } catch (error) {
       // GraphQL errors in an answer: no retry will change them.
-      if ((error as { name?: string }).name === 'GraphqlResponseError') reason = 'GitHub did not say';
-      else if (error instanceof GitHubError) reason = error.message;
-      else throw error;
+      const graphql = (error as { name?: string }).name === 'GraphqlResponseError';
+      if (!graphql && !(error instanceof GitHubError)) throw error;
+      const reason = graphql ? 'GitHub did not say' : (error as GitHubError).message;
+      info(
+        line`Could not learn who the github-token acts as (${reason}): no earlier comment is updated or compared with, a new one is written.`,
+      );
+      return undefined;
     }
-    info(
-      line`Could not learn who the github-token acts as (${reason}): no earlier comment is updated or compared with, a new one is written.`,
-    );
-    return undefined;
   }
 
   /**
@@ -253,10 +252,10 @@ export class GitHub {
 
   private marked(number: number, markers: string[]): Promise<Comment[]> {
     const params = { ...this.repo, issue_number: number, per_page: 100 };
-    const list = { schema: answers().list, items: (comments: Comment[]) => comments };
+    const first = this.rest.issues.listComments.endpoint(params);
     const what = `list the comments of pull request #${number}`;
     const keep = ({ body }: Comment) => markers.some((marker) => body?.includes(marker));
-    return this.pages(what, this.rest.issues.listComments.endpoint(params), list, keep);
+    return this.pages(what, first, answers().list, (comments) => comments.filter(keep));
   }
 
   async updateComment(id: number, body: string): Promise<string> {
@@ -301,19 +300,16 @@ export class GitHub {
 
   openPulls(keep: (pull: Pull) => boolean, maxPages: number, head?: string): Promise<Pull[]> {
     const first = this.rest.pulls.list.endpoint({ ...this.repo, state: 'open', per_page: 100, head });
-    const pulls = { schema: answers().pulls, items: (page: Pull[]) => page };
-    return this.pages('list the open pull requests', first, pulls, keep, maxPages);
+    const what = 'list the open pull requests';
+    return this.pages(what, first, answers().pulls, (pulls) => pulls.filter(keep), maxPages);
   }
 
   /** Every check run of a commit, of every app and name, newest first: one listing serves every target. */
   checkRunsOf(sha: string, maxPages: number): Promise<CheckRun[]> {
     const what = `list the check runs of commit ${sha.slice(0, 7)}`;
     const params = { ...this.repo, ref: sha, filter: 'all', per_page: 100 } as const;
-    const list = {
-      schema: answers().checkRuns,
-      items: (page: { check_runs: CheckRun[] }) => page.check_runs,
-    };
-    return this.pages(what, this.rest.checks.listForRef.endpoint(params), list, () => true, maxPages);
+    const first = this.rest.checks.listForRef.endpoint(params);
+    return this.pages(what, first, answers().checkRuns, (page) => page.check_runs, maxPages);
   }
 
   /** Retried only when GitHub cannot have created it, so that a retry never leaves two. */

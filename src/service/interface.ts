@@ -3,10 +3,7 @@ import { UNSAFE_CHARACTER } from '../runner/text.js';
 // The interface's words, without zod: the schemas (schemas.ts) are loaded when the first answer
 // is checked, so that zod is not loaded before the first request.
 
-/**
- * Each schema is built on first use: building them all takes about 4 ms, which every run would
- * otherwise pay before its first request, though a project run needs none of the suite's.
- */
+/** Built on first use: all the schemas take about 4 ms to build; a project run needs none of the suite's. */
 export function once<T>(build: () => T): () => T {
   let built: T | undefined;
   return () => {

@@ -188,13 +188,12 @@ export async function request(party: Party, request: Request, context: RequestCo
   const { clock, deadline } = context;
   const signal = context.stopRetriesOn ?? context.signal;
   const rule: RuleSpec = RULES[request.rule];
+  const { url, method, headers, body } = request;
   const started = clock.now();
   for (let attempts = 1; ; attempts++) {
-    const timeoutMs = Math.max(1, Math.min(context.requestTimeoutMs, deadline - clock.now()));
-    const { url, method, headers, body } = request;
+    const limit = { ms: Math.max(1, Math.min(context.requestTimeoutMs, deadline - clock.now())), clock };
     let failure: Failure;
     try {
-      const limit = { ms: timeoutMs, clock };
       const answer = await send(url, method, headers, body, limit, context.signal, `${party.name}'s`);
       if (answer.status >= 200 && answer.status < 300) return answer;
       const retryAfterMs = parseRetryAfter(answer.headers.get('retry-after'), clock.now());

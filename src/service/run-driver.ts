@@ -55,20 +55,14 @@ export class ProjectRunDriver implements RunDriver {
     this.runs = `/v1/projects/${encodeURIComponent(projectId)}/runs`;
   }
 
-  async start(
+  start(
     body: { branch?: string; environment?: string; playwrightProjectName?: string },
     context: CallContext,
   ): Promise<StartedRun> {
     const name = `start a project run for ${this.target}`;
     const notFound = `Project '${this.projectId}' was not found: check the 'project-id' input`;
-    const operation = {
-      name,
-      path: this.runs,
-      body,
-      rule: 'start' as const,
-      schema: (s: Schemas) => s.projectRunStartSchema(),
-    };
-    return this.client.call({ ...operation, notFound }, context);
+    const schema = (s: Schemas) => s.projectRunStartSchema();
+    return this.client.call({ name, path: this.runs, body, rule: 'start', schema, notFound }, context);
   }
 
   async poll(runId: string, context: CallContext) {
@@ -77,8 +71,7 @@ export class ProjectRunDriver implements RunDriver {
     const run = await this.client.call({ ...this.aboutRun(runId, 'get'), ...operation }, context);
     if (isInProgress(run.status)) return { status: run.status };
     // Loaded with the answer's check: zod's schemas are not needed before the first request.
-    const { usableDecorations } = await import('./schemas.js');
-    const usable = usableDecorations(run);
+    const usable = (await import('./schemas.js')).usableDecorations(run);
     const branch = run.branchName ?? undefined;
     return { status: run.status, finished: { serviceStatus: run.status, branch, ...usable } };
   }
@@ -111,18 +104,12 @@ export class SuiteRunDriver implements RunDriver {
     this.target = testSuiteId ? `test suite '${testSuiteId}'` : 'test suite';
   }
 
-  async start(testSuiteId: string, options: SuiteOptions, context: CallContext): Promise<StartedRun> {
+  async start(testSuiteId: string, body: SuiteOptions, context: CallContext): Promise<StartedRun> {
     const name = `start a test suite run for ${this.target}`;
     const path = `/v1/testSuite/${encodeURIComponent(testSuiteId)}/run`;
     const notFound = `Test suite '${testSuiteId}' was not found: check the 'test-suite-id' input`;
-    const operation = {
-      name,
-      path,
-      body: options,
-      rule: 'start' as const,
-      schema: (s: Schemas) => s.suiteRunStartSchema(),
-    };
-    const started = await this.client.call({ ...operation, notFound }, context);
+    const schema = (s: Schemas) => s.suiteRunStartSchema();
+    const started = await this.client.call({ name, path, body, rule: 'start', schema, notFound }, context);
     const { testSuiteRunId: runId, projectId, testSuiteName, options: appliedOptions } = started;
     return { runId, projectId, testSuiteName, appliedOptions };
   }

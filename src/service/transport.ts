@@ -132,14 +132,6 @@ export function describeNetworkError(
 /** Only for its proxy dispatcher (https_proxy, no_proxy): a new one for each request. */
 const proxyClient = new HttpClient(USER_AGENT, [], { keepAlive: false });
 
-const tooLarge = () =>
-  new TransportError(
-    `the answer was larger than ${MAX_ANSWER_BYTES / 2 ** 20} MiB, so reading stopped there`,
-    'too-large',
-    true,
-    true,
-  );
-
 /** Only a read, only within the request's origin (the only one the API key goes to), MAX_REDIRECTS times. */
 function redirectTarget(
   from: string,
@@ -163,32 +155,28 @@ const drop = (body: Body) => body.on('error', () => undefined).destroy();
 
 /** A gzipped answer is unpacked as it is read: the cap counts the bytes unpacked, so a bomb stops at it too. */
 async function readBody(raw: Body, headers: Headers): Promise<string> {
-  if (Number(headers.get('content-length')) > MAX_ANSWER_BYTES) {
+  const tooLarge = () => {
     drop(raw);
-    throw tooLarge();
-  }
+    const message = `the answer was larger than ${MAX_ANSWER_BYTES / 2 ** 20} MiB, so reading stopped there`;
+    return new TransportError(message, 'too-large', true, true);
+  };
+  if (Number(headers.get('content-length')) > MAX_ANSWER_BYTES) throw tooLarge();
   const gzipped = headers.get('content-encoding')?.trim().toLowerCase() === 'gzip';
   const body = gzipped ? pipeline(raw, createGunzip(), () => undefined) : raw;
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
     size += chunk.length;
-    if (size > MAX_ANSWER_BYTES) {
-      drop(raw);
-      throw tooLarge();
-    }
+    if (size > MAX_ANSWER_BYTES) throw tooLarge();
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function headersOf(raw: Dispatcher.ResponseData['headers']): Headers {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(raw)) {
-    for (const each of [value ?? []].flat()) headers.append(name, each);
-  }
-  return headers;
-}
+const headersOf = (raw: Dispatcher.ResponseData['headers']) =>
+  new Headers(
+    Object.entries(raw).flatMap(([name, value]) => [value ?? []].flat().map((each) => [name, each])),
+  );
 
 /** How long a request may go unanswered, on which clock (the step's, so that tests need not wait it out). */
 export interface TimeLimit {

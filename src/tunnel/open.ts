@@ -27,9 +27,6 @@ export type TunnelBounds = typeof TUNNEL_BOUNDS;
 /** cloudflared's log is read into memory: looked at this often, a line counts the moment it is printed. */
 const LOG_CHECK_MS = 50;
 
-/** The tunnel waits as the rest of the step does. */
-export { pollUntil };
-
 interface OpenTunnelsOptions extends LogSink {
   log: (line: string) => void;
   onUnexpectedExit?: (tunnel: Tunnel, message: string) => void;

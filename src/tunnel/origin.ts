@@ -29,10 +29,8 @@ export function parseTunnelOrigins(
     const key = originKey(origin) as string;
     const earlier = byKey.get(key);
     if (earlier !== undefined) {
-      return {
-        ok: false,
-        reason: `${shown(earlier)} and ${shown(origin)} are the same origin: name it once.`,
-      };
+      const reason = `${shown(earlier)} and ${shown(origin)} are the same origin: name it once.`;
+      return { ok: false, reason };
     }
     byKey.set(key, origin);
   }
