@@ -27,12 +27,15 @@ export async function openRunTunnels(
   // Loaded only for a tunnel: @actions/tool-cache and the process handling cost every other run nothing.
   const open = await import('../tunnel/open.js');
   const { originWaitMs, urlWaitMs, reachWaitMs } = open.TUNNEL_BOUNDS;
-  // Folded: read when it fails, and its failure is reported after the fold. cloudflared's lines go in it, then to debug.
+  // Folded: read when it fails, and its failure is reported after the fold. cloudflared's lines go in it, then to
+  // debug; each tunnel's line once it is up comes after it, where a reader sees it.
   let opening = true;
+  const up: string[] = [];
   const tunnels = await group(line`Opening a Cloudflare quick tunnel to ${origins.join(', ')}`, () =>
     open
       .openTunnels(origins, {
         log: (text) => info(line`${text}`),
+        logUp: (text) => up.push(text),
         mask: registerSecret,
         debug: (text) => (opening ? info : debug)(line`${text}`),
         onUnexpectedExit: (_, message) => warning(line`${message}`),
@@ -51,6 +54,7 @@ export async function openRunTunnels(
       }),
   );
   if (tunnels instanceof open.TunnelError) return tunnels;
+  for (const text of up) info(line`${text}`);
   saveState(STATE.tunnelPids, tunnels.map((tunnel) => tunnel.pid).join(' '));
   let closing: Promise<void> | undefined;
   const close = () => {
