@@ -190,6 +190,28 @@ describe('the check run on the commit tested', () => {
     expect(checkRunsOn(M3)).toMatchObject([{ name: 'e2e / shop', conclusion: 'timed_out' }]);
   });
 
+  test('a job cancelled while the base branch is read keeps the run it waited for, not an unexpected error', async () => {
+    gh.setScenario({
+      ...GRAPH,
+      faults: [{ operation: 'getApp', requests: 'all', fault: { kind: 'hang' } }],
+    });
+    const sim = await Simulator.start({
+      project: { statuses: ['RUNNING', 'PASSED'], testCases: passed('X') },
+    });
+    const controller = new AbortController();
+    void gh.waitForRequests('getApp', 1).then(() => controller.abort());
+    const inputs = projectInputs(sim, { 'github-token': DEFAULT_TOKEN, 'fail-on': 'new' });
+    const result = await runInProcess(inputs, {
+      clock: virtualClock(),
+      env: pushEnv(M2),
+      cancelSignal: controller.signal,
+    });
+    await sim.stop();
+    expect(result.outputs.status).toBe('PASSED');
+    expect(result.log).not.toContain('Unexpected error');
+    expect(result.exitCode).toBe(0);
+  });
+
   test('a target whose start was refused still gets a completed check run, so a required check never waits', async () => {
     const sim = await Simulator.start({
       faults: [{ operation: 'startProjectRun', requests: 'all', fault: { kind: 'status', status: 404 } }],

@@ -102,6 +102,9 @@ describe('several targets in one step', () => {
     });
     expect(runs(result.outputs).map((run) => run.status)).toEqual(['PASSED', 'ERROR', 'PASSED']);
     expect(result.log).toMatch(/Could not start a test suite run for test suite 'gone'.*404/);
+    // No start answered: still a line per target.
+    const none = await runInProcess(inputs({ 'test-suite-id': 'gone\nlost' }));
+    expect(none.outputs).toMatchObject({ status: 'ERROR', 'run-id': '\n' });
   });
 
   test('a run that ended early is not asked again while the others run', async () => {

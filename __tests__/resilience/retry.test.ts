@@ -330,6 +330,16 @@ describe('the retry loop', () => {
     }
   });
 
+  test('no retry is sent with too little time left to be answered: the last failure is the message', async () => {
+    // The backoff ends 110 ms before the deadline: a start cut to 110 ms might be taken for one the
+    // service acted on without answering.
+    const clock = virtualClock(() => 0.99);
+    const { url, hits } = await serve([503, 503]);
+    const error = await send('start', url, { clock, deadlineMs: 1100 }).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(/^Could not do it: HTTP 503\b/);
+    expect(hits()).toBe(1);
+  });
+
   test('a start gives up after a few attempts', async () => {
     const clock = virtualClock();
     await expect(send('start', await refusing(), { clock })).rejects.toThrow(

@@ -6,7 +6,7 @@ import type { RunOutcome } from '../report/outcome.js';
 import { info } from '../runner/log.js';
 import { line } from '../runner/text.js';
 import type { Clock } from '../service/clock.js';
-import { GitHubError } from '../service/errors.js';
+import { Aborted, GitHubError } from '../service/errors.js';
 import type { GitHub } from '../service/github.js';
 import { CHECK_RUN_PAGES, checkRunName, checkRunOwner } from './check-runs.js';
 import { connectGitHub, type GitHubTask } from './github-client.js';
@@ -69,6 +69,7 @@ async function branchBaseline(
       against: `${base.ref} at ${short(atMergeBase.sha)}${also} (the base branch)`,
     };
   } catch (error) {
+    if (error instanceof Aborted) return { whyNone: 'the job was cancelled' };
     if (!(error instanceof GitHubError)) throw error;
     const forbidden = error.status === 403 || error.status === 404 ? ` ${READ.forbidden}` : '';
     info(line`Could not ${READ.doing}. ${error.message}${forbidden}`);

@@ -38,6 +38,8 @@ export async function runTargets(
 ): Promise<RunOutcome[]> {
   // Set as each run starts, so that a step that fails later still names every run: one a line.
   const runIds = targets.map(() => '');
+  // Several targets: a line each even when none starts.
+  if (targets.length > 1) setOutputLines('run-id', runIds);
   const started: OnStarted = async (index, run) => {
     runIds[index] = run.runId ?? '';
     setOutputLines('run-id', runIds);

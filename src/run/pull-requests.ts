@@ -4,7 +4,7 @@ import { commitTested, isPullRequestEvent, type PullRequestRef } from '../inputs
 import { info } from '../runner/log.js';
 import { line } from '../runner/text.js';
 import type { Clock } from '../service/clock.js';
-import { GitHubError } from '../service/errors.js';
+import { Aborted, GitHubError } from '../service/errors.js';
 import type { GitHub, Pull } from '../service/github.js';
 import { connectGitHub, type GitHubTask, warnFailed } from './github-client.js';
 
@@ -62,6 +62,8 @@ export async function findPullRequests(
     const pullRequests = found.slice(0, MAX_PULL_REQUESTS);
     return { pullRequests: pullRequests.map((number) => ({ owner, repo, number, headSha })) };
   } catch (error) {
+    // A cancelled job ends as CANCELLED through its runs, not here.
+    if (error instanceof Aborted) return none('the job was cancelled');
     if (!(error instanceof GitHubError)) throw error;
     warnFailed(error, LOOKUP);
     return none();

@@ -19,6 +19,12 @@ type Failure = TransportError | (HttpAnswer & { retryAfterMs?: number });
 
 const BACKOFF_BASE_MS = 1000;
 const BACKOFF_CAP_MS = 30_000;
+/**
+ * A retry is sent only with this much time left before the deadline: one cut to a few milliseconds
+ * cannot be answered, and a start cut short may have acted, so it would end the retries with "may
+ * have started the run" where the last failure is the truth.
+ */
+const MIN_RETRY_MS = 250;
 const RETRY_AFTER_CAP_MS = 120_000;
 
 const TRANSIENT = new Set([408, 429, 500, 502, 503, 504]);
@@ -222,7 +228,7 @@ export async function request(party: Party, request: Request, context: RequestCo
         ? !failure.permanent && (rule.idempotent || !mayHaveActed(failure))
         : rule.statuses.has(failure.status);
     if (!retryable) throw stop('failed');
-    if (resumeAt >= deadline) throw stop(asked ? 'retry-after' : 'deadline');
+    if (resumeAt + MIN_RETRY_MS > deadline) throw stop(asked ? 'retry-after' : 'deadline');
     const overBudget = resumeAt - started > (rule.maxElapsedMs ?? Number.POSITIVE_INFINITY);
     if (attempts >= (rule.maxAttempts ?? Number.POSITIVE_INFINITY) || overBudget) throw stop('failed');
     const said = failure instanceof TransportError ? failure.message : `HTTP ${failure.status}`;
@@ -232,5 +238,7 @@ export async function request(party: Party, request: Request, context: RequestCo
     );
     await clock.sleep(delay, signal);
     if (signal?.aborted) throw stop('aborted');
+    // A timer fires late on a busy machine.
+    if (deadline - clock.now() < MIN_RETRY_MS) throw stop('deadline');
   }
 }
