@@ -24,19 +24,21 @@ describe('pollUntil, the one poll loop', () => {
     ]);
   });
 
-  it('after a try that ran past the deadline, one last try at once', async () => {
-    const clock = virtualClock(() => 0.5, 0);
-    const tries: boolean[] = [];
-    await pollUntil(
-      async (last) => {
-        tries.push(last);
-        clock.advance(3_000);
-        return undefined;
-      },
-      { clock, waitMs: 2_000, intervalMs: 1_000 },
-    );
-    expect(tries).toEqual([false, true]);
-    expect(clock.slept).toEqual([0]);
+  it('after a try that ran past the deadline: the wait ends, or with lastLookWhenLate one last try at once', async () => {
+    for (const lastLookWhenLate of [false, true]) {
+      const clock = virtualClock(() => 0.5, 0);
+      const tries: boolean[] = [];
+      await pollUntil(
+        async (last) => {
+          tries.push(last);
+          clock.advance(3_000);
+          return undefined;
+        },
+        { clock, waitMs: 2_000, intervalMs: 1_000, lastLookWhenLate },
+      );
+      expect(tries).toEqual(lastLookWhenLate ? [false, true] : [false]);
+      expect(clock.slept).toEqual(lastLookWhenLate ? [0] : []);
+    }
   });
 
   it('neither tries nor pauses once the signal aborts', async () => {

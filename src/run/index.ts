@@ -227,7 +227,8 @@ async function waitForFinish(
   };
   try {
     const intervalMs = () => jitteredInterval(settings.pollIntervalMs, clock.random);
-    const result = await pollUntil(look, { clock, waitMs: deadline - clock.now(), intervalMs, signal });
+    const waitMs = deadline - clock.now();
+    const result = await pollUntil(look, { clock, waitMs, intervalMs, signal, lastLookWhenLate: true });
     if (result) return result;
   } catch (error) {
     // A request cut by the deadline was the last look: the run did not finish in time.
