@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { jest } from '@jest/globals';
+import { afterEach, beforeEach, jest } from '@jest/globals';
 import { digestOf } from '../../src/report/comment-digest.js';
 import type { RunOutcome } from '../../src/report/outcome.js';
 import { judge } from '../../src/report/test-case-status.js';
@@ -76,6 +76,19 @@ export function captureStdout() {
         .filter((line) => line !== ''),
     restore: () => spy.mockRestore(),
   };
+}
+
+/** The report tests' set-up: the runner's files, emptied before each test, and stdout captured during it. */
+export function reportSetUp() {
+  const files = runnerFiles();
+  let current: ReturnType<typeof captureStdout> | undefined;
+  beforeEach(() => {
+    files.reset();
+    current = captureStdout();
+  });
+  afterEach(() => current?.restore());
+  const stdout = { text: () => current?.text() ?? '', lines: () => current?.lines() ?? [] };
+  return { files, stdout };
 }
 
 /** Hostile titles: markup, Markdown, table breakers, control characters, blank lines. */

@@ -2,16 +2,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { writeReports } from '../../src/report/index.js';
 import { junitXml } from '../../src/report/junit.js';
-import { captureStdout, cases, makeOutcome, runnerFiles } from './helpers.js';
+import { cases, makeOutcome, reportSetUp } from './helpers.js';
 
-const files = runnerFiles();
-let stdout: ReturnType<typeof captureStdout>;
-
-beforeEach(() => {
-  files.reset();
-  stdout = captureStdout();
-});
-afterEach(() => stdout.restore());
+const { files, stdout } = reportSetUp();
 
 describe('writeReports', () => {
   it('sets every output', async () => {

@@ -5,16 +5,9 @@ import { renderSummary, SUMMARY_BUDGET_BYTES } from '../../src/report/summary.js
 import { judge } from '../../src/report/test-case-status.js';
 import type { TestCaseResult } from '../../src/service/run-driver.js';
 import { decodeEntities, firstTable } from '../helpers/html.js';
-import { captureStdout, cases, HOSTILE_TITLES, makeOutcome, runnerFiles, threeTargets } from './helpers.js';
+import { cases, HOSTILE_TITLES, makeOutcome, reportSetUp, threeTargets } from './helpers.js';
 
-const files = runnerFiles();
-let stdout: ReturnType<typeof captureStdout>;
-
-beforeEach(() => {
-  files.reset();
-  stdout = captureStdout();
-});
-afterEach(() => stdout.restore());
+const { files } = reportSetUp();
 
 async function summaryOf(...args: Parameters<typeof makeOutcome>): Promise<string> {
   await writeReports([makeOutcome(...args)], { summary: true, resultsDir: files.dir });

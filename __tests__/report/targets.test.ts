@@ -3,16 +3,9 @@ import { readWorkflowRun } from '../../src/inputs/workflow-run.js';
 import { writeReports } from '../../src/report/index.js';
 import type { OutputStatus, RunOutcome } from '../../src/report/outcome.js';
 import { stepOutcome, worstStatus } from '../../src/report/targets.js';
-import { captureStdout, cases, makeOutcome, runnerFiles, threeTargets } from './helpers.js';
+import { cases, makeOutcome, reportSetUp, threeTargets } from './helpers.js';
 
-const files = runnerFiles();
-let stdout: ReturnType<typeof captureStdout>;
-
-beforeEach(() => {
-  files.reset();
-  stdout = captureStdout();
-});
-afterEach(() => stdout.restore());
+const { files, stdout } = reportSetUp();
 
 // The contract's order, worst first, written here again so that the code's cannot drift from it.
 const WORST_FIRST: OutputStatus[] = [
