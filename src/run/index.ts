@@ -34,7 +34,7 @@ export async function runTargets(
   targets: Settings[],
   clock: Clock,
   job: JobCancellation,
-  onStarted: OnStarted = async () => {},
+  onStarted: OnStarted,
 ): Promise<RunOutcome[]> {
   // Set as each run starts, so that a step that fails later still names every run: one a line.
   const runIds = targets.map(() => '');
@@ -58,15 +58,17 @@ export async function runTargets(
       targets.map((settings, index) =>
         settings.target.kind === 'suite-start'
           ? failed(settings)
-          : runTarget(settings, index, '', clock, job, started),
+          : startAndWait(settings, index, clock, job, started),
       ),
     );
   }
   try {
-    const runs = tunnels.targets.map((settings, index) => {
+    const runs = tunnels.targets.map(async (settings, index) => {
+      const outcome = await startAndWait(settings, index, clock, job, started);
       const note = settings.target.kind === 'suite-start' ? tunnels.note : '';
-      return runTarget(settings, index, note, clock, job, started).then((outcome) =>
-        withLinks(outcome, targets[index] as Settings),
+      return withLinks(
+        note ? { ...outcome, notes: [...outcome.notes, note] } : outcome,
+        targets[index] as Settings,
       );
     });
     return await Promise.all(runs);
@@ -86,18 +88,6 @@ function identityOf(settings: Settings): RunIdentity {
     environment: settings.environment,
     failOnFlaky: settings.failOnFlaky,
   };
-}
-
-async function runTarget(
-  settings: Settings,
-  index: number,
-  note: string,
-  clock: Clock,
-  job: JobCancellation,
-  onStarted: OnStarted,
-): Promise<RunOutcome> {
-  const outcome = await startAndWait(settings, index, clock, job, onStarted);
-  return note ? { ...outcome, notes: [...outcome.notes, note] } : outcome;
 }
 
 async function startAndWait(
