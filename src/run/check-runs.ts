@@ -95,18 +95,11 @@ export class CheckRunWriter {
     if (!connect) return none;
     const github = () => connect({ owner, repo }, job.deadline);
     let listing: Promise<CheckRun[]> | undefined;
-    const owned = checkRunOwner(settings);
-    const shared: Shared = {
-      github,
-      owner: owned,
-      commit,
-      loud,
-      clock,
-      list: () => {
-        listing ??= github().checkRunsOf(commit, CHECK_RUN_PAGES);
-        return listing;
-      },
+    const list = () => {
+      listing ??= github().checkRunsOf(commit, CHECK_RUN_PAGES);
+      return listing;
     };
+    const shared: Shared = { github, owner: checkRunOwner(settings), commit, loud, clock, list };
     return targets.map((target, index) => new CheckRunWriter(shared, checkRunName(target), index));
   }
 
