@@ -9,7 +9,7 @@ import type { Clock } from '../service/clock.js';
 import { Aborted, GitHubError } from '../service/errors.js';
 import type { GitHub } from '../service/github.js';
 import { CHECK_RUN_PAGES, checkRunName, checkRunOwner } from './check-runs.js';
-import { connectGitHub, type GitHubTask } from './github-client.js';
+import { connectGitHub, type GitHubTask, logFailure } from './github-client.js';
 import type { EarlierComment } from './pr-comment.js';
 import type { PullRequestsOfRun } from './pull-requests.js';
 
@@ -72,8 +72,7 @@ async function branchBaseline(
   } catch (error) {
     if (error instanceof Aborted) return { whyNone: 'the job was cancelled' };
     if (!(error instanceof GitHubError)) throw error;
-    const forbidden = error.status === 403 || error.status === 404 ? ` ${READ.forbidden}` : '';
-    info(line`Could not ${READ.doing}. ${error.message}${forbidden}`);
+    logFailure(error, READ, info);
     return { whyNone: "the base branch's results could not be read" };
   }
 }

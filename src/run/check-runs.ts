@@ -14,7 +14,7 @@ import { line } from '../runner/text.js';
 import type { Clock } from '../service/clock.js';
 import { Aborted, GitHubError } from '../service/errors.js';
 import type { CheckRun, CheckRunFields, CheckRunWritten, GitHub } from '../service/github.js';
-import { connectGitHub, type GitHubTask } from './github-client.js';
+import { connectGitHub, type GitHubTask, logFailure } from './github-client.js';
 import type { JobCancellation } from './signals.js';
 import { STATE, stateOf } from './state.js';
 
@@ -173,11 +173,10 @@ export class CheckRunWriter {
       // A cancelled job still completes the check run: the post step, or the next write, does.
       if (error instanceof Aborted) return undefined;
       if (!(error instanceof GitHubError)) throw error;
-      const refused = error.status === 403 || error.status === 404;
-      this.refused = refused;
-      const message = line`Could not write check run '${this.name}'. ${error.message}${refused ? ` ${WRITE.forbidden}` : ''}`;
+      this.refused = error.status === 403 || error.status === 404;
+      const task = { ...WRITE, doing: `write check run '${this.name}'` };
       // 'auto' asks for a check run where one can be had: a failure is a line, never a warning.
-      this.shared.loud ? warning(message) : info(message);
+      logFailure(error, task, this.shared.loud ? warning : info);
       return undefined;
     }
   }

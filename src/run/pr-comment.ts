@@ -13,7 +13,7 @@ import { line } from '../runner/text.js';
 import type { Clock } from '../service/clock.js';
 import { GitHubError } from '../service/errors.js';
 import type { Comment, CreatedComment, GitHub } from '../service/github.js';
-import { connectGitHub, type GitHubTask, warnFailed } from './github-client.js';
+import { connectGitHub, type GitHubTask, logFailure } from './github-client.js';
 import type { PullRequestsOfRun } from './pull-requests.js';
 
 /** What the earlier comment says of one target, for fail-on 'new''s fallback. */
@@ -92,7 +92,7 @@ async function writeComment(
   // Without the token's identity no earlier comment is its own to edit.
   if (thread.untrusted) return created.html_url;
   const kept = keepOneComment(github, { number, marker, body }, created);
-  return (await kept.catch((error) => warnFailed(error, task))) ?? created.html_url;
+  return (await kept.catch((error) => logFailure(error, task))) ?? created.html_url;
 }
 
 /**
@@ -166,7 +166,7 @@ export async function openPullRequestThread(
       comments,
       comment: comments.filter(({ body }) => body?.includes(marker)).at(-1),
     }));
-    threads.push(await lookup.catch((error) => warnFailed(error, task)));
+    threads.push(await lookup.catch((error) => logFailure(error, task)));
   }
   const [first] = threads;
   const opened = threads.filter((thread) => thread !== undefined);
@@ -178,7 +178,7 @@ export async function openPullRequestThread(
     const urls = [];
     for (const thread of opened) {
       const written = writeComment(thread, body, { mayCreate, tested: headSha, marker, task });
-      urls.push(await written.catch((error) => warnFailed(error, task)));
+      urls.push(await written.catch((error) => logFailure(error, task)));
     }
     return urls.find((url) => url !== undefined);
   };

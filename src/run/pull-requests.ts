@@ -6,7 +6,7 @@ import { line } from '../runner/text.js';
 import type { Clock } from '../service/clock.js';
 import { Aborted, GitHubError } from '../service/errors.js';
 import type { GitHub, Pull } from '../service/github.js';
-import { connectGitHub, type GitHubTask, warnFailed } from './github-client.js';
+import { connectGitHub, type GitHubTask, logFailure } from './github-client.js';
 
 /** One commit at the head of several pull requests: this many get the comment. */
 const MAX_PULL_REQUESTS = 3;
@@ -65,7 +65,7 @@ export async function findPullRequests(
     // A cancelled job ends as CANCELLED through its runs, not here.
     if (error instanceof Aborted) return none('the job was cancelled');
     if (!(error instanceof GitHubError)) throw error;
-    warnFailed(error, LOOKUP);
+    logFailure(error, LOOKUP);
     return none();
   }
 }
