@@ -100,9 +100,9 @@ async function startAndWait(
   const plan = planRun(settings, clock);
   const { driver } = plan;
   const startedAt = clock.now();
-  const started = await startOrAttach(plan, identityOf(settings), startedAt + settings.timeoutMs, job);
-  if ('status' in started) return started;
-  const { identity, runId } = started;
+  const identity = await startOrAttach(plan, identityOf(settings), startedAt + settings.timeoutMs, job);
+  if ('status' in identity) return identity;
+  const { runId } = identity;
 
   const leftRunning = whyLeftRunning(driver, runId, 'attachTo' in plan, settings.cancelOnAbort);
   const cancellable = settings.wait && leftRunning === undefined;
@@ -141,12 +141,12 @@ async function startOrAttach(
   identity: RunIdentity,
   deadline: number,
   job: JobCancellation,
-): Promise<{ identity: RunIdentity; runId: string } | RunOutcome> {
+): Promise<(RunIdentity & { runId: string }) | RunOutcome> {
   const { driver } = plan;
   if ('attachTo' in plan) {
     const named = identity.mode === 'project' || identity.testSuiteId !== undefined;
     info(line`Attaching to ${driver.kind} ${plan.attachTo}${named ? ` of ${driver.target}` : ''}.`);
-    return { identity: { ...identity, runId: plan.attachTo }, runId: plan.attachTo };
+    return { ...identity, runId: plan.attachTo };
   }
   if (job.signal.aborted) {
     return emptyOutcome(identity, 'CANCELLED', 'The job was cancelled before the run was started.');
@@ -165,7 +165,7 @@ async function startOrAttach(
     const { runId, testSuiteName, appliedOptions } = started;
     info(line`Started ${driver.kind} ${runId}${testSuiteName ? ` (${testSuiteName})` : ''}.`);
     const projectId = identity.projectId ?? started.projectId;
-    return { identity: { ...identity, runId, testSuiteName, projectId, appliedOptions }, runId };
+    return { ...identity, runId, testSuiteName, projectId, appliedOptions };
   } catch (error) {
     if (error instanceof ServiceError) return emptyOutcome(identity, 'ERROR', error.message);
     if (!(error instanceof Aborted)) throw error;
