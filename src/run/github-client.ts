@@ -50,7 +50,6 @@ export async function connectGitHub(
   };
 }
 
-/** A warning unless `log` says otherwise. */
 export function logFailure(error: unknown, task: GitHubTask, log = warning): undefined {
   const reason = error instanceof Error ? error.message : String(error);
   const forbidden = error instanceof GitHubError && (error.status === 403 || error.status === 404);
