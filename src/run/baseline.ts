@@ -9,12 +9,12 @@ import type { Clock } from '../service/clock.js';
 import { Aborted, GitHubError } from '../service/errors.js';
 import type { GitHub } from '../service/github.js';
 import { CHECK_RUN_PAGES, checkRunName, checkRunOwner } from './check-runs.js';
-import { connectGitHub, type GitHubTask } from './github-client.js';
+import { connectGitHub, type GitHubTask, logFailure } from './github-client.js';
 import type { EarlierComment } from './pr-comment.js';
 import type { PullRequestsOfRun } from './pull-requests.js';
 
 /** A commit without a result (its run was skipped) is passed over for its first parent, this many times. */
-export const LOOKBACK_COMMITS = 5;
+const LOOKBACK_COMMITS = 5;
 /** Only results written by this app count: every workflow's token acts as it. */
 const ACTIONS_APP = 'github-actions';
 
@@ -49,19 +49,20 @@ async function branchBaseline(
   const github = (await connectGitHub(settings, READ, clock, signal))?.({ owner, repo });
   if (!github) return { whyNone: 'GitHub could not be reached' };
   try {
-    const results = new Results(github, await github.appId(ACTIONS_APP), checkRunName(settings), target);
+    const name = checkRunName(settings);
+    const results = resultsOf(github, await github.appId(ACTIONS_APP), name, target);
     if (number === undefined) {
       const start = workflow.mergeGroup?.baseSha ?? (await github.firstParent(commit));
       const previous = start && (await results.nearest(start));
       if (previous)
         return { digest: previous.digest, against: `${short(previous.sha)} (this branch's previous result)` };
-      return { whyNone: `no earlier commit of this branch has a result of '${results.name}'` };
+      return { whyNone: `no earlier commit of this branch has a result of '${name}'` };
     }
     // Read fresh: the payload's base is the one of the pull request's last update, and a re-run reuses it.
     const { base } = await github.pull(number);
     if (!base.ref) return { whyNone: "GitHub did not name the pull request's base branch" };
     const atMergeBase = await results.nearest(await github.mergeBase(base.ref, commit));
-    if (!atMergeBase) return { whyNone: `${base.ref} has no result of '${results.name}' at the merge base` };
+    if (!atMergeBase) return { whyNone: `${base.ref} has no result of '${name}' at the merge base` };
     const head = base.sha && base.sha !== atMergeBase.sha ? await results.at(base.sha) : undefined;
     const also = head ? ` and its head ${short(head.sha)}` : '';
     return {
@@ -71,47 +72,37 @@ async function branchBaseline(
   } catch (error) {
     if (error instanceof Aborted) return { whyNone: 'the job was cancelled' };
     if (!(error instanceof GitHubError)) throw error;
-    const forbidden = error.status === 403 || error.status === 404 ? ` ${READ.forbidden}` : '';
-    info(line`Could not ${READ.doing}. ${error.message}${forbidden}`);
+    logFailure(error, READ, info);
     return { whyNone: "the base branch's results could not be read" };
   }
 }
 
 /** This target's results on commits, as only a run of the branch itself, through the GitHub Actions app, wrote them. */
-class Results {
-  constructor(
-    private readonly github: GitHub,
-    private readonly appId: number,
-    readonly name: string,
-    private readonly target: Target,
-  ) {}
-
-  async at(sha: string): Promise<Result | undefined> {
-    const named = (await this.github.checkRunsOf(sha, CHECK_RUN_PAGES)).filter(
-      (run) => run.name === this.name,
-    );
+function resultsOf(github: GitHub, appId: number, name: string, target: Target) {
+  const at = async (sha: string): Promise<Result | undefined> => {
+    const named = (await github.checkRunsOf(sha, CHECK_RUN_PAGES)).filter((run) => run.name === name);
     for (const run of named) {
-      const digest = run.app?.id === this.appId ? branchDigestIn(run.output.summary, this.target) : undefined;
+      const digest = run.app?.id === appId ? branchDigestIn(run.output.summary, target) : undefined;
       if (digest) return { sha, digest };
     }
     if (named.length > 0) {
       info(
-        line`Ignored ${named.length} check run(s) named '${this.name}' on ${short(sha)}: not written by a run of the branch itself through the GitHub Actions app.`,
+        line`Ignored ${named.length} check run(s) named '${name}' on ${short(sha)}: not written by a run of the branch itself through the GitHub Actions app.`,
       );
     }
     return undefined;
-  }
-
+  };
   /** On `sha` or the nearest of its first parents that has one, within the look-back. */
-  async nearest(sha: string): Promise<Result | undefined> {
+  const nearest = async (sha: string): Promise<Result | undefined> => {
     let here: string | undefined = sha;
     for (let looked = 0; here !== undefined && looked < LOOKBACK_COMMITS; looked++) {
-      const result = await this.at(here);
+      const result = await at(here);
       if (result) return result;
-      here = await this.github.firstParent(here);
+      here = await github.firstParent(here);
     }
     return undefined;
-  }
+  };
+  return { at, nearest };
 }
 
 /**

@@ -14,7 +14,7 @@ import { line } from '../runner/text.js';
 import type { Clock } from '../service/clock.js';
 import { Aborted, GitHubError } from '../service/errors.js';
 import type { CheckRun, CheckRunFields, CheckRunWritten, GitHub } from '../service/github.js';
-import { connectGitHub, type GitHubTask } from './github-client.js';
+import { connectGitHub, type GitHubTask, logFailure } from './github-client.js';
 import type { JobCancellation } from './signals.js';
 import { STATE, stateOf } from './state.js';
 
@@ -95,18 +95,11 @@ export class CheckRunWriter {
     if (!connect) return none;
     const github = () => connect({ owner, repo }, job.deadline);
     let listing: Promise<CheckRun[]> | undefined;
-    const owned = checkRunOwner(settings);
-    const shared: Shared = {
-      github,
-      owner: owned,
-      commit,
-      loud,
-      clock,
-      list: () => {
-        listing ??= github().checkRunsOf(commit, CHECK_RUN_PAGES);
-        return listing;
-      },
+    const list = () => {
+      listing ??= github().checkRunsOf(commit, CHECK_RUN_PAGES);
+      return listing;
     };
+    const shared: Shared = { github, owner: checkRunOwner(settings), commit, loud, clock, list };
     return targets.map((target, index) => new CheckRunWriter(shared, checkRunName(target), index));
   }
 
@@ -180,11 +173,10 @@ export class CheckRunWriter {
       // A cancelled job still completes the check run: the post step, or the next write, does.
       if (error instanceof Aborted) return undefined;
       if (!(error instanceof GitHubError)) throw error;
-      const refused = error.status === 403 || error.status === 404;
-      this.refused = refused;
-      const message = line`Could not write check run '${this.name}'. ${error.message}${refused ? ` ${WRITE.forbidden}` : ''}`;
+      this.refused = error.status === 403 || error.status === 404;
+      const task = { ...WRITE, doing: `write check run '${this.name}'` };
       // 'auto' asks for a check run where one can be had: a failure is a line, never a warning.
-      this.shared.loud ? warning(message) : info(message);
+      logFailure(error, task, this.shared.loud ? warning : info);
       return undefined;
     }
   }

@@ -50,9 +50,9 @@ export async function connectGitHub(
   };
 }
 
-export function warnFailed(error: unknown, task: GitHubTask): undefined {
+export function logFailure(error: unknown, task: GitHubTask, log = warning): undefined {
   const reason = error instanceof Error ? error.message : String(error);
   const forbidden = error instanceof GitHubError && (error.status === 403 || error.status === 404);
-  warning(line`Could not ${task.doing}. ${reason}${forbidden ? ` ${task.forbidden}` : ''}`);
+  log(line`Could not ${task.doing}. ${reason}${forbidden ? ` ${task.forbidden}` : ''}`);
   return undefined;
 }

@@ -34,7 +34,7 @@ export async function runTargets(
   targets: Settings[],
   clock: Clock,
   job: JobCancellation,
-  onStarted: OnStarted = async () => {},
+  onStarted: OnStarted,
 ): Promise<RunOutcome[]> {
   // Set as each run starts, so that a step that fails later still names every run: one a line.
   const runIds = targets.map(() => '');
@@ -58,15 +58,17 @@ export async function runTargets(
       targets.map((settings, index) =>
         settings.target.kind === 'suite-start'
           ? failed(settings)
-          : runTarget(settings, index, '', clock, job, started),
+          : startAndWait(settings, index, clock, job, started),
       ),
     );
   }
   try {
-    const runs = tunnels.targets.map((settings, index) => {
+    const runs = tunnels.targets.map(async (settings, index) => {
+      const outcome = await startAndWait(settings, index, clock, job, started);
       const note = settings.target.kind === 'suite-start' ? tunnels.note : '';
-      return runTarget(settings, index, note, clock, job, started).then((outcome) =>
-        withLinks(outcome, targets[index] as Settings),
+      return withLinks(
+        note ? { ...outcome, notes: [...outcome.notes, note] } : outcome,
+        targets[index] as Settings,
       );
     });
     return await Promise.all(runs);
@@ -88,18 +90,6 @@ function identityOf(settings: Settings): RunIdentity {
   };
 }
 
-async function runTarget(
-  settings: Settings,
-  index: number,
-  note: string,
-  clock: Clock,
-  job: JobCancellation,
-  onStarted: OnStarted,
-): Promise<RunOutcome> {
-  const outcome = await startAndWait(settings, index, clock, job, onStarted);
-  return note ? { ...outcome, notes: [...outcome.notes, note] } : outcome;
-}
-
 async function startAndWait(
   settings: Settings,
   index: number,
@@ -110,9 +100,9 @@ async function startAndWait(
   const plan = planRun(settings, clock);
   const { driver } = plan;
   const startedAt = clock.now();
-  const started = await startOrAttach(plan, identityOf(settings), startedAt + settings.timeoutMs, job);
-  if ('status' in started) return started;
-  const { identity, runId } = started;
+  const identity = await startOrAttach(plan, identityOf(settings), startedAt + settings.timeoutMs, job);
+  if ('status' in identity) return identity;
+  const { runId } = identity;
 
   const leftRunning = whyLeftRunning(driver, runId, 'attachTo' in plan, settings.cancelOnAbort);
   const cancellable = settings.wait && leftRunning === undefined;
@@ -151,12 +141,12 @@ async function startOrAttach(
   identity: RunIdentity,
   deadline: number,
   job: JobCancellation,
-): Promise<{ identity: RunIdentity; runId: string } | RunOutcome> {
+): Promise<(RunIdentity & { runId: string }) | RunOutcome> {
   const { driver } = plan;
   if ('attachTo' in plan) {
     const named = identity.mode === 'project' || identity.testSuiteId !== undefined;
     info(line`Attaching to ${driver.kind} ${plan.attachTo}${named ? ` of ${driver.target}` : ''}.`);
-    return { identity: { ...identity, runId: plan.attachTo }, runId: plan.attachTo };
+    return { ...identity, runId: plan.attachTo };
   }
   if (job.signal.aborted) {
     return emptyOutcome(identity, 'CANCELLED', 'The job was cancelled before the run was started.');
@@ -175,7 +165,7 @@ async function startOrAttach(
     const { runId, testSuiteName, appliedOptions } = started;
     info(line`Started ${driver.kind} ${runId}${testSuiteName ? ` (${testSuiteName})` : ''}.`);
     const projectId = identity.projectId ?? started.projectId;
-    return { identity: { ...identity, runId, testSuiteName, projectId, appliedOptions }, runId };
+    return { ...identity, runId, testSuiteName, projectId, appliedOptions };
   } catch (error) {
     if (error instanceof ServiceError) return emptyOutcome(identity, 'ERROR', error.message);
     if (!(error instanceof Aborted)) throw error;

@@ -12,11 +12,9 @@ import { info } from '../runner/log.js';
 import { line } from '../runner/text.js';
 import type { Clock } from '../service/clock.js';
 import { GitHubError } from '../service/errors.js';
-import type { Comment, GitHub } from '../service/github.js';
-import { connectGitHub, type GitHubTask, warnFailed } from './github-client.js';
-import { keepOneComment } from './one-comment.js';
+import type { Comment, CreatedComment, GitHub } from '../service/github.js';
+import { connectGitHub, type GitHubTask, logFailure } from './github-client.js';
 import type { PullRequestsOfRun } from './pull-requests.js';
-import { isStillHead } from './still-head.js';
 
 /** What the earlier comment says of one target, for fail-on 'new''s fallback. */
 export interface EarlierComment {
@@ -67,7 +65,17 @@ async function writeComment(
     info(line`No pull request comment: the step passed and there is no earlier comment to update.`);
     return undefined;
   }
-  if (tested !== undefined && !(await isStillHead(github, number, tested))) return undefined;
+  // Read just before writing: an older commit's run that ends last (a re-run, a slower workflow) must
+  // not replace the comment of the newer head, nor become the next push's baseline.
+  if (tested !== undefined) {
+    const head = (await github.pull(number)).head.sha;
+    if (head !== tested) {
+      info(
+        line`No pull request comment: this run tested ${tested.slice(0, 7)}, but pull request #${number}'s head is now ${head.slice(0, 7)} (a newer push; its run writes the comment).`,
+      );
+      return undefined;
+    }
+  }
   if (comment) {
     try {
       const url = await github.updateComment(comment.id, body);
@@ -83,12 +91,31 @@ async function writeComment(
   info(line`Commented on pull request #${number}: ${created.html_url}`);
   // Without the token's identity no earlier comment is its own to edit.
   if (thread.untrusted) return created.html_url;
-  try {
-    return await keepOneComment(github, { number, marker, body }, created);
-  } catch (error) {
-    warnFailed(error, task);
-    return created.html_url;
-  }
+  const kept = keepOneComment(github, { number, marker, body }, created);
+  return (await kept.catch((error) => logFailure(error, task))) ?? created.html_url;
+}
+
+/**
+ * Two runs of one target that both found no comment both create one. After its create, each run
+ * lists again and keeps the earliest of the token's own comments with this marker (with its body),
+ * deleting the others: no run deletes the earliest and each deletes every later one it sees, so one
+ * comment remains whatever the interleaving. Its author is the created comment's: the token's own.
+ */
+async function keepOneComment(
+  github: GitHub,
+  { number, marker, body }: { number: number; marker: string; body: string },
+  created: CreatedComment,
+): Promise<string> {
+  const author = created.user?.id;
+  if (author === undefined) return created.html_url;
+  const [earliest, ...others] = await github.commentsBy(number, marker, author);
+  if (earliest === undefined || (earliest.id === created.id && others.length === 0)) return created.html_url;
+  const url = earliest.id === created.id ? created.html_url : await github.updateComment(earliest.id, body);
+  for (const other of others) await github.deleteComment(other.id);
+  info(
+    line`Another run of this target commented on pull request #${number} at the same time: kept the earliest comment, ${url}, and deleted ${others.length} other${others.length === 1 ? '' : 's'}.`,
+  );
+  return url;
 }
 
 /**
@@ -139,7 +166,7 @@ export async function openPullRequestThread(
       comments,
       comment: comments.filter(({ body }) => body?.includes(marker)).at(-1),
     }));
-    threads.push(await lookup.catch((error) => warnFailed(error, task)));
+    threads.push(await lookup.catch((error) => logFailure(error, task)));
   }
   const [first] = threads;
   const opened = threads.filter((thread) => thread !== undefined);
@@ -151,7 +178,7 @@ export async function openPullRequestThread(
     const urls = [];
     for (const thread of opened) {
       const written = writeComment(thread, body, { mayCreate, tested: headSha, marker, task });
-      urls.push(await written.catch((error) => warnFailed(error, task)));
+      urls.push(await written.catch((error) => logFailure(error, task)));
     }
     return urls.find((url) => url !== undefined);
   };

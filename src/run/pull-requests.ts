@@ -6,7 +6,7 @@ import { line } from '../runner/text.js';
 import type { Clock } from '../service/clock.js';
 import { Aborted, GitHubError } from '../service/errors.js';
 import type { GitHub, Pull } from '../service/github.js';
-import { connectGitHub, type GitHubTask, warnFailed } from './github-client.js';
+import { connectGitHub, type GitHubTask, logFailure } from './github-client.js';
 
 /** One commit at the head of several pull requests: this many get the comment. */
 const MAX_PULL_REQUESTS = 3;
@@ -65,7 +65,7 @@ export async function findPullRequests(
     // A cancelled job ends as CANCELLED through its runs, not here.
     if (error instanceof Aborted) return none('the job was cancelled');
     if (!(error instanceof GitHubError)) throw error;
-    warnFailed(error, LOOKUP);
+    logFailure(error, LOOKUP);
     return none();
   }
 }
@@ -83,17 +83,14 @@ async function lookUp(github: GitHub, settings: SharedSettings): Promise<number[
     pull.state === 'open' &&
     pull.head.sha === sha &&
     pull.base.repo.full_name.toLowerCase() === workflow.repository?.toLowerCase();
-  let found: { number: number }[];
-  if (listed !== undefined) {
-    // workflow_run: the payload's list, left empty by GitHub for a fork; then by head owner:branch,
-    // or by head commit where the fork was deleted (head_repository null).
-    found = listed.filter((pull) => pull.headSha === undefined || pull.headSha === sha);
-    if (found.length === 0) found = await github.openPulls(ours, head ? 1 : MAX_OPEN_PAGES, head);
-  } else {
-    // deployment_status: GitHub's commit-to-pull-request association answers [] for a fork's commit.
-    found = (await github.pullsOfCommit(sha)).filter(ours);
-    if (found.length === 0) found = await github.openPulls(ours, MAX_OPEN_PAGES);
-  }
+  // workflow_run: the payload's list, left empty by GitHub for a fork; deployment_status (no list):
+  // GitHub's commit-to-pull-request association, which answers [] for a fork's commit. Then by head
+  // owner:branch (workflow_run), or by head commit (deployment_status, or a deleted fork's
+  // workflow_run: head_repository null).
+  let found: { number: number }[] = listed
+    ? listed.filter((pull) => pull.headSha === undefined || pull.headSha === sha)
+    : (await github.pullsOfCommit(sha)).filter(ours);
+  if (found.length === 0) found = await github.openPulls(ours, head ? 1 : MAX_OPEN_PAGES, head);
   if (found.length === 0) return `no open pull request has commit ${sha.slice(0, 7)} at its head`;
   return found.map(({ number }) => number).sort((a, b) => a - b);
 }

@@ -1,7 +1,7 @@
 import type { Settings } from '../inputs/settings.js';
 import { debug, group, info, warning } from '../runner/log.js';
 import { registerSecret } from '../runner/secrets.js';
-import { getState, saveState } from '../runner/step.js';
+import { saveState } from '../runner/step.js';
 import { line, safe } from '../runner/text.js';
 import type { Clock } from '../service/clock.js';
 import type { TunnelError } from '../tunnel/open.js';
@@ -80,7 +80,7 @@ export async function openRunTunnels(
 }
 
 /** Only warns: the job's outcome is the main step's. */
-export async function stopLeftoverTunnels(state: (name: string) => string = getState): Promise<void> {
+export async function stopLeftoverTunnels(state: (name: string) => string): Promise<void> {
   const pids = state(STATE.tunnelPids).split(' ').filter(Boolean).map(Number);
   if (pids.length === 0) return;
   const { stopLeftover } = await import('../tunnel/cloudflared-process.js');
