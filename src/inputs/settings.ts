@@ -321,15 +321,11 @@ const NOT_FOR: Record<string, Partial<Record<Situation, string>>> = {
 
 /** An input that fits none of the targets is an error; one that fits some applies to those. */
 function checkApplicable(input: InputReader, targets: readonly IdTarget[], wait: boolean): void {
-  const whyNot = (target: IdTarget, why: Partial<Record<Situation, string>>) => {
-    const situations: Situation[] = [modeOf(target)];
-    if (target.runId !== undefined) situations.push('attach');
-    if (!wait) situations.push('no-wait');
-    const situation = situations.find((each) => why[each]);
-    return situation && why[situation];
-  };
   for (const [name, why] of Object.entries(NOT_FOR)) {
-    const reasons = targets.map((target) => whyNot(target, why));
+    const reasons = targets.map(
+      (target) =>
+        why[modeOf(target)] || (target.runId !== undefined && why.attach) || (!wait && why['no-wait']),
+    );
     if (input(name) !== '' && reasons.every(Boolean)) throw new InputError(`Input '${name}' ${reasons[0]}.`);
   }
 }
