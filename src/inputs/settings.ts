@@ -216,12 +216,10 @@ function parseTunnels(text: string, options: SuiteOptions, serviceIsLocal: boole
 function dashboardTemplates(input: InputReader, targets: readonly IdTarget[]) {
   const dashboardUrl = parseUrlTemplate('dashboard-url', input('dashboard-url'), RUN_PLACEHOLDERS);
   const testUrl = parseUrlTemplate('dashboard-test-url', input('dashboard-test-url'), TEST_PLACEHOLDERS);
-  const [target] = targets as [IdTarget];
-  for (const template of [dashboardUrl, testUrl]) {
-    if (!template?.uses.has('testSuiteId') || targets.some((each) => each.testSuiteId !== undefined))
-      continue;
+  const template = [dashboardUrl, testUrl].find((each) => each?.uses.has('testSuiteId'));
+  if (template && targets.every((each) => each.testSuiteId === undefined)) {
     throw new InputError(
-      target.kind === 'project'
+      targets[0]?.kind === 'project'
         ? `Input '${template.input}' uses {testSuiteId}, which a project run does not have.`
         : `Input '${template.input}' uses {testSuiteId}: give 'test-suite-id' with 'run-id'.`,
     );
