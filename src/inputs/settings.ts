@@ -269,26 +269,25 @@ function resolveTargets(input: InputReader): IdTarget[] {
             ? "Input 'run-id' attaches to one run: give one 'project-id' or 'test-suite-id' with it, not several."
             : undefined;
   if (conflict) throw new InputError(conflict);
+  // No id names a target, unless 'run-id' attaches to a suite's run that needs none.
+  if (count === 0 && !(runId && mode === 'suite')) {
+    throw new InputError(
+      runId
+        ? "Input 'run-id' needs 'project-id' for a project run, or 'mode: suite' for a test suite run."
+        : mode === 'project'
+          ? "Input 'project-id' is required for a project run."
+          : mode === 'suite'
+            ? "Input 'test-suite-id' is required to start a test suite run (or 'run-id' to attach to one)."
+            : "Neither 'project-id' nor 'test-suite-id' is set; give 'project-id' for a project run or 'test-suite-id' for a test suite run.",
+    );
+  }
   const [projectId] = projectIds;
   if (runId && projectId) return [{ kind: 'project', projectId, runId }];
-  if (runId && (mode === 'suite' || suiteIds.length > 0)) {
-    return [{ kind: 'suite-attach', testSuiteId: suiteIds[0], runId }];
-  }
-  if (count > 0 && !runId) {
-    return [
-      ...projectIds.map((id) => ({ kind: 'project', projectId: id }) as const),
-      ...suiteIds.map((id) => ({ kind: 'suite-start', testSuiteId: id }) as const),
-    ];
-  }
-  throw new InputError(
-    runId
-      ? "Input 'run-id' needs 'project-id' for a project run, or 'mode: suite' for a test suite run."
-      : mode === 'project'
-        ? "Input 'project-id' is required for a project run."
-        : mode === 'suite'
-          ? "Input 'test-suite-id' is required to start a test suite run (or 'run-id' to attach to one)."
-          : "Neither 'project-id' nor 'test-suite-id' is set; give 'project-id' for a project run or 'test-suite-id' for a test suite run.",
-  );
+  if (runId) return [{ kind: 'suite-attach', testSuiteId: suiteIds[0], runId }];
+  return [
+    ...projectIds.map((id) => ({ kind: 'project', projectId: id }) as const),
+    ...suiteIds.map((id) => ({ kind: 'suite-start', testSuiteId: id }) as const),
+  ];
 }
 
 type Situation = Mode | 'attach' | 'no-wait';
