@@ -187,14 +187,6 @@ function checkNameLines(input: InputReader, targets: number): (string | undefine
   );
 }
 
-function idInput(input: InputReader, name: string): string | undefined {
-  const value = input(name);
-  if (value === '') return undefined;
-  const problem = idProblem(value);
-  if (problem) throw new InputError(`Input '${name}' must be an id, and ${problem}; got ${shown(value)}.`);
-  return value;
-}
-
 // No loopback URL in the options without a tunnel: the service, in the cloud, could not reach it
 // (unless base-url is loopback too: the service then runs on this machine).
 function parseTunnels(text: string, options: SuiteOptions, serviceIsLocal: boolean): string[] {
@@ -236,6 +228,12 @@ type IdTarget =
 /** Across both id inputs: GitHub bills the step, and the service runs them at once. */
 export const MAX_TARGETS = 20;
 
+function checkedId(name: string, id: string): string {
+  const problem = idProblem(id);
+  if (problem) throw new InputError(`Input '${name}' must be an id, and ${problem}; got ${shown(id)}.`);
+  return id;
+}
+
 /** One id a line (blank lines ignored), each an id, none twice. */
 function idLines(input: InputReader, name: string): string[] {
   const ids = input(name)
@@ -243,8 +241,7 @@ function idLines(input: InputReader, name: string): string[] {
     .map((id) => id.trim())
     .filter(Boolean);
   for (const [index, id] of ids.entries()) {
-    const problem = idProblem(id);
-    if (problem) throw new InputError(`Input '${name}' must be an id, and ${problem}; got ${shown(id)}.`);
+    checkedId(name, id);
     if (ids.indexOf(id) !== index)
       throw new InputError(`Input '${name}' names ${shown(id)} twice; give each id once.`);
   }
@@ -256,7 +253,7 @@ function resolveTargets(input: InputReader): IdTarget[] {
   const mode = parseChoice(input, 'mode', ['', 'project', 'suite'], "'project' or 'suite'");
   const projectIds = idLines(input, 'project-id');
   const suiteIds = idLines(input, 'test-suite-id');
-  const runId = idInput(input, 'run-id');
+  const runId = input('run-id') && checkedId('run-id', input('run-id'));
   const count = projectIds.length + suiteIds.length;
   const conflict =
     count > MAX_TARGETS
