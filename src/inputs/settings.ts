@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { registerSecret } from '../runner/secrets.js';
 import { getInput } from '../runner/step.js';
+import { pieces } from '../runner/text.js';
 import { idProblem, SUITE_ENVIRONMENTS } from '../service/interface.js';
 import { isHttpsOrLocal, isLoopbackHost } from '../service/loopback.js';
 import type { SuiteOptions } from '../service/schemas.js';
@@ -190,11 +191,7 @@ function checkNameLines(input: InputReader, targets: number): (string | undefine
 // No loopback URL in the options without a tunnel: the service, in the cloud, could not reach it
 // (unless base-url is loopback too: the service then runs on this machine).
 function parseTunnels(text: string, options: SuiteOptions, serviceIsLocal: boolean): string[] {
-  const entries = text
-    .split(/[,\n]/)
-    .map((entry) => entry.trim())
-    .filter(Boolean);
-  const checked = parseTunnelOrigins(entries);
+  const checked = parseTunnelOrigins(pieces(text, /[,\n]/));
   if (!checked.ok) throw new InputError(`Input 'tunnel': ${checked.reason}`);
   const [first] = serviceIsLocal ? [] : untunnelledLoopbackUrls(options, checked.origins);
   if (first === undefined) return checked.origins;
@@ -236,10 +233,7 @@ function checkedId(name: string, id: string): string {
 
 /** One id a line (blank lines ignored), each an id, none twice. */
 function idLines(input: InputReader, name: string): string[] {
-  const ids = input(name)
-    .split('\n')
-    .map((id) => id.trim())
-    .filter(Boolean);
+  const ids = pieces(input(name), '\n');
   for (const [index, id] of ids.entries()) {
     checkedId(name, id);
     if (ids.indexOf(id) !== index)
