@@ -402,12 +402,9 @@ export async function readSettings(
     checkRun: parseChoice(input, 'check-run', ['auto', 'true', 'false'] as const),
   };
   const checkNames = checkNameLines(input, idTargets.length);
+  const branch = resolveBranch(input('branch'), env);
   const targets = idTargets.map(async (idTarget, index) => {
-    const run = {
-      environment: parseEnvironment(input, idTarget),
-      ...resolveBranch(input('branch'), env),
-      workflow,
-    };
+    const run = { environment: parseEnvironment(input, idTarget), ...branch, workflow };
     return { ...(await completeTarget(input, idTarget, run, loopback)), checkName: checkNames[index] };
   });
   return { ...settings, targets: await Promise.all(targets) };
