@@ -44,6 +44,9 @@ export function fail(text: SafeText): void {
   annotate('error', text);
 }
 
+/** The message of whatever was thrown. */
+export const reason = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
 /** Tests run several steps in one process. */
 export function beginStep(): void {
   Object.assign(shown, { error: 0, warning: 0, notice: 0 });
