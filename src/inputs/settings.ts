@@ -281,10 +281,8 @@ function resolveTargets(input: InputReader): IdTarget[] {
   ];
 }
 
-type Situation = Mode | 'attach' | 'no-wait';
-
 /** Inputs some runs cannot use: an input error rather than silently ignored, in this order. */
-const NOT_FOR: Record<string, Partial<Record<Situation, string>>> = {
+const NOT_FOR: Record<string, Partial<Record<Mode | 'attach' | 'no-wait', string>>> = {
   'run-id': {
     'no-wait':
       "is set but 'wait' is false; attaching to an existing run only makes sense when waiting for it",
