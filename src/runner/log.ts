@@ -44,7 +44,6 @@ export function fail(text: SafeText): void {
   annotate('error', text);
 }
 
-/** The message of whatever was thrown. */
 export const reason = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /** Tests run several steps in one process. */
