@@ -12,7 +12,7 @@ import { type EarlierComment, openPullRequestThread } from './run/pr-comment.js'
 import { findPullRequests, withPullRequestNote } from './run/pull-requests.js';
 import { JobCancellation } from './run/signals.js';
 import { STATE } from './run/state.js';
-import { beginStep, debug, fail, notice } from './runner/log.js';
+import { beginStep, debug, fail, notice, reason } from './runner/log.js';
 import { saveState, setOutput } from './runner/step.js';
 import { line } from './runner/text.js';
 import { type Clock, systemClock } from './service/clock.js';
@@ -70,13 +70,12 @@ export async function run(dependencies: RunDependencies = {}): Promise<void> {
   } catch (error) {
     // No outcome was learned: the inputs are wrong, or something unexpected broke.
     setOutput('status', 'ERROR');
-    if (error instanceof InputError) failures.push(error.message);
-    else if (error instanceof Error) {
+    if (error instanceof Error && !(error instanceof InputError)) {
       for (const stackLine of error.stack?.split('\n') ?? []) debug(line`${stackLine}`);
-      failures.push(`Unexpected error: ${error.message}`);
-    } else failures.push(`Unexpected error: ${String(error)}`);
+    }
+    const why = error instanceof InputError ? error.message : `Unexpected error: ${reason(error)}`;
+    failures.push(why);
     // A required check must not wait for ever.
-    const why = failures.at(-1) ?? 'The step failed.';
     await Promise.all(checks.map((writer) => writer?.fail(why).catch(() => undefined)));
   } finally {
     job.dispose();

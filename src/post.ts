@@ -3,7 +3,7 @@ import { closeLeftoverCheckRun } from './run/check-runs.js';
 import { cancelRun, planRun } from './run/index.js';
 import { STATE, stateOf } from './run/state.js';
 import { stopLeftoverTunnels } from './run/tunnel.js';
-import { beginStep, info, warning } from './runner/log.js';
+import { beginStep, info, reason, warning } from './runner/log.js';
 import { getState } from './runner/step.js';
 import { line } from './runner/text.js';
 import { type Clock, systemClock } from './service/clock.js';
@@ -61,5 +61,3 @@ export async function cleanup(dependencies: CleanupDependencies = {}): Promise<v
     }),
   );
 }
-
-const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { registerSecret } from '../runner/secrets.js';
 import { getInput } from '../runner/step.js';
+import { pieces } from '../runner/text.js';
 import { idProblem, SUITE_ENVIRONMENTS } from '../service/interface.js';
 import { isHttpsOrLocal, isLoopbackHost } from '../service/loopback.js';
 import type { SuiteOptions } from '../service/schemas.js';
@@ -187,22 +188,10 @@ function checkNameLines(input: InputReader, targets: number): (string | undefine
   );
 }
 
-function idInput(input: InputReader, name: string): string | undefined {
-  const value = input(name);
-  if (value === '') return undefined;
-  const problem = idProblem(value);
-  if (problem) throw new InputError(`Input '${name}' must be an id, and ${problem}; got ${shown(value)}.`);
-  return value;
-}
-
 // No loopback URL in the options without a tunnel: the service, in the cloud, could not reach it
 // (unless base-url is loopback too: the service then runs on this machine).
 function parseTunnels(text: string, options: SuiteOptions, serviceIsLocal: boolean): string[] {
-  const entries = text
-    .split(/[,\n]/)
-    .map((entry) => entry.trim())
-    .filter(Boolean);
-  const checked = parseTunnelOrigins(entries);
+  const checked = parseTunnelOrigins(pieces(text, /[,\n]/));
   if (!checked.ok) throw new InputError(`Input 'tunnel': ${checked.reason}`);
   const [first] = serviceIsLocal ? [] : untunnelledLoopbackUrls(options, checked.origins);
   if (first === undefined) return checked.origins;
@@ -216,12 +205,10 @@ function parseTunnels(text: string, options: SuiteOptions, serviceIsLocal: boole
 function dashboardTemplates(input: InputReader, targets: readonly IdTarget[]) {
   const dashboardUrl = parseUrlTemplate('dashboard-url', input('dashboard-url'), RUN_PLACEHOLDERS);
   const testUrl = parseUrlTemplate('dashboard-test-url', input('dashboard-test-url'), TEST_PLACEHOLDERS);
-  const [target] = targets as [IdTarget];
-  for (const template of [dashboardUrl, testUrl]) {
-    if (!template?.uses.has('testSuiteId') || targets.some((each) => each.testSuiteId !== undefined))
-      continue;
+  const template = [dashboardUrl, testUrl].find((each) => each?.uses.has('testSuiteId'));
+  if (template && targets.every((each) => each.testSuiteId === undefined)) {
     throw new InputError(
-      target.kind === 'project'
+      targets[0]?.kind === 'project'
         ? `Input '${template.input}' uses {testSuiteId}, which a project run does not have.`
         : `Input '${template.input}' uses {testSuiteId}: give 'test-suite-id' with 'run-id'.`,
     );
@@ -238,15 +225,17 @@ type IdTarget =
 /** Across both id inputs: GitHub bills the step, and the service runs them at once. */
 export const MAX_TARGETS = 20;
 
+function checkedId(name: string, id: string): string {
+  const problem = idProblem(id);
+  if (problem) throw new InputError(`Input '${name}' must be an id, and ${problem}; got ${shown(id)}.`);
+  return id;
+}
+
 /** One id a line (blank lines ignored), each an id, none twice. */
 function idLines(input: InputReader, name: string): string[] {
-  const ids = input(name)
-    .split('\n')
-    .map((id) => id.trim())
-    .filter(Boolean);
+  const ids = pieces(input(name), '\n');
   for (const [index, id] of ids.entries()) {
-    const problem = idProblem(id);
-    if (problem) throw new InputError(`Input '${name}' must be an id, and ${problem}; got ${shown(id)}.`);
+    checkedId(name, id);
     if (ids.indexOf(id) !== index)
       throw new InputError(`Input '${name}' names ${shown(id)} twice; give each id once.`);
   }
@@ -258,7 +247,7 @@ function resolveTargets(input: InputReader): IdTarget[] {
   const mode = parseChoice(input, 'mode', ['', 'project', 'suite'], "'project' or 'suite'");
   const projectIds = idLines(input, 'project-id');
   const suiteIds = idLines(input, 'test-suite-id');
-  const runId = idInput(input, 'run-id');
+  const runId = input('run-id') && checkedId('run-id', input('run-id'));
   const count = projectIds.length + suiteIds.length;
   const conflict =
     count > MAX_TARGETS
@@ -271,32 +260,29 @@ function resolveTargets(input: InputReader): IdTarget[] {
             ? "Input 'run-id' attaches to one run: give one 'project-id' or 'test-suite-id' with it, not several."
             : undefined;
   if (conflict) throw new InputError(conflict);
+  // No id names a target, unless 'run-id' attaches to a suite's run that needs none.
+  if (count === 0 && !(runId && mode === 'suite')) {
+    throw new InputError(
+      runId
+        ? "Input 'run-id' needs 'project-id' for a project run, or 'mode: suite' for a test suite run."
+        : mode === 'project'
+          ? "Input 'project-id' is required for a project run."
+          : mode === 'suite'
+            ? "Input 'test-suite-id' is required to start a test suite run (or 'run-id' to attach to one)."
+            : "Neither 'project-id' nor 'test-suite-id' is set; give 'project-id' for a project run or 'test-suite-id' for a test suite run.",
+    );
+  }
   const [projectId] = projectIds;
   if (runId && projectId) return [{ kind: 'project', projectId, runId }];
-  if (runId && (mode === 'suite' || suiteIds.length > 0)) {
-    return [{ kind: 'suite-attach', testSuiteId: suiteIds[0], runId }];
-  }
-  if (count > 0 && !runId) {
-    return [
-      ...projectIds.map((id) => ({ kind: 'project', projectId: id }) as const),
-      ...suiteIds.map((id) => ({ kind: 'suite-start', testSuiteId: id }) as const),
-    ];
-  }
-  throw new InputError(
-    runId
-      ? "Input 'run-id' needs 'project-id' for a project run, or 'mode: suite' for a test suite run."
-      : mode === 'project'
-        ? "Input 'project-id' is required for a project run."
-        : mode === 'suite'
-          ? "Input 'test-suite-id' is required to start a test suite run (or 'run-id' to attach to one)."
-          : "Neither 'project-id' nor 'test-suite-id' is set; give 'project-id' for a project run or 'test-suite-id' for a test suite run.",
-  );
+  if (runId) return [{ kind: 'suite-attach', testSuiteId: suiteIds[0], runId }];
+  return [
+    ...projectIds.map((id) => ({ kind: 'project', projectId: id }) as const),
+    ...suiteIds.map((id) => ({ kind: 'suite-start', testSuiteId: id }) as const),
+  ];
 }
 
-type Situation = Mode | 'attach' | 'no-wait';
-
 /** Inputs some runs cannot use: an input error rather than silently ignored, in this order. */
-const NOT_FOR: Record<string, Partial<Record<Situation, string>>> = {
+const NOT_FOR: Record<string, Partial<Record<Mode | 'attach' | 'no-wait', string>>> = {
   'run-id': {
     'no-wait':
       "is set but 'wait' is false; attaching to an existing run only makes sense when waiting for it",
@@ -321,15 +307,11 @@ const NOT_FOR: Record<string, Partial<Record<Situation, string>>> = {
 
 /** An input that fits none of the targets is an error; one that fits some applies to those. */
 function checkApplicable(input: InputReader, targets: readonly IdTarget[], wait: boolean): void {
-  const whyNot = (target: IdTarget, why: Partial<Record<Situation, string>>) => {
-    const situations: Situation[] = [modeOf(target)];
-    if (target.runId !== undefined) situations.push('attach');
-    if (!wait) situations.push('no-wait');
-    const situation = situations.find((each) => why[each]);
-    return situation && why[situation];
-  };
   for (const [name, why] of Object.entries(NOT_FOR)) {
-    const reasons = targets.map((target) => whyNot(target, why));
+    const reasons = targets.map(
+      (target) =>
+        why[modeOf(target)] || (target.runId !== undefined && why.attach) || (!wait && why['no-wait']),
+    );
     if (input(name) !== '' && reasons.every(Boolean)) throw new InputError(`Input '${name}' ${reasons[0]}.`);
   }
 }
@@ -418,12 +400,9 @@ export async function readSettings(
     checkRun: parseChoice(input, 'check-run', ['auto', 'true', 'false'] as const),
   };
   const checkNames = checkNameLines(input, idTargets.length);
+  const branch = resolveBranch(input('branch'), env);
   const targets = idTargets.map(async (idTarget, index) => {
-    const run = {
-      environment: parseEnvironment(input, idTarget),
-      ...resolveBranch(input('branch'), env),
-      workflow,
-    };
+    const run = { environment: parseEnvironment(input, idTarget), ...branch, workflow };
     return { ...(await completeTarget(input, idTarget, run, loopback)), checkName: checkNames[index] };
   });
   return { ...settings, targets: await Promise.all(targets) };

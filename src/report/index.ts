@@ -1,5 +1,5 @@
 import type { Settings } from '../inputs/settings.js';
-import { info, warning } from '../runner/log.js';
+import { info, reason, warning } from '../runner/log.js';
 import { setOutput, setOutputLines } from '../runner/step.js';
 import { line, safe } from '../runner/text.js';
 import { UNTITLED } from './escape.js';
@@ -56,10 +56,6 @@ function setOutcomeOutputs(outcomes: readonly RunOutcome[], step: StepOutcome): 
   const fixed = compared.map((comparison) => comparison.fixed.length);
   setOutput('new-failures', sum(newFailures));
   setOutput('fixed', sum(fixed));
-}
-
-function reason(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /**

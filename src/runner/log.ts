@@ -44,6 +44,8 @@ export function fail(text: SafeText): void {
   annotate('error', text);
 }
 
+export const reason = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
 /** Tests run several steps in one process. */
 export function beginStep(): void {
   Object.assign(shown, { error: 0, warning: 0, notice: 0 });

@@ -38,15 +38,15 @@ export function cut(text: string, maxChars: number): string {
 }
 
 /**
- * Split, not matched: titles can be megabytes, and a regular expression that looks for spaces before
- * a break backtracks over every run of spaces that has none.
+ * The pieces between separators, trimmed, blank ones left out. Split, not matched: titles can be
+ * megabytes, and a regular expression that looks for spaces before a break backtracks over every run
+ * of spaces that has none.
  */
-function foldLines(text: string): string {
+export function pieces(text: string, separator: string | RegExp): string[] {
   return text
-    .split(BREAK)
+    .split(separator)
     .map((piece) => piece.trim())
-    .filter(Boolean)
-    .join(' ');
+    .filter(Boolean);
 }
 
 /** Line breaks and tabs: escaped in the log, folded to a space in documents, kept in a `<pre>` block. */
@@ -66,7 +66,7 @@ export function clean(value: string | number, maxChars = VALUE_MAX_CHARS, breaks
   ) {
     return cut(text, maxChars);
   }
-  const folded = breaks === 'fold' ? foldLines(text) : text;
+  const folded = breaks === 'fold' ? pieces(text, BREAK).join(' ') : text;
   // Escaping only lengthens, so no more than this much of the value can be shown.
   const escaped = folded
     .slice(0, 2 * maxChars + 2)
