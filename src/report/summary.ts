@@ -114,8 +114,8 @@ function sectionOf(outcome: RunOutcome, several: boolean, listChars: number, opt
     const still = `${comparison.stillFailing.length} still failing`;
     head.push(
       `<${sub}>Compared with ${cellText(comparison.against)}: ${comparisonHeadline(comparison)}, ${still}</${sub}>`,
+      ...comparisonLists(comparison, HTML, { left: listChars }),
     );
-    head.push(...comparisonLists(comparison, HTML, { left: listChars }));
   }
   const options = outcome.appliedOptions && JSON.stringify(outcome.appliedOptions, null, 2);
   const details = options
@@ -157,13 +157,11 @@ function targetsOverview(outcomes: readonly RunOutcome[]): string {
   });
   const duration = step.durationMs === undefined ? '' : ` · longest run ${formatDuration(step.durationMs)}`;
   const rows = outcomes.map((outcome) => {
-    const run = outcome.runId ? linked(outcome.dashboardUrl, `<code>${cellText(outcome.runId)}</code>`) : '—';
-    const counts = outcome.status === 'STARTED' ? '—' : cellText(countsLine(outcome.counts));
     const cells = [
       `${iconOf(outcome)} ${outcome.status}`,
       targetHtml(outcome, cellText) || '—',
-      run,
-      counts,
+      outcome.runId ? linked(outcome.dashboardUrl, `<code>${cellText(outcome.runId)}</code>`) : '—',
+      outcome.status === 'STARTED' ? '—' : cellText(countsLine(outcome.counts)),
       formatDuration(outcome.durationMs),
     ];
     return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
@@ -189,10 +187,8 @@ export function renderSummary(
   const listChars = several ? budget / 8 / outcomes.length : Number.POSITIVE_INFINITY;
   const optionsChars = Math.floor(APPLIED_OPTIONS_MAX_CHARS / Math.max(1, outcomes.length));
   const sections = outcomes.map((outcome) => sectionOf(outcome, several, listChars, optionsChars));
-  const fixed = sections.reduce(
-    (sum, section) => sum + section.fixedBytes,
-    Buffer.byteLength(overview.join('')),
-  );
+  let fixed = Buffer.byteLength(overview.join(''));
+  for (const section of sections) fixed += section.fixedBytes;
   const rows = shareRows(
     outcomes.map((outcome) => (outcome.status === 'STARTED' ? [] : outcome.reportOrder)),
     budget - fixed,
