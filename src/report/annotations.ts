@@ -12,36 +12,25 @@ function annotationTitle(title: string) {
 /** A test case and which run it is of: ` in run X`, or nothing when the run id is unknown. */
 type Annotated = { testCase: TestCase; inRun: string };
 
-/** Up to `max`, the lists' first items in turn, then their second ones, and so on. */
-function inTurn<T>(lists: readonly (readonly T[])[], max: number): T[] {
-  const taken: T[] = [];
-  const longest = Math.max(0, ...lists.map((list) => list.length));
-  for (let index = 0; index < longest && taken.length < max; index++) {
-    for (const list of lists) {
-      const item = list[index];
-      if (item !== undefined && taken.length < max) taken.push(item);
-    }
-  }
-  return taken;
-}
-
 /**
- * How many test cases `pick` keeps over the targets, and the first `max` of each target's with its
- * run: no more can be annotated, and a run may have thousands.
+ * How many test cases `pick` keeps over the targets, and up to `max` of them with their run, the
+ * targets' first ones in turn, then their second ones, and so on.
  */
 function picked(
   outcomes: readonly RunOutcome[],
   pick: (testCase: TestCase) => boolean,
   max: number,
-): { count: number; lists: Annotated[][] } {
-  let count = 0;
-  const lists = outcomes.map((outcome) => {
-    const inRun = outcome.runId === undefined ? '' : ` in run ${safe(outcome.runId, 100)}`;
-    const kept = outcome.reportOrder.filter(pick);
-    count += kept.length;
-    return kept.slice(0, max).map((testCase) => ({ testCase, inRun }));
-  });
-  return { count, lists };
+): { count: number; taken: Annotated[] } {
+  const kept = outcomes.map((outcome) => outcome.reportOrder.filter(pick));
+  const taken: Annotated[] = [];
+  for (let index = 0; index < max; index++) {
+    for (const [i, { runId }] of outcomes.entries()) {
+      const testCase = kept[i]?.[index];
+      const inRun = runId === undefined ? '' : ` in run ${safe(runId, 100)}`;
+      if (testCase !== undefined && taken.length < max) taken.push({ testCase, inRun });
+    }
+  }
+  return { count: kept.reduce((sum, list) => sum + list.length, 0), taken };
 }
 
 /**
@@ -60,26 +49,24 @@ export function annotate(outcomes: readonly RunOutcome[], summary: boolean): voi
 
   const errors = annotationsLeft('error');
   const failing = picked(finished, (testCase) => testCase.verdict.fails, errors);
-  const failed = failing.count;
-  for (const { testCase, inRun } of inTurn(failing.lists, errors)) {
+  for (const { testCase, inRun } of failing.taken) {
     error(line`Test case ${safe(testCase.verdict.label, 60)}${inRun}`, annotationTitle(testCase.title));
   }
-  if (failed > errors) {
-    const more = plural(failed - errors, 'more test case');
-    notice(line`${more} failed; ${where}.`, line`${failed} test cases failed`);
+  if (failing.count > errors) {
+    const more = plural(failing.count - errors, 'more test case');
+    notice(line`${more} failed; ${where}.`, line`${failing.count} test cases failed`);
   }
   // With fail-on-flaky, flaky test cases are errors above.
   const warnings = annotationsLeft('warning');
-  const flaky = picked(finished, (testCase) => isFlakyOnly(testCase), warnings);
-  const flakyCount = flaky.count;
-  for (const { testCase, inRun } of inTurn(flaky.lists, warnings)) {
+  const flaky = picked(finished, isFlakyOnly, warnings);
+  for (const { testCase, inRun } of flaky.taken) {
     warning(line`Test case is flaky${inRun}`, annotationTitle(testCase.title));
   }
-  if (flakyCount > warnings) {
-    const more = flakyCount - warnings;
+  if (flaky.count > warnings) {
+    const more = flaky.count - warnings;
     notice(
       line`${plural(more, 'more test case')} ${more === 1 ? 'is' : 'are'} flaky; ${where}.`,
-      line`${flakyCount} test cases flaky`,
+      line`${flaky.count} test cases flaky`,
     );
   }
 }

@@ -31,11 +31,6 @@ export const DIGEST_MAX_ENTRIES = entriesWithin(DIGEST_MAX_CHARS);
  */
 type DigestRole = 'digest' | 'baseline';
 const COMMIT = /^[0-9a-f]{7,64}$/;
-const lineOf = (role: DigestRole) =>
-  new RegExp(
-    `^<!-- test-run-action ${role} v1 (?:commit=([0-9a-f]{7,64}) )?failing=(\\d{1,9}) others=\\d{1,9} ([A-Za-z0-9_-]*) -->$`,
-    'm',
-  );
 
 export interface Digest {
   commit?: string;
@@ -123,7 +118,8 @@ export function digestLine(role: DigestRole, digest: Digest): string {
 
 /** Undefined for a digest that is missing, cut off, forged or garbage. Never throws; linear in the body. */
 export function readDigest(body: string | undefined, role: DigestRole): Digest | undefined {
-  const match = body === undefined ? null : lineOf(role).exec(body);
+  const pattern = `^<!-- test-run-action ${role} v1 (?:commit=([0-9a-f]{7,64}) )?failing=(\\d{1,9}) others=\\d{1,9} ([A-Za-z0-9_-]*) -->$`;
+  const match = body === undefined ? null : new RegExp(pattern, 'm').exec(body);
   return match ? decode(match[1], Number(match[2]), match[3] ?? '') : undefined;
 }
 

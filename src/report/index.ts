@@ -35,27 +35,21 @@ function logOutcomes(outcomes: readonly RunOutcome[]): void {
 /** Not the file paths, not `success` (set last), and not `run-id` (set as each run starts). */
 function setOutcomeOutputs(outcomes: readonly RunOutcome[], step: StepOutcome): void {
   // One line per target, an empty one where a target has none.
-  const lines = (name: string, value: (outcome: RunOutcome) => string | undefined) =>
-    setOutputLines(
-      name,
-      outcomes.map((outcome) => value(outcome) ?? ''),
-    );
+  const perTarget = (key: 'dashboardUrl' | 'checkRunUrl') => outcomes.map((outcome) => outcome[key] ?? '');
   setOutput('status', step.status);
-  lines('dashboard-url', (outcome) => outcome.dashboardUrl);
+  setOutputLines('dashboard-url', perTarget('dashboardUrl'));
   setOutput('runs', JSON.stringify(outcomes.map(runsEntry)));
   if (step.status === 'STARTED') return;
-  lines('check-run-url', (outcome) => outcome.checkRunUrl);
+  setOutputLines('check-run-url', perTarget('checkRunUrl'));
   // The outputs are named as the counts are: total, passed, failed, flaky, skipped.
   for (const [name, count] of Object.entries(step.counts)) setOutput(name, String(count));
   if (step.durationMs !== undefined) setOutput('duration-ms', String(Math.round(step.durationMs)));
   // Sums over the targets that were compared; empty when none was, so that a workflow can tell that from zero.
   const compared = outcomes.flatMap(({ comparison }) => (comparison ? [comparison] : []));
-  const sum = (counts: number[]) =>
-    compared.length === 0 ? '' : String(counts.reduce((total, count) => total + count, 0));
-  const newFailures = compared.map((comparison) => comparison.newFailures.length);
-  const fixed = compared.map((comparison) => comparison.fixed.length);
-  setOutput('new-failures', sum(newFailures));
-  setOutput('fixed', sum(fixed));
+  const sum = (key: 'newFailures' | 'fixed') =>
+    compared.length === 0 ? '' : String(compared.reduce((total, each) => total + each[key].length, 0));
+  setOutput('new-failures', sum('newFailures'));
+  setOutput('fixed', sum('fixed'));
 }
 
 /**

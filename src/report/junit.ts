@@ -40,14 +40,6 @@ function closing(verdict: Verdict, status: string | undefined): string {
   return `><${verdict.verdict} message="${escaped}" type="${escaped}"/></testcase>`;
 }
 
-interface SuiteCounts {
-  tests: number;
-  failures: number;
-  errors: number;
-  skipped: number;
-  durationMs: number;
-}
-
 function countsAttributes({ tests, failures, errors, skipped, durationMs }: SuiteCounts): string {
   return `tests="${tests}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${seconds(durationMs)}"`;
 }
@@ -60,13 +52,15 @@ function suiteName(outcome: RunOutcome, several: boolean): string {
 }
 
 /** One target's counts, from the same verdicts as its test cases' elements. */
-function suiteCounts(outcome: RunOutcome): SuiteCounts {
+function suiteCounts(outcome: RunOutcome) {
   const { total, failed, skipped } = outcome.counts;
   const errors = outcome.testCases.filter(({ verdict }) => verdict.verdict === 'error').length;
   const durationMs =
     outcome.durationMs ?? outcome.testCases.reduce((sum, testCase) => sum + (testCase.durationMs ?? 0), 0);
   return { tests: total, failures: failed - errors, errors, skipped, durationMs };
 }
+
+type SuiteCounts = ReturnType<typeof suiteCounts>;
 
 /** One target's testsuite, a line each. */
 function testSuiteLines(outcome: RunOutcome, name: string, counts: SuiteCounts): string[] {

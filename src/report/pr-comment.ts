@@ -94,7 +94,6 @@ export function renderComment(
   const digestChars = Math.floor((maxChars * DIGEST_MAX_CHARS) / COMMENT_MAX_CHARS);
   const frameChars = Math.floor((maxChars * FRAME_CHARS) / COMMENT_MAX_CHARS);
   const failing = outcome.reportOrder.filter((testCase) => testCase.verdict.fails);
-  const flaky = outcome.reportOrder.filter(isFlakyOnly);
   const links = [
     context.headSha ? `Commit <code>${commentText(context.headSha.slice(0, 7))}</code>` : undefined,
     context.runUrl ? linked(context.runUrl, 'workflow run') : undefined,
@@ -119,7 +118,7 @@ export function renderComment(
     ...(outcome.comparison
       ? comparisonLists(outcome.comparison, MARKDOWN, budget)
       : testCaseList(MARKDOWN, 'Failed', failing, budget)),
-    ...testCaseList(MARKDOWN, 'Flaky', flaky, budget, { max: 10 }),
+    ...testCaseList(MARKDOWN, 'Flaky', outcome.reportOrder.filter(isFlakyOnly), budget, { max: 10 }),
     '<sub>Kept up to date by test-run-action: the workflow run has the full list.</sub>',
     digestLine('digest', digestOf(failing, context.headSha, digestChars)),
     ...(outcome.comparison ? [digestLine('baseline', cutTo(outcome.comparison.baseline, digestChars))] : []),

@@ -88,19 +88,15 @@ const HTML: ListMarkup = {
   note: (text) => [`<p>${text}</p>`],
 };
 
-/** A section of the summary before its table: the whole summary of one target, one level down with several. */
-interface Section {
-  outcome: RunOutcome;
-  head: string[];
-  details: string;
-  /** Its bytes but the rows of its table. */
-  fixedBytes: number;
-}
-
-/** `listChars`: what the comparison's lists may take; `optionsChars`: the applied options. */
-function sectionOf(outcome: RunOutcome, several: boolean, listChars: number, optionsChars: number): Section {
+/**
+ * A section of the summary: the whole summary of one target, one level down with several, its
+ * `fixedBytes` all but the rows of its table. `listChars`: what the comparison's lists may take;
+ * `optionsChars`: the applied options.
+ */
+function sectionOf(outcome: RunOutcome, several: boolean, listChars: number, optionsChars: number) {
   if (outcome.status === 'STARTED') {
-    return { outcome, head: [], details: '', fixedBytes: Buffer.byteLength(startedSummary(outcome)) };
+    const started = startedSummary(outcome);
+    return { fixedBytes: Buffer.byteLength(started), html: () => started };
   }
   const [h, sub] = several ? ['h3', 'h4'] : ['h2', 'h3'];
   const which = several ? `: ${cellText(targetName(outcome))}` : '';
@@ -118,8 +114,8 @@ function sectionOf(outcome: RunOutcome, several: boolean, listChars: number, opt
     const still = `${comparison.stillFailing.length} still failing`;
     head.push(
       `<${sub}>Compared with ${cellText(comparison.against)}: ${comparisonHeadline(comparison)}, ${still}</${sub}>`,
+      ...comparisonLists(comparison, HTML, { left: listChars }),
     );
-    head.push(...comparisonLists(comparison, HTML, { left: listChars }));
   }
   const options = outcome.appliedOptions && JSON.stringify(outcome.appliedOptions, null, 2);
   const details = options
@@ -129,33 +125,27 @@ function sectionOf(outcome: RunOutcome, several: boolean, listChars: number, opt
     outcome.testCases.length > 0 ? Buffer.byteLength(TABLE_OPEN) + Buffer.byteLength(TABLE_CLOSE) + 2 : 0;
   const fixedBytes =
     Buffer.byteLength(head.join('\n')) + Buffer.byteLength(details) + CLOSING_RESERVE_BYTES + table;
-  return { outcome, head, details, fixedBytes };
-}
-
-function sectionHtml(
-  { outcome, head, details }: Section,
-  rows: readonly string[],
-  junitWritten: boolean,
-): string {
-  if (outcome.status === 'STARTED') return startedSummary(outcome);
-  const tail: string[] = [];
-  if (outcome.testCases.length === 0) {
-    tail.push('<p>No test case was reported.</p>');
-  } else {
-    tail.push([TABLE_OPEN, ...rows, TABLE_CLOSE].join('\n'));
-    const hidden = outcome.reportOrder.slice(rows.length);
-    if (hidden.length > 0) {
-      const failingHidden = hidden.filter((testCase) => testCase.verdict.fails).length;
-      const failingNote = failingHidden > 0 ? ` (${failingHidden} of them failed)` : '';
-      const junit = junitWritten ? ' and the JUnit report' : '';
-      const where = `the results file (output <code>results-file</code>)${junit}`;
-      tail.push(
-        `<p>${plural(hidden.length, 'more test case')} not shown${failingNote}; the full list is in ${where}.</p>`,
-      );
+  const html = (rows: readonly string[], junitWritten: boolean): string => {
+    const tail: string[] = [];
+    if (outcome.testCases.length === 0) {
+      tail.push('<p>No test case was reported.</p>');
+    } else {
+      tail.push([TABLE_OPEN, ...rows, TABLE_CLOSE].join('\n'));
+      const hidden = outcome.reportOrder.slice(rows.length);
+      if (hidden.length > 0) {
+        const failingHidden = hidden.filter((testCase) => testCase.verdict.fails).length;
+        const failingNote = failingHidden > 0 ? ` (${failingHidden} of them failed)` : '';
+        const junit = junitWritten ? ' and the JUnit report' : '';
+        const where = `the results file (output <code>results-file</code>)${junit}`;
+        tail.push(
+          `<p>${plural(hidden.length, 'more test case')} not shown${failingNote}; the full list is in ${where}.</p>`,
+        );
+      }
     }
-  }
-  if (details) tail.push(details);
-  return `${[...head, ...tail].join('\n')}\n`;
+    if (details) tail.push(details);
+    return `${[...head, ...tail].join('\n')}\n`;
+  };
+  return { fixedBytes, html };
 }
 
 /** With several targets: the step's outcome, its totals, and a row per target. */
@@ -167,13 +157,11 @@ function targetsOverview(outcomes: readonly RunOutcome[]): string {
   });
   const duration = step.durationMs === undefined ? '' : ` · longest run ${formatDuration(step.durationMs)}`;
   const rows = outcomes.map((outcome) => {
-    const run = outcome.runId ? linked(outcome.dashboardUrl, `<code>${cellText(outcome.runId)}</code>`) : '—';
-    const counts = outcome.status === 'STARTED' ? '—' : cellText(countsLine(outcome.counts));
     const cells = [
       `${iconOf(outcome)} ${outcome.status}`,
       targetHtml(outcome, cellText) || '—',
-      run,
-      counts,
+      outcome.runId ? linked(outcome.dashboardUrl, `<code>${cellText(outcome.runId)}</code>`) : '—',
+      outcome.status === 'STARTED' ? '—' : cellText(countsLine(outcome.counts)),
       formatDuration(outcome.durationMs),
     ];
     return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
@@ -199,15 +187,13 @@ export function renderSummary(
   const listChars = several ? budget / 8 / outcomes.length : Number.POSITIVE_INFINITY;
   const optionsChars = Math.floor(APPLIED_OPTIONS_MAX_CHARS / Math.max(1, outcomes.length));
   const sections = outcomes.map((outcome) => sectionOf(outcome, several, listChars, optionsChars));
-  const fixed = sections.reduce(
-    (sum, section) => sum + section.fixedBytes,
-    Buffer.byteLength(overview.join('')),
-  );
+  let fixed = Buffer.byteLength(overview.join(''));
+  for (const section of sections) fixed += section.fixedBytes;
   const rows = shareRows(
-    sections.map(({ outcome }) => (outcome.status === 'STARTED' ? [] : outcome.reportOrder)),
+    outcomes.map((outcome) => (outcome.status === 'STARTED' ? [] : outcome.reportOrder)),
     budget - fixed,
   );
-  const html = sections.map((section, i) => sectionHtml(section, rows[i] ?? [], context.junitWritten));
+  const html = sections.map((section, i) => section.html(rows[i] ?? [], context.junitWritten));
   return [...overview, ...html].join('\n');
 }
 
