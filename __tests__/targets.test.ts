@@ -1,4 +1,6 @@
+import { once } from 'node:events';
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as path from 'node:path';
 import { runInProcess, virtualClock } from './helpers/in-process.js';
 import {
@@ -87,6 +89,32 @@ describe('several targets in one step', () => {
       ['project', 'proj-1'],
       ['suite', 'suite-1'],
     ]);
+  });
+
+  test("a tunnel that cannot open stops the suite's run, not the project's, which keeps its links", async () => {
+    sim = await Simulator.start({ project: { testCases: passed('a') } });
+    const closed = net.createServer().listen(0, '127.0.0.1');
+    await once(closed, 'listening');
+    const origin = `http://127.0.0.1:${(closed.address() as net.AddressInfo).port}`;
+    await new Promise((done) => closed.close(done));
+    const result = await runInProcess(
+      inputs({
+        'project-id': 'proj-1',
+        'test-suite-id': 'suite-1',
+        tunnel: origin,
+        options: JSON.stringify({
+          urlReplacements: [{ original: 'https://example.com', replacement: origin }],
+        }),
+        timeout: '1s',
+        'dashboard-url': 'https://dashboard.example.com/{projectId}/runs/{runId}',
+      }),
+    );
+    expect(runs(result.outputs).map(({ status, dashboardUrl }) => [status, dashboardUrl])).toEqual([
+      ['PASSED', 'https://dashboard.example.com/proj-1/runs/run-1'],
+      ['ERROR', null],
+    ]);
+    expect(result.outputs['dashboard-url']).toBe('https://dashboard.example.com/proj-1/runs/run-1\n');
+    expect(starts().map((request) => request.operation)).toEqual(['startProjectRun']);
   });
 
   test('one start answering 404: that target is ERROR, the others run to their end', async () => {

@@ -46,34 +46,24 @@ export async function runTargets(
     if (targets[index]?.wait) await onStarted(index, run);
   };
   const tunnels = await openRunTunnels(targets, clock, job);
-  if (!('close' in tunnels)) {
-    const status = tunnels.cancelled ? 'CANCELLED' : 'ERROR';
-    const failed = (settings: Settings) =>
-      withLinks(
-        emptyOutcome(identityOf(settings), status, `${tunnels.message} No run was started.`),
-        settings,
-      );
-    // Only the suite runs needed it: a project run goes on.
-    return Promise.all(
-      targets.map((settings, index) =>
-        settings.target.kind === 'suite-start'
-          ? failed(settings)
-          : startAndWait(settings, index, clock, job, started),
-      ),
-    );
-  }
+  const runOne = async (settings: Settings, index: number): Promise<RunOutcome> => {
+    const suiteStart = settings.target.kind === 'suite-start';
+    if (!('close' in tunnels)) {
+      const status = tunnels.cancelled ? 'CANCELLED' : 'ERROR';
+      const why = `${tunnels.message} No run was started.`;
+      // Only the suite runs needed it: a project run goes on.
+      if (suiteStart) return emptyOutcome(identityOf(settings), status, why);
+      return startAndWait(settings, index, clock, job, started);
+    }
+    const outcome = await startAndWait(tunnels.targets[index] as Settings, index, clock, job, started);
+    return suiteStart && tunnels.note ? { ...outcome, notes: [...outcome.notes, tunnels.note] } : outcome;
+  };
   try {
-    const runs = tunnels.targets.map(async (settings, index) => {
-      const outcome = await startAndWait(settings, index, clock, job, started);
-      const note = settings.target.kind === 'suite-start' ? tunnels.note : '';
-      return withLinks(
-        note ? { ...outcome, notes: [...outcome.notes, note] } : outcome,
-        targets[index] as Settings,
-      );
-    });
-    return await Promise.all(runs);
+    return await Promise.all(
+      targets.map(async (settings, index) => withLinks(await runOne(settings, index), settings)),
+    );
   } finally {
-    await tunnels.close();
+    if ('close' in tunnels) await tunnels.close();
   }
 }
 
