@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { runInProcess, virtualClock } from './helpers/in-process.js';
+import { StandInCloudflared } from './simulator/cloudflared-stand-in.js';
 import {
   DEFAULT_TOKEN,
   GitHubSimulator,
@@ -92,29 +93,41 @@ describe('several targets in one step', () => {
   });
 
   test("a tunnel that cannot open stops the suite's run, not the project's, which keeps its links", async () => {
-    sim = await Simulator.start({ project: { testCases: passed('a') } });
+    sim = await Simulator.start({ project: { testCases: failed('a') } });
     const closed = net.createServer().listen(0, '127.0.0.1');
     await once(closed, 'listening');
     const origin = `http://127.0.0.1:${(closed.address() as net.AddressInfo).port}`;
     await new Promise((done) => closed.close(done));
-    const result = await runInProcess(
-      inputs({
-        'project-id': 'proj-1',
-        'test-suite-id': 'suite-1',
-        tunnel: origin,
-        options: JSON.stringify({
-          urlReplacements: [{ original: 'https://example.com', replacement: origin }],
+    // Found on PATH, so that nothing is downloaded; never started, as the origin never answers.
+    const standIn = await StandInCloudflared.create();
+    const pathBefore = process.env.PATH;
+    process.env.PATH = `${standIn.binDir}${path.delimiter}${pathBefore}`;
+    try {
+      const result = await runInProcess(
+        inputs({
+          'project-id': 'proj-1',
+          'test-suite-id': 'suite-1',
+          tunnel: origin,
+          options: JSON.stringify({
+            urlReplacements: [{ original: 'https://example.com', replacement: origin }],
+          }),
+          'dashboard-url': 'https://dashboard.example.com/{projectId}/runs/{runId}',
         }),
-        timeout: '1s',
-        'dashboard-url': 'https://dashboard.example.com/{projectId}/runs/{runId}',
-      }),
-    );
-    expect(runs(result.outputs).map(({ status, dashboardUrl }) => [status, dashboardUrl])).toEqual([
-      ['PASSED', 'https://dashboard.example.com/proj-1/runs/run-1'],
-      ['ERROR', null],
-    ]);
-    expect(result.outputs['dashboard-url']).toBe('https://dashboard.example.com/proj-1/runs/run-1\n');
-    expect(starts().map((request) => request.operation)).toEqual(['startProjectRun']);
+        { clock: virtualClock() },
+      );
+      const [project, suite] = runs(result.outputs);
+      const link = 'https://dashboard.example.com/proj-1/runs/run-1';
+      expect([project?.success, project?.dashboardUrl]).toEqual([false, link]);
+      expect([suite?.status, suite?.dashboardUrl]).toEqual(['ERROR', null]);
+      expect(result.outputs['dashboard-url']).toBe(`${link}\n`);
+      expect(result.log).toMatch(new RegExp(`^::error::.*The service's page for the run: ${link}$`, 'm'));
+      expect(result.log).toMatch(/^::error::.*nothing answered there within .*No run was started\.$/m);
+      expect(starts().map((request) => request.operation)).toEqual(['startProjectRun']);
+      expect(standIn.invocations()).toEqual([]);
+    } finally {
+      process.env.PATH = pathBefore;
+      await standIn.cleanup();
+    }
   });
 
   test('one start answering 404: that target is ERROR, the others run to their end', async () => {

@@ -247,7 +247,8 @@ function resolveTargets(input: InputReader): IdTarget[] {
   const mode = parseChoice(input, 'mode', ['', 'project', 'suite'], "'project' or 'suite'");
   const projectIds = idLines(input, 'project-id');
   const suiteIds = idLines(input, 'test-suite-id');
-  const runId = input('run-id') && checkedId('run-id', input('run-id'));
+  const runIdText = input('run-id');
+  const runId = runIdText === '' ? undefined : checkedId('run-id', runIdText);
   const count = projectIds.length + suiteIds.length;
   const conflict =
     count > MAX_TARGETS

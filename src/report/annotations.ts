@@ -21,16 +21,18 @@ function picked(
   pick: (testCase: TestCase) => boolean,
   max: number,
 ): { count: number; taken: Annotated[] } {
-  const kept = outcomes.map((outcome) => outcome.reportOrder.filter(pick));
+  const targets = outcomes.map(({ runId, reportOrder }) => ({
+    kept: reportOrder.filter(pick),
+    inRun: runId === undefined ? '' : ` in run ${safe(runId, 100)}`,
+  }));
   const taken: Annotated[] = [];
   for (let index = 0; index < max; index++) {
-    for (const [i, { runId }] of outcomes.entries()) {
-      const testCase = kept[i]?.[index];
-      const inRun = runId === undefined ? '' : ` in run ${safe(runId, 100)}`;
+    for (const { kept, inRun } of targets) {
+      const testCase = kept[index];
       if (testCase !== undefined && taken.length < max) taken.push({ testCase, inRun });
     }
   }
-  return { count: kept.reduce((sum, list) => sum + list.length, 0), taken };
+  return { count: targets.reduce((sum, { kept }) => sum + kept.length, 0), taken };
 }
 
 /**

@@ -90,8 +90,9 @@ async function startAndWait(
   const plan = planRun(settings, clock);
   const { driver } = plan;
   const startedAt = clock.now();
-  const identity = await startOrAttach(plan, identityOf(settings), startedAt + settings.timeoutMs, job);
-  if ('status' in identity) return identity;
+  const started = await startOrAttach(plan, identityOf(settings), startedAt + settings.timeoutMs, job);
+  if ('status' in started) return started;
+  const identity = started;
   const { runId } = identity;
 
   const leftRunning = whyLeftRunning(driver, runId, 'attachTo' in plan, settings.cancelOnAbort);

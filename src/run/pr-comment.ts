@@ -91,8 +91,12 @@ async function writeComment(
   info(line`Commented on pull request #${number}: ${created.html_url}`);
   // Without the token's identity no earlier comment is its own to edit.
   if (thread.untrusted) return created.html_url;
-  const kept = keepOneComment(github, { number, marker, body }, created);
-  return (await kept.catch((error) => logFailure(error, task))) ?? created.html_url;
+  try {
+    return await keepOneComment(github, { number, marker, body }, created);
+  } catch (error) {
+    logFailure(error, task);
+    return created.html_url;
+  }
 }
 
 /**

@@ -37,11 +37,7 @@ export function cut(text: string, maxChars: number): string {
   return `${kept.trimEnd()}…`;
 }
 
-/**
- * The pieces between separators, trimmed, blank ones left out. Split, not matched: titles can be
- * megabytes, and a regular expression that looks for spaces before a break backtracks over every run
- * of spaces that has none.
- */
+/** The pieces between separators, trimmed, blank ones left out. */
 export function pieces(text: string, separator: string | RegExp): string[] {
   return text
     .split(separator)
@@ -66,6 +62,8 @@ export function clean(value: string | number, maxChars = VALUE_MAX_CHARS, breaks
   ) {
     return cut(text, maxChars);
   }
+  // Split, not matched: titles can be megabytes, and a regular expression that looks for spaces
+  // before a break backtracks over every run of spaces that has none.
   const folded = breaks === 'fold' ? pieces(text, BREAK).join(' ') : text;
   // Escaping only lengthens, so no more than this much of the value can be shown.
   const escaped = folded
