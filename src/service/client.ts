@@ -57,36 +57,29 @@ export class ServiceClient {
       { ...operation, method, url: `${this.baseUrl}${operation.path}`, headers, body },
       { ...context, clock: this.clock, requestTimeoutMs: context.requestTimeoutMs ?? this.requestTimeoutMs },
     );
-    return parseAnswer(operation, answer, await import('./schemas.js'));
-  }
-}
-
-/** An error names the field that breaks the interface. */
-export function parseAnswer<T>(
-  operation: Operation<T>,
-  answer: { status: number; body: string; headers?: Headers },
-  schemas: Schemas,
-): T {
-  // A start answered with a success status was most likely acted on, even if its body is unreadable.
-  const accepted =
-    operation.rule === 'start'
-      ? ' The service accepted the request, so a run was probably started: check the runs on the service before re-running this job.'
-      : '';
-  let json: unknown;
-  try {
-    // An empty body parses to undefined, which the schema then accepts or names.
-    json = answer.body.trim() === '' ? undefined : JSON.parse(answer.body);
-  } catch {
-    const contentType = answer.headers?.get('content-type');
-    const type = contentType ? `, content-type ${contentType}` : '';
+    const schemas = await import('./schemas.js');
+    // A start answered with a success status was most likely acted on, even if its body is unreadable.
+    const accepted =
+      operation.rule === 'start'
+        ? ' The service accepted the request, so a run was probably started: check the runs on the service before re-running this job.'
+        : '';
+    let json: unknown;
+    try {
+      // An empty body parses to undefined, which the schema then accepts or names.
+      json = answer.body.trim() === '' ? undefined : JSON.parse(answer.body);
+    } catch {
+      const contentType = answer.headers.get('content-type');
+      const type = contentType ? `, content-type ${contentType}` : '';
+      throw new ServiceError(
+        `Could not ${operation.name}: the response is not JSON (HTTP ${answer.status}${type})${errorText(answer.body)}${accepted}`,
+      );
+    }
+    // An error names the field that breaks the interface.
+    const where = (path: readonly PropertyKey[]) => `field '${issuePath('', path)}'`;
+    const result = schemas.validate(operation.schema(schemas), json, { where, max: 3 });
+    if ('data' in result) return result.data;
     throw new ServiceError(
-      `Could not ${operation.name}: the response is not JSON (HTTP ${answer.status}${type})${errorText(answer.body)}${accepted}`,
+      `Could not ${operation.name}: the response does not match the service interface: ${result.problems}${accepted}`,
     );
   }
-  const where = (path: readonly PropertyKey[]) => `field '${issuePath('', path)}'`;
-  const result = schemas.validate(operation.schema(schemas), json, { where, max: 3 });
-  if ('data' in result) return result.data;
-  throw new ServiceError(
-    `Could not ${operation.name}: the response does not match the service interface: ${result.problems}${accepted}`,
-  );
 }
