@@ -1,6 +1,9 @@
+import type * as z from 'zod/mini';
+import { debug } from '../runner/log.js';
+import { line } from '../runner/text.js';
 import type { CallContext, Operation, Schemas, ServiceClient } from './client.js';
-import { isInProgress } from './interface.js';
-import type { SuiteOptions } from './schemas.js';
+import { isInProgress, isPlausibleDuration } from './interface.js';
+import type { projectRunSchema, SuiteOptions } from './schemas.js';
 
 export interface TestCaseResult {
   title: string;
@@ -41,6 +44,38 @@ export interface RunDriver {
   cancel?(runId: string, context: CallContext): Promise<void>;
 }
 
+function isTimestamp(value: unknown): value is string {
+  const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
+  return typeof value === 'string' && iso.test(value) && Number.isFinite(Date.parse(value));
+}
+
+/**
+ * The decorations of a project run's answer, validated loosely so that the outcome the user waited
+ * for is never lost over one: an unusable value becomes unknown, with one debug line per field.
+ */
+function usableDecorations(run: z.infer<ReturnType<typeof projectRunSchema>>) {
+  const unusable = new Map<string, unknown>();
+  const keep = <V>(field: string, value: unknown, usable: (value: unknown) => value is V) => {
+    if (value === undefined || value === null || usable(value)) return value ?? undefined;
+    if (!unusable.has(field)) unusable.set(field, value);
+    return undefined;
+  };
+  const usable = {
+    startedAt: keep('startedAt', run.startedAt, isTimestamp),
+    finishedAt: keep('finishedAt', run.finishedAt, isTimestamp),
+    testCases: (run.results?.testCases ?? []).map((each) => ({
+      ...each,
+      durationMs: keep('durationMs', each.durationMs, isPlausibleDuration),
+    })),
+  };
+  for (const [field, value] of unusable) {
+    debug(
+      line`The service's ${field} of ${JSON.stringify(value) ?? String(value)} is not usable: shown as unknown.`,
+    );
+  }
+  return usable;
+}
+
 /** Project runs: the final answer of a poll carries the results. */
 export class ProjectRunDriver implements RunDriver {
   readonly kind = 'project run';
@@ -70,8 +105,7 @@ export class ProjectRunDriver implements RunDriver {
     const operation = { path, rule: 'read' as const, schema: (s: Schemas) => s.projectRunSchema() };
     const run = await this.client.call({ ...this.aboutRun(runId, 'get'), ...operation }, context);
     if (isInProgress(run.status)) return { status: run.status };
-    // Loaded with the answer's check: zod's schemas are not needed before the first request.
-    const usable = (await import('./schemas.js')).usableDecorations(run);
+    const usable = usableDecorations(run);
     const branch = run.branchName ?? undefined;
     return { status: run.status, finished: { serviceStatus: run.status, branch, ...usable } };
   }

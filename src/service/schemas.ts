@@ -1,14 +1,5 @@
 import * as z from 'zod/mini';
-import { debug } from '../runner/log.js';
-import { line } from '../runner/text.js';
-import {
-  idProblem,
-  isPlausibleDuration,
-  once,
-  RUN_STATUSES,
-  SUITE_ENVIRONMENTS,
-  TEST_CASE_STATUSES,
-} from './interface.js';
+import { idProblem, once, RUN_STATUSES, SUITE_ENVIRONMENTS, TEST_CASE_STATUSES } from './interface.js';
 import { type ExplainOptions, explainIssues, type Json } from './validation.js';
 
 const id = () =>
@@ -41,38 +32,6 @@ export const projectRunSchema = once(() =>
     ),
   }),
 );
-
-function isTimestamp(value: unknown): value is string {
-  const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
-  return typeof value === 'string' && iso.test(value) && Number.isFinite(Date.parse(value));
-}
-
-/**
- * The decorations of a project run's answer, validated loosely so that the outcome the user waited
- * for is never lost over one: an unusable value becomes unknown, with one debug line per field.
- */
-export function usableDecorations(run: z.infer<ReturnType<typeof projectRunSchema>>) {
-  const unusable = new Map<string, unknown>();
-  const keep = <V>(field: string, value: unknown, usable: (value: unknown) => value is V) => {
-    if (value === undefined || value === null || usable(value)) return value ?? undefined;
-    if (!unusable.has(field)) unusable.set(field, value);
-    return undefined;
-  };
-  const usable = {
-    startedAt: keep('startedAt', run.startedAt, isTimestamp),
-    finishedAt: keep('finishedAt', run.finishedAt, isTimestamp),
-    testCases: (run.results?.testCases ?? []).map((each) => ({
-      ...each,
-      durationMs: keep('durationMs', each.durationMs, isPlausibleDuration),
-    })),
-  };
-  for (const [field, value] of unusable) {
-    debug(
-      line`The service's ${field} of ${JSON.stringify(value) ?? String(value)} is not usable: shown as unknown.`,
-    );
-  }
-  return usable;
-}
 
 /** The interface does not say what a cancel answers. */
 export const cancelAnswerSchema = once(() => z.unknown());
