@@ -4,9 +4,8 @@ import { info } from '../runner/log.js';
 import { line } from '../runner/text.js';
 import type { Clock } from './clock.js';
 import { Aborted, GitHubError } from './errors.js';
-import { once } from './interface.js';
 import { type Party, type RequestContext, type RetryRule, request } from './request.js';
-import { validate } from './schemas.js';
+import { once, validate } from './schemas.js';
 import { issuePath } from './validation.js';
 
 type Octokit = ReturnType<typeof getOctokit>;

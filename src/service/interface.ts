@@ -3,15 +3,6 @@ import { UNSAFE_CHARACTER } from '../runner/text.js';
 // The interface's words, without zod: the schemas (schemas.ts) are loaded when the first answer
 // is checked, so that zod is not loaded before the first request.
 
-/** Built on first use: all the schemas take about 4 ms to build; a project run needs none of the suite's. */
-export function once<T>(build: () => T): () => T {
-  let built: T | undefined;
-  return () => {
-    built ??= build();
-    return built;
-  };
-}
-
 /** A project run in any other status has its results. */
 const IN_PROGRESS = ['QUEUED', 'RUNNING'] as const;
 export type InProgress = (typeof IN_PROGRESS)[number];
