@@ -199,9 +199,9 @@ class Opening {
     http2: boolean,
   ): Promise<string | AttemptFailure> {
     const { bounds, signal, clock, options } = this;
-    const fromLog = <T>(read: (log: QuickTunnelLog) => T | undefined, waitMs: number) =>
-      this.poll(async () => endedEarly(cloudflared) ?? read(cloudflared.log), waitMs, LOG_CHECK_MS);
-    const publicOrigin = await fromLog((log) => log.publicOrigin, bounds.urlWaitMs);
+    const watch = <T>(look: () => Promise<T | undefined>, waitMs: number, intervalMs = LOG_CHECK_MS) =>
+      this.poll(async () => endedEarly(cloudflared) ?? look(), waitMs, intervalMs);
+    const publicOrigin = await watch(async () => cloudflared.log.publicOrigin, bounds.urlWaitMs);
     if (typeof publicOrigin !== 'string') {
       const { lastLine } = cloudflared.log;
       const last = lastLine ? ` (its last line: ${quoted(lastLine)})` : '';
@@ -211,7 +211,7 @@ class Opening {
     const reachBy = clock.now() + bounds.reachWaitMs;
     const within = formatDuration(bounds.reachWaitMs);
     // Not asked for before its connection registers: a name that does not resolve yet can be cached as such.
-    const registered = await fromLog((log) => log.registered || undefined, bounds.reachWaitMs);
+    const registered = await watch(async () => cloudflared.log.registered || undefined, bounds.reachWaitMs);
     if (registered !== true) {
       const { lastError } = cloudflared.log;
       const over = http2 ? 'HTTP/2 (TCP 7844)' : 'QUIC (UDP 7844)';
@@ -219,16 +219,14 @@ class Opening {
       return registered ?? endedEarly(cloudflared) ?? { clause, notRegistered: true };
     }
     let lastProbe = 'none';
-    const left = Math.max(0, reachBy - clock.now());
-    const reached = await this.poll(async () => {
-      const early = endedEarly(cloudflared);
-      if (early) return early;
+    const tryPublicUrl = async () => {
       const result = await probe(`${publicOrigin}/`, { ms: bounds.requestTimeoutMs, clock }, signal);
       if ('status' in result && reachedApp(result.status, localStatus)) return publicOrigin;
       lastProbe = 'status' in result ? `HTTP ${result.status}` : result.failure;
       options.debug?.(`The public URL did not reach the app yet: ${lastProbe}`);
       return undefined;
-    }, left);
+    };
+    const reached = await watch(tryPublicUrl, Math.max(0, reachBy - clock.now()), bounds.pollIntervalMs);
     const clause = `its public URL did not reach the app within ${within} (last try: ${lastProbe})`;
     return reached ?? endedEarly(cloudflared) ?? { clause };
   }
