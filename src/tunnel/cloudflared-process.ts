@@ -70,8 +70,7 @@ export class CloudflaredProcess {
         if (this.exit) return;
         this.exit = exit;
         // So that no pipe a grandchild still holds keeps Node alive.
-        child.stdout?.destroy();
-        child.stderr?.destroy();
+        for (const pipe of [child.stdout, child.stderr]) pipe?.destroy();
         resolve(exit);
       };
       child.once('error', (error: NodeJS.ErrnoException) =>
