@@ -27,6 +27,7 @@ const started = performance.now();
 try {
   const tunnels = await openTunnels(input.origins, {
     log: (line) => emit({ event: 'log', line }),
+    logUp: (line) => emit({ event: 'log', line }),
     mask: (secret) => emit({ event: 'mask', secret }),
     debug: (line) => emit({ event: 'debug', line }),
     onUnexpectedExit: (tunnel, message) => emit({ event: 'down', pid: tunnel.pid, message }),

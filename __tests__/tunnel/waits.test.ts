@@ -84,6 +84,7 @@ describe('the documented wait for a local origin', () => {
       await expect(
         openTunnels([`http://127.0.0.1:${port}`], {
           log: (line) => lines.push(line),
+          logUp: (line) => lines.push(line),
           mask: () => undefined,
           clock,
         }),

@@ -29,8 +29,8 @@ const LOG_CHECK_MS = 50;
 
 interface OpenTunnelsOptions extends LogSink {
   log: (line: string) => void;
-  /** Where the line saying a tunnel is up goes; `log` without it. */
-  logUp?: (line: string) => void;
+  /** Where the line saying a tunnel is up goes. */
+  logUp: (line: string) => void;
   onUnexpectedExit?: (tunnel: Tunnel, message: string) => void;
   signal?: AbortSignal;
   clock?: Clock;
@@ -182,9 +182,7 @@ class Opening {
     const stop = () => cloudflared.stop(this.bounds.killAfterMs);
     const tunnel = { localOrigin: origin, publicOrigin, pid: cloudflared.pid as number, stop };
     const took = formatDuration(this.clock.now() - this.startedAt);
-    (this.options.logUp ?? this.options.log)(
-      `Tunnel to ${origin} is up at ${publicOrigin} (${took}, attempt ${attempt}).`,
-    );
+    this.options.logUp(`Tunnel to ${origin} is up at ${publicOrigin} (${took}, attempt ${attempt}).`);
     void cloudflared.exited.then((exit) => {
       if (cloudflared.stopping) return;
       const message = `The tunnel to ${origin} is down: cloudflared exited ${exited(exit, cloudflared.log)}. The service's tests can no longer reach the app.`;
