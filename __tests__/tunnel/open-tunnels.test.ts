@@ -169,6 +169,21 @@ describe('openTunnels', () => {
     expect(w.app.seen.map((headers) => headers.host)).toEqual([new URL(tunnels[0]?.publicOrigin ?? '').host]);
   });
 
+  it("a public URL whose certificate is refused: the message says it is the tunnel's certificate", async () => {
+    const w = await world();
+    // The test CA, which signs the stand-in's trycloudflare.com names, not trusted.
+    const run = track(
+      w.run(
+        { origins: [w.app.origin], bounds: { ...SHORT_BOUNDS, reachWaitMs: 400 } },
+        w.env({ NODE_EXTRA_CA_CERTS: '' }),
+      ),
+    );
+    const failed = await run.next('failed');
+    expect(failed.message).toMatch(
+      /the last one: its public URL did not reach the app within 400 ms \(last try: TLS error [A-Z_]+: the tunnel's certificate was not accepted\)/,
+    );
+  });
+
   it('an app that answers 503 locally counts as reached when the public URL answers 503 too', async () => {
     const w = await world('ok', { status: 503 });
     const run = track(w.run({ origins: [w.app.origin], bounds: SHORT_BOUNDS }));

@@ -73,9 +73,10 @@ function cancelled(origin: string): TunnelError {
 type ProbeResult = { status: number } | { failure: string; tls: boolean };
 
 /** Through `https_proxy` when one is set (never for loopback). */
-async function probe(url: string, limit: TimeLimit, signal: AbortSignal): Promise<ProbeResult> {
+/** `peer` names the server in a message about its certificate: the app's, or the tunnel's. */
+async function probe(url: string, limit: TimeLimit, signal: AbortSignal, peer: string): Promise<ProbeResult> {
   try {
-    return { status: (await send(url, 'GET', {}, undefined, limit, signal)).status };
+    return { status: (await send(url, 'GET', {}, undefined, limit, signal, peer)).status };
   } catch (error) {
     if (!(error instanceof TransportError)) throw error;
     return { failure: error.describe(`no answer within ${limit.ms} ms`), tls: error.kind === 'tls' };
@@ -165,7 +166,8 @@ class Opening {
     const { bounds, signal, options } = this;
     let lastTry = '';
     const answer = await this.poll(async () => {
-      const result = await probe(`${origin}/`, { ms: bounds.requestTimeoutMs, clock: this.clock }, signal);
+      const limit = { ms: bounds.requestTimeoutMs, clock: this.clock };
+      const result = await probe(`${origin}/`, limit, signal, "the app's");
       if ('status' in result || result.tls) return { status: 'status' in result ? result.status : undefined };
       if (lastTry === '')
         options.log(`Waiting for ${origin} to answer (up to ${formatDuration(bounds.originWaitMs)})…`);
@@ -218,7 +220,8 @@ class Opening {
     }
     let lastProbe = 'none';
     const tryPublicUrl = async () => {
-      const result = await probe(`${publicOrigin}/`, { ms: bounds.requestTimeoutMs, clock }, signal);
+      const limit = { ms: bounds.requestTimeoutMs, clock };
+      const result = await probe(`${publicOrigin}/`, limit, signal, "the tunnel's");
       if ('status' in result && reachedApp(result.status, localStatus)) return publicOrigin;
       lastProbe = 'status' in result ? `HTTP ${result.status}` : result.failure;
       options.debug?.(`The public URL did not reach the app yet: ${lastProbe}`);
