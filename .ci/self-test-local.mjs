@@ -1,6 +1,6 @@
 // Hand-written: the maintained emulator (nektos/act) needs Docker and runner images from the internet; this runs the self-test job's steps here, as far as they can run here.
 /**
- *   npx tsx .ci/self-test-local.mjs [workflow] [job]   # default: .github/workflows/self-test.yml self-test
+ *   npx tsx .ci/self-test-local.mjs [job]   # a job of .github/workflows/self-test.yml; default: self-test
  *
  * Like the runner: `run:` steps in bash -eo pipefail with the job's and step's env; `uses: ./` as
  * `node dist/index.js` (NODE24_BIN if set) with INPUT_* (action.yml's defaults first), fresh runner
@@ -20,12 +20,12 @@ import { ConnectProxy } from '../__tests__/simulator/proxy.ts';
 import { CA_CERT_PATH } from '../__tests__/simulator/tls-front.ts';
 
 const root = resolve(import.meta.dirname, '..');
-const workflowFile = resolve(root, process.argv[2] ?? '.github/workflows/self-test.yml');
-const jobId = process.argv[3] ?? 'self-test';
+const WORKFLOW = '.github/workflows/self-test.yml';
+const jobId = process.argv[2] ?? 'self-test';
 const STEP_TIMEOUT_MS = 180_000;
-const job = parse(readFileSync(workflowFile, 'utf8')).jobs?.[jobId];
+const job = parse(readFileSync(join(root, WORKFLOW), 'utf8')).jobs?.[jobId];
 if (!job) {
-  console.error(`self-test-local: no job '${jobId}' in ${workflowFile}`);
+  console.error(`self-test-local: no job '${jobId}' in ${WORKFLOW}`);
   process.exit(2);
 }
 // The tunnel job, where Cloudflare cannot be reached: the stand-in cloudflared goes first on PATH,
@@ -171,7 +171,5 @@ try {
   await proxy?.stop();
   await standIn?.cleanup();
 }
-console.log(
-  `\nself-test-local: job '${jobId}' of ${workflowFile.slice(root.length + 1)} ${jobFailed ? 'failed' : 'passed'}`,
-);
+console.log(`\nself-test-local: job '${jobId}' of ${WORKFLOW} ${jobFailed ? 'failed' : 'passed'}`);
 process.exitCode = jobFailed ? 1 : 0;
