@@ -5,11 +5,10 @@
 // skips the lazy chunks, turns compression off), names kept, maps chained, in ASCII: V8 reads that fastest.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
+import ncc from '@vercel/ncc';
 import { minify } from 'terser';
 
-/** The format dist/ ships; see docs/performance.md. */
 const FORMAT = 'cjs';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -17,7 +16,6 @@ const args = process.argv.slice(2);
 const format = args.find((arg) => arg.startsWith('--format='))?.slice('--format='.length) ?? FORMAT;
 if (format !== 'cjs' && format !== 'esm') throw new Error(`--format must be cjs or esm, not ${format}`);
 const out = path.resolve(root, args.find((arg) => !arg.startsWith('--')) ?? 'dist');
-const ncc = createRequire(import.meta.url)('@vercel/ncc');
 
 rmSync(out, { recursive: true, force: true });
 const { code, map, assets } = await ncc(path.join(root, 'src', 'index.ts'), {
@@ -27,10 +25,8 @@ const { code, map, assets } = await ncc(path.join(root, 'src', 'index.ts'), {
   sourceMapRegister: false,
   quiet: true,
 });
-mkdirSync(out, { recursive: true });
-writeFileSync(path.join(out, 'index.js'), code);
-writeFileSync(path.join(out, 'index.js.map'), map);
-for (const [name, asset] of Object.entries(assets)) {
+const files = { 'index.js': { source: code }, 'index.js.map': { source: map }, ...assets };
+for (const [name, asset] of Object.entries(files)) {
   mkdirSync(path.dirname(path.join(out, name)), { recursive: true });
   writeFileSync(path.join(out, name), asset.source, { mode: asset.permissions });
 }
