@@ -65,6 +65,7 @@ function expectedSections(errors) {
       continue;
     }
     const pkg = readJson(join(dir, 'package.json'));
+    const id = `${pkg.name}@${pkg.version}`;
     const files = readdirSync(dir)
       .filter((f) => LICENSE_FILE.test(f) && statSync(join(dir, f)).isFile())
       .sort();
@@ -72,19 +73,17 @@ function expectedSections(errors) {
     if (!COPYRIGHT_LINE.test(shipped)) {
       const why =
         files.length === 0 ? 'ships no licence file' : `its ${files.join(', ')} has no copyright line`;
-      errors.push(`${pkg.name}@${pkg.version}: ${why}: write its notice into this script by hand`);
+      errors.push(`${id}: ${why}: write its notice into this script by hand`);
       continue;
     }
-    const id = `${pkg.name}@${pkg.version}`;
     const into = [...chunks].sort().map((c) => `dist/${c}`);
     const head = [RULE, id, `License: ${licenseField(pkg)}`, `Bundled into: ${into.join(', ')}`];
     const from = `Notice from: ${files.join(', ')} in the npm package`;
-    sections.push({ id, text: [...head, from, '-'.repeat(80), shipped, ''].join('\n') });
+    sections.push({ id, name: pkg.name, text: [...head, from, '-'.repeat(80), shipped, ''].join('\n') });
   }
   // Names in code-unit order (no locale), then versions in numeric order.
-  const name = ({ id }) => id.slice(0, id.lastIndexOf('@'));
   return sections.sort((a, b) =>
-    name(a) === name(b) ? a.id.localeCompare(b.id, 'en', { numeric: true }) : name(a) < name(b) ? -1 : 1,
+    a.name === b.name ? a.id.localeCompare(b.id, 'en', { numeric: true }) : a.name < b.name ? -1 : 1,
   );
 }
 
