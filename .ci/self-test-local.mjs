@@ -48,7 +48,6 @@ const matrix = Object.fromEntries(
 const steps = {};
 let jobFailed = false;
 
-/** One expression of the small subset this emulator knows. */
 function evaluate(expr, env) {
   const e = expr.trim();
   const fixed = { '!cancelled()': true, 'always()': true, 'cancelled()': false, 'success()': !jobFailed };
@@ -60,8 +59,7 @@ function evaluate(expr, env) {
   });
   if (Object.hasOwn(fixed, e)) return fixed[e];
   const m = /^(env|matrix|steps)\.([\w-]+)(?:\.(outcome|conclusion|outputs\.([\w-]+)))?$/.exec(e);
-  if (m?.[1] === 'env' && !m[3]) return env[m[2]] ?? '';
-  if (m?.[1] === 'matrix' && !m[3]) return matrix[m[2]] ?? '';
+  if (m && m[1] !== 'steps' && !m[3]) return { env, matrix }[m[1]][m[2]] ?? '';
   if (m?.[1] === 'steps' && m[3]) return (m[4] ? steps[m[2]]?.outputs[m[4]] : steps[m[2]]?.[m[3]]) ?? '';
   throw new Error(`self-test-local does not know the expression \${{ ${e} }}`);
 }
