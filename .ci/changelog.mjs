@@ -11,8 +11,7 @@ const HEADING = /^## \[([^\]]+)\]/;
 const LINK = /^\[([^\]]+)\]: (\S+)/;
 const FILE = 'CHANGELOG.md';
 
-/** One `## [name]` section: the line numbers of its heading and of the line after its body, and its body
- * without surrounding blank lines ('' when it has none or there is no such section). */
+/** A `## [name]` section: the lines of its heading and after its body, and its body trimmed ('' if none). */
 function section(lines, name) {
   const start = lines.findIndex((line) => HEADING.exec(line)?.[1] === name);
   let end = start + 1;
