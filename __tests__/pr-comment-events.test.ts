@@ -247,11 +247,10 @@ describe("the 'pull-request' input", () => {
     await start([OURS]);
     const dispatched = { ...env('workflow_dispatch', { inputs: {} }), GITHUB_SHA: HEAD };
     const result = await run(dispatched, { 'pull-request': '7' });
-    // The lookup, the comment's lookup, the base branch (read fresh), the head just before writing.
+    // The lookup (whose answer also names the base branch), the comment's lookup, the head just before writing.
     expect(gh.commentCalls()).toEqual([
       'getPull',
       'listComments',
-      'getPull',
       'getPull',
       'createComment',
       'listComments',

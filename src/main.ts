@@ -7,6 +7,7 @@ import type { RunOutcome } from './report/outcome.js';
 import { findBaseline } from './run/baseline.js';
 import { CheckRunWriter } from './run/check-runs.js';
 import { judgeAgainst } from './run/compare.js';
+import { openStep, type StepContext } from './run/github-client.js';
 import { runTargets } from './run/index.js';
 import { type EarlierComment, openPullRequestThread } from './run/pr-comment.js';
 import { findPullRequests, withPullRequestNote } from './run/pull-requests.js';
@@ -32,28 +33,30 @@ export async function run(dependencies: RunDependencies = {}): Promise<void> {
   saveState(STATE.isPost, 'true');
   const job = new JobCancellation(clock);
   job.listen(cancelSignal);
+  let step: StepContext | undefined;
   // Why the step fails; empty when it passes. `success` is written from this alone.
   const failures: string[] = [];
   let reported: { outcomes: RunOutcome[]; summary: boolean } | undefined;
   let checks: (CheckRunWriter | undefined)[] = [];
   try {
-    const step = await readSettings(input, env);
-    const notReady = deploymentNotReady(step.workflow);
+    const settings = await readSettings(input, env);
+    step = openStep(settings, clock, job);
+    const notReady = deploymentNotReady(settings.workflow);
     if (notReady) notice(line`${notReady}`);
     // Before the runs: a suite run's default note names the pull request found.
-    const found = await findPullRequests(step, clock, job.signal);
-    const targets = eachTarget(step).map((settings) => withPullRequestNote(settings, found));
-    checks = await CheckRunWriter.openAll(targets, clock, job);
+    const found = await findPullRequests(settings, step);
+    const targets = eachTarget(settings).map((target) => withPullRequestNote(target, found));
+    checks = await CheckRunWriter.openAll(targets, step);
     const ran = await runTargets(targets, clock, job, async (index, started) =>
       checks[index]?.started(started),
     );
-    const thread = await openPullRequestThread(ran, step, found, clock, job.signal);
+    const thread = await openPullRequestThread(ran, settings, found, step);
     const outcomes = await Promise.all(
       ran.map(async (outcome, index) => {
-        const settings = targets[index] as Settings;
+        const target = targets[index] as Settings;
         const earlier = thread.earlier[index] as EarlierComment;
-        const baseline = await findBaseline(settings, found, outcome, earlier, clock, job.signal);
-        return judgeAgainst(outcome, baseline, settings.failOn);
+        const baseline = await findBaseline(target, found, outcome, earlier, step as StepContext);
+        return judgeAgainst(outcome, baseline, target.failOn);
       }),
     );
     // Completed before the reports, so that the outputs carry each check run's URL.
@@ -63,10 +66,10 @@ export async function run(dependencies: RunDependencies = {}): Promise<void> {
         checkRunUrl: await checks[index]?.complete(outcome),
       })),
     );
-    const reports = await writeReports(checked, step);
+    const reports = await writeReports(checked, settings);
     failures.push(...reports.failures);
     setOutput('comment-url', (await thread.write(checked, failures.length > 0)) ?? '');
-    reported = { outcomes: checked, summary: step.summary };
+    reported = { outcomes: checked, summary: settings.summary };
   } catch (error) {
     // No outcome was learned: the inputs are wrong, or something unexpected broke.
     setOutput('status', 'ERROR');
@@ -80,6 +83,8 @@ export async function run(dependencies: RunDependencies = {}): Promise<void> {
   } finally {
     job.dispose();
   }
+  const requests = await step?.requestCount();
+  if (requests) debug(line`GitHub requests of this step: ${requests}.`);
   setOutput('success', String(failures.length === 0));
   for (const failure of failures) fail(line`${failure}`);
   // Last, so that the step's own warnings and failures come out of GitHub's ten of each first.

@@ -1,6 +1,8 @@
 import { eachTarget, type InputReader, MAX_TARGETS, readSettings, type Settings } from './inputs/settings.js';
 import { closeLeftoverCheckRun } from './run/check-runs.js';
+import { openStep } from './run/github-client.js';
 import { cancelRun, planRun } from './run/index.js';
+import { JobCancellation } from './run/signals.js';
 import { STATE, stateOf } from './run/state.js';
 import { stopLeftoverTunnels } from './run/tunnel.js';
 import { beginStep, info, reason, warning } from './runner/log.js';
@@ -42,13 +44,14 @@ export async function cleanup(dependencies: CleanupDependencies = {}): Promise<v
     }
     return;
   }
+  const step = openStep(targets[0] as Settings, clock, new JobCancellation(clock));
   await Promise.all(
     left.map(async (index) => {
       const settings = targets[index];
       if (!settings) return;
       const checkRunId = saved(STATE.checkRunId, index);
-      // Bounded by the GitHub budget of each task.
-      await closeLeftoverCheckRun(settings, checkRunId, clock, new AbortController().signal).catch((error) =>
+      // Bounded by the GitHub budget of each request.
+      await closeLeftoverCheckRun(checkRunId, step).catch((error) =>
         warning(line`Could not complete check run ${checkRunId}: ${reason(error)}`),
       );
       const runId = saved(STATE.runId, index);

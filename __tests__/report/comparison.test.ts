@@ -1,4 +1,4 @@
-import { digestOf } from '../../src/report/comment-digest.js';
+import { digestOf } from '../../src/report/digest.js';
 import { comparisonHeadline } from '../../src/report/format.js';
 import type { TestCase } from '../../src/report/outcome.js';
 import { compareRuns } from '../../src/run/compare.js';

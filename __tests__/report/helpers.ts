@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { afterEach, beforeEach, jest } from '@jest/globals';
-import { digestOf } from '../../src/report/comment-digest.js';
+import { digestOf } from '../../src/report/digest.js';
 import type { RunOutcome } from '../../src/report/outcome.js';
 import { judge } from '../../src/report/test-case-status.js';
 import { compareRuns } from '../../src/run/compare.js';

@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { digestOf } from '../../src/report/comment-digest.js';
+import { digestOf } from '../../src/report/digest.js';
 import { writeReports } from '../../src/report/index.js';
 import { renderSummary, SUMMARY_BUDGET_BYTES } from '../../src/report/summary.js';
 import { judge } from '../../src/report/test-case-status.js';

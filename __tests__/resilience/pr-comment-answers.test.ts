@@ -55,17 +55,17 @@ describe('the comment list', () => {
     [
       'a page that is not JSON',
       { kind: 'text', text: '<html>Sign in to the Wi-Fi</html>' },
-      "GitHub's answer does not match its API: the answer must be a list of {id: number, body?: string, user?: {id?: number, login?: string}}; got a string.",
+      "GitHub's answer does not match its API: the answer must be a list of {id: number, html_url: string, body?: string, user?: {id?: number, login?: string}}; got a string.",
     ],
     [
       'an object, not a list',
       { kind: 'status', status: 200, body: { message: 'Moved' } },
-      "GitHub's answer does not match its API: the answer must be a list of {id: number, body?: string, user?: {id?: number, login?: string}}; got an object.",
+      "GitHub's answer does not match its API: the answer must be a list of {id: number, html_url: string, body?: string, user?: {id?: number, login?: string}}; got an object.",
     ],
     [
       'comments with fields of the wrong type',
       { kind: 'status', status: 200, body: [{ id: '12', html_url: 5, body: 'x' }] },
-      "GitHub's answer does not match its API: field '[0].id' must be a number; got a string.",
+      "GitHub's answer does not match its API: field '[0].id' must be a number; got a string. field '[0].html_url' must be a string; got a number.",
     ],
     [
       'an answer that never ends',

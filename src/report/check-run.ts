@@ -1,5 +1,5 @@
 import { redact } from '../runner/secrets.js';
-import { DIGEST_MAX_CHARS, type Digest, digestLine, digestOf, readDigest } from './comment-digest.js';
+import { DIGEST_MAX_CHARS, type Digest, digestLine, digestOf, readDigest } from './digest.js';
 import { linked } from './escape.js';
 import { comparisonHeadline, countsLine, headingOf } from './format.js';
 import type { RunOutcome } from './outcome.js';
@@ -48,15 +48,19 @@ export function completedCheckRun(
   const compared = outcome.comparison ? ` · ${comparisonHeadline(outcome.comparison)}` : '';
   const title = `${headingOf(outcome)}: ${countsLine(outcome.counts)}${compared}`;
   const section = renderSummary([outcome], { junitWritten: false, budgetBytes: SECTION_BUDGET_BYTES });
-  const digest = digestLine('digest', digestOf(outcome.testCases, context.commit));
+  const digest = digestLine(digestOf(outcome.testCases, context.commit));
   return {
     title: redact(title.length > TITLE_MAX_CHARS ? `${title.slice(0, TITLE_MAX_CHARS - 1)}…` : title),
     summary: redact(`${section}\n${checkRunMarker(outcome, context.owner)}\n${digest}\n`),
   };
 }
 
-/** The digest of a check run's summary, when its marker says a run of the branch itself wrote it for this target. */
-export function branchDigestIn(summary: string | null | undefined, target: Target): Digest | undefined {
-  if (!summary?.includes(checkRunMarker(target, 'branch'))) return undefined;
-  return readDigest(summary, 'digest');
+/** The digest of a check run's summary, when its marker says `owner`'s run wrote it for this target. */
+export function digestIn(
+  summary: string | null | undefined,
+  target: Target,
+  owner: CheckRunOwner,
+): Digest | undefined {
+  if (!summary?.includes(checkRunMarker(target, owner))) return undefined;
+  return readDigest(summary ?? undefined);
 }

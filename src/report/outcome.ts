@@ -1,7 +1,6 @@
 // Both run kinds produce it; everything that reports reads only these types.
 import type { Mode } from '../inputs/settings.js';
 import type { InProgress, RunStatus } from '../service/interface.js';
-import type { Digest } from './comment-digest.js';
 import type { Verdict } from './test-case-status.js';
 
 export interface TestCase {
@@ -33,8 +32,6 @@ export interface Comparison {
   notCompared: TestCase[];
   /** The previous run had more failing test cases than its digest holds. */
   partial: boolean;
-  /** Carried into this run's comment for a re-run of the same commit. */
-  baseline: Digest;
 }
 
 export interface RunOutcome {

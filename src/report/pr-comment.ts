@@ -1,6 +1,5 @@
 import { redact } from '../runner/secrets.js';
 import { clean } from '../runner/text.js';
-import { cutTo, DIGEST_MAX_CHARS, digestLine, digestOf } from './comment-digest.js';
 import { escapeHtml, linked, UNTITLED } from './escape.js';
 import {
   comparisonHeadline,
@@ -90,8 +89,7 @@ export function renderComment(
   context: { headSha?: string; runUrl?: string; maxChars?: number; marker?: string },
 ): string {
   const { maxChars = COMMENT_MAX_CHARS } = context;
-  // A section of a step's comment gets a share of everything: its lists, its digests, its message.
-  const digestChars = Math.floor((maxChars * DIGEST_MAX_CHARS) / COMMENT_MAX_CHARS);
+  // A section of a step's comment gets a share of everything: its lists, its message.
   const frameChars = Math.floor((maxChars * FRAME_CHARS) / COMMENT_MAX_CHARS);
   const failing = outcome.reportOrder.filter((testCase) => testCase.verdict.fails);
   const links = [
@@ -99,7 +97,7 @@ export function renderComment(
     context.runUrl ? linked(context.runUrl, 'workflow run') : undefined,
   ].filter(Boolean);
   const news = outcome.comparison ? ` · ${comparisonHeadline(outcome.comparison)}` : '';
-  const budget = { left: maxChars - 2 * digestChars - frameChars };
+  const budget = { left: maxChars - frameChars };
   const lines = [
     context.marker ?? commentMarker(outcome),
     `### ${headingOf(outcome)}${news}`,
@@ -120,10 +118,19 @@ export function renderComment(
       : testCaseList(MARKDOWN, 'Failed', failing, budget)),
     ...testCaseList(MARKDOWN, 'Flaky', outcome.reportOrder.filter(isFlakyOnly), budget, { max: 10 }),
     '<sub>Kept up to date by test-run-action: the workflow run has the full list.</sub>',
-    digestLine('digest', digestOf(failing, context.headSha, digestChars)),
-    ...(outcome.comparison ? [digestLine('baseline', cutTo(outcome.comparison.baseline, digestChars))] : []),
   ];
   return redact(lines.join('\n'));
+}
+
+const REPORTED = /^<!-- test-run-action commit=([0-9a-f]{40,64}) -->$/m;
+
+/** The commit a comment reported, hidden: its check run holds the result a later run compares with. */
+export function reportedLine(commit: string | undefined): string[] {
+  return commit && /^[0-9a-f]{40,64}$/.test(commit) ? [`<!-- test-run-action commit=${commit} -->`] : [];
+}
+
+export function reportedCommit(body: string): string | undefined {
+  return REPORTED.exec(body)?.[1];
 }
 
 /** A step with several targets keeps one comment; its marker names them all, in order. */
@@ -138,13 +145,9 @@ export function sectionMarker(outcome: RunOutcome): string {
   return `<!-- test-run-action section ${targetKey(outcome)} -->`;
 }
 
-/** What a comment says of one target: all of it when it is that target's alone, else its section. */
-export function targetPart(body: string, outcome: RunOutcome): string | undefined {
-  if (body.includes(commentMarker(outcome))) return body;
-  const start = body.indexOf(sectionMarker(outcome));
-  if (start < 0) return undefined;
-  const end = body.indexOf('<!-- test-run-action section ', start + 1);
-  return body.slice(start, end < 0 ? undefined : end);
+/** Whether a comment reports this target: the target's alone, or a step's with a section of it. */
+export function reports(body: string, outcome: RunOutcome): boolean {
+  return body.includes(commentMarker(outcome)) || body.includes(sectionMarker(outcome));
 }
 
 /** One target: its comment as ever. Several: the step's outcome, then a section per target, each with a share of the room. */
@@ -153,14 +156,15 @@ export function renderStepComment(
   context: { headSha?: string; runUrl?: string },
 ): string {
   const [only] = outcomes;
-  if (outcomes.length === 1 && only) return renderComment(only, context);
+  if (outcomes.length === 1 && only)
+    return [renderComment(only, context), ...reportedLine(context.headSha)].join('\n');
   const passed = outcomes.filter((outcome) => outcome.success).length;
   const head = [stepMarker(outcomes), `## ${passed} of ${outcomes.length} targets passed`, ''];
   const share = Math.floor((COMMENT_MAX_CHARS - head.join('\n').length - STEP_FRAME_CHARS) / outcomes.length);
   const sections = outcomes.map((outcome) =>
     renderComment(outcome, { ...context, maxChars: share, marker: sectionMarker(outcome) }),
   );
-  return [...head, ...sections].join('\n');
+  return [...head, ...sections, ...reportedLine(context.headSha)].join('\n');
 }
 
 /** Room kept for the separators between sections. */

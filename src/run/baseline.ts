@@ -1,15 +1,14 @@
 import type { Settings } from '../inputs/settings.js';
 import { commitTested } from '../inputs/workflow-run.js';
-import { branchDigestIn } from '../report/check-run.js';
-import { baselineIn, type Digest, unionOf } from '../report/comment-digest.js';
+import { type CheckRunOwner, digestIn } from '../report/check-run.js';
+import { type Digest, unionOf } from '../report/digest.js';
 import type { RunOutcome } from '../report/outcome.js';
 import { info } from '../runner/log.js';
 import { line } from '../runner/text.js';
-import type { Clock } from '../service/clock.js';
 import { Aborted, GitHubError } from '../service/errors.js';
 import type { GitHub } from '../service/github.js';
-import { CHECK_RUN_PAGES, checkRunName, checkRunOwner } from './check-runs.js';
-import { connectGitHub, type GitHubTask, logFailure } from './github-client.js';
+import { checkRunName, checkRunOwner } from './check-runs.js';
+import { type GitHubTask, gitHubFor, logFailure, type StepContext } from './github-client.js';
 import type { EarlierComment } from './pr-comment.js';
 import type { PullRequestsOfRun } from './pull-requests.js';
 
@@ -24,10 +23,11 @@ const READ: GitHubTask = {
 };
 
 /** What a run is compared with, or why there is nothing. */
-export type Baseline = { digest: Digest; against: string } | { digest?: undefined; whyNone: string };
-type Target = Parameters<typeof branchDigestIn>[1];
+export type Baseline = { kind: 'found'; digest: Digest; against: string } | { kind: 'none'; whyNone: string };
+type Target = Parameters<typeof digestIn>[1];
 type Result = { sha: string; digest: Digest };
 const short = (sha: string) => sha.slice(0, 7);
+const none = (whyNone: string): Baseline => ({ kind: 'none', whyNone });
 
 /**
  * Pull request `number`'s baseline is its base branch: this target's result at the merge base (or
@@ -38,56 +38,60 @@ async function branchBaseline(
   settings: Settings,
   number: number | undefined,
   target: Target,
-  clock: Clock,
-  signal: AbortSignal,
+  step: StepContext,
 ): Promise<Baseline> {
   const { workflow } = settings;
   const commit = commitTested(workflow);
-  const [owner, repo] = (workflow.repository ?? '').split('/');
-  if (!commit || !owner || !repo) return { whyNone: 'the commit tested is not known' };
-  if (!settings.githubToken) return { whyNone: "input 'github-token' is empty" };
-  const github = (await connectGitHub(settings, READ, clock, signal))?.({ owner, repo });
-  if (!github) return { whyNone: 'GitHub could not be reached' };
+  if (!commit || !workflow.repository) return none('the commit tested is not known');
+  if (!settings.githubToken) return none("input 'github-token' is empty");
+  const github = await step.github();
+  if (!github) return none('GitHub could not be reached');
   try {
     const name = checkRunName(settings);
-    const results = resultsOf(github, await github.appId(ACTIONS_APP), name, target);
+    const results = resultsOf(github, await github.appId(ACTIONS_APP), name, target, 'branch');
     if (number === undefined) {
       const start = workflow.mergeGroup?.baseSha ?? (await github.firstParent(commit));
       const previous = start && (await results.nearest(start));
-      if (previous)
-        return { digest: previous.digest, against: `${short(previous.sha)} (this branch's previous result)` };
-      return { whyNone: `no earlier commit of this branch has a result of '${name}'` };
+      if (!previous) return none(`no earlier commit of this branch has a result of '${name}'`);
+      const against = `${short(previous.sha)} (this branch's previous result)`;
+      return { kind: 'found', digest: previous.digest, against };
     }
     // Read fresh: the payload's base is the one of the pull request's last update, and a re-run reuses it.
     const { base } = await github.pull(number);
-    if (!base.ref) return { whyNone: "GitHub did not name the pull request's base branch" };
+    if (!base.ref) return none("GitHub did not name the pull request's base branch");
     const atMergeBase = await results.nearest(await github.mergeBase(base.ref, commit));
-    if (!atMergeBase) return { whyNone: `${base.ref} has no result of '${name}' at the merge base` };
+    if (!atMergeBase) return none(`${base.ref} has no result of '${name}' at the merge base`);
     const head = base.sha && base.sha !== atMergeBase.sha ? await results.at(base.sha) : undefined;
     const also = head ? ` and its head ${short(head.sha)}` : '';
     return {
+      kind: 'found',
       digest: head ? unionOf(atMergeBase.digest, head.digest) : atMergeBase.digest,
       against: `${base.ref} at ${short(atMergeBase.sha)}${also} (the base branch)`,
     };
   } catch (error) {
-    if (error instanceof Aborted) return { whyNone: 'the job was cancelled' };
-    if (!(error instanceof GitHubError)) throw error;
-    logFailure(error, READ, info);
-    return { whyNone: "the base branch's results could not be read" };
+    return unread(error, "the base branch's results could not be read");
   }
 }
 
-/** This target's results on commits, as only a run of the branch itself, through the GitHub Actions app, wrote them. */
-function resultsOf(github: GitHub, appId: number, name: string, target: Target) {
+function unread(error: unknown, whyNone: string): Baseline {
+  if (error instanceof Aborted) return none('the job was cancelled');
+  if (!(error instanceof GitHubError)) throw error;
+  logFailure(error, READ, info);
+  return none(whyNone);
+}
+
+/** This target's results on commits, as only `owner`'s runs, through the GitHub Actions app, wrote them. */
+function resultsOf(github: GitHub, appId: number, name: string, target: Target, owner: CheckRunOwner) {
   const at = async (sha: string): Promise<Result | undefined> => {
-    const named = (await github.checkRunsOf(sha, CHECK_RUN_PAGES)).filter((run) => run.name === name);
+    const named = (await github.checkRunsOf(sha)).filter((run) => run.name === name);
     for (const run of named) {
-      const digest = run.app?.id === appId ? branchDigestIn(run.output.summary, target) : undefined;
+      const digest = run.app?.id === appId ? digestIn(run.output.summary, target, owner) : undefined;
       if (digest) return { sha, digest };
     }
     if (named.length > 0) {
+      const whose = owner === 'branch' ? 'a run of the branch itself' : 'a run of the pull request';
       info(
-        line`Ignored ${named.length} check run(s) named '${name}' on ${short(sha)}: not written by a run of the branch itself through the GitHub Actions app.`,
+        line`Ignored ${named.length} check run(s) named '${name}' on ${short(sha)}: not written by ${whose} through the GitHub Actions app.`,
       );
     }
     return undefined;
@@ -106,56 +110,68 @@ function resultsOf(github: GitHub, appId: number, name: string, target: Target) 
 }
 
 /**
+ * The fallback: the previous run on the pull request, the check run of the commit the action's own
+ * comment reported. On a re-run of that commit, its check run as the listing at the start found it.
+ */
+async function pullRequestBaseline(
+  settings: Settings,
+  earlier: EarlierComment,
+  target: Target,
+  step: StepContext,
+): Promise<Baseline> {
+  if (settings.checkRun === 'false') {
+    return none("check-run is 'false', so no earlier run's result is stored on the pull request");
+  }
+  if (earlier.commit === undefined) return none(earlier.whyNone);
+  const github = await gitHubFor(step, settings, READ, info);
+  if (!github) return none('GitHub could not be reached');
+  try {
+    const name = checkRunName(settings);
+    const results = resultsOf(github, await github.appId(ACTIONS_APP), name, target, 'pull-request');
+    const previous = await results.at(earlier.commit);
+    if (!previous)
+      return none(`the commit it last reported, ${short(earlier.commit)}, has no result of '${name}'`);
+    const rerun = earlier.commit === commitTested(settings.workflow);
+    const against = rerun
+      ? `the previous run of ${short(previous.sha)} (this is a re-run)`
+      : `the previous run of this target, at ${short(previous.sha)}`;
+    return { kind: 'found', digest: previous.digest, against };
+  } catch (error) {
+    return unread(error, "the previous run's result could not be read");
+  }
+}
+
+/**
  * What a run is compared with, or why there is nothing: decided here alone. The base branch's
- * result (a branch's own previous one), else the previous run on the pull request (its comment).
+ * result (a branch's own previous one), else the previous run on the pull request.
  */
 export async function findBaseline(
   settings: Settings,
   found: PullRequestsOfRun,
   ran: RunOutcome,
   earlier: EarlierComment,
-  clock: Clock,
-  signal: AbortSignal,
+  step: StepContext,
 ): Promise<Baseline> {
-  if (ran.status === 'STARTED') return { whyNone: 'the run was started with wait: false' };
-  const fromComment = commentBaseline(earlier);
+  if (ran.status === 'STARTED') return none('the run was started with wait: false');
   // GitHub is asked only where a comparison was asked for: its requests are shared by every job.
-  if (settings.failOn !== 'new' && settings.prComment === 'off') return fromComment;
+  if (settings.failOn !== 'new' && settings.prComment === 'off') return none('no comparison was asked for');
   const onBranch = checkRunOwner(settings) === 'branch';
   const number = found.pullRequests[0]?.number ?? settings.workflow.pullRequest?.number;
   // Neither a base branch nor a comment: one reason, the lookup's.
-  if (!onBranch && number === undefined) {
-    return { whyNone: found.whyNone ?? 'the pull request could not be found' };
-  }
+  if (!onBranch && number === undefined) return none(found.whyNone ?? 'the pull request could not be found');
   if (!FINISHED.includes(ran.status)) {
-    return fromComment.digest && !onBranch ? fromComment : { whyNone: 'the run did not finish' };
+    return onBranch ? none('the run did not finish') : pullRequestBaseline(settings, earlier, ran, step);
   }
-  const fromBranch = await branchBaseline(settings, onBranch ? undefined : number, ran, clock, signal);
+  const fromBranch = await branchBaseline(settings, onBranch ? undefined : number, ran, step);
   // With pr-comment 'off' there is no comment to fall back on.
-  if (fromBranch.digest || onBranch || settings.prComment === 'off') return fromBranch;
-  const fallback = fromComment.digest ? 'the previous run on the pull request' : 'nothing';
+  if (fromBranch.kind === 'found' || onBranch || settings.prComment === 'off') return fromBranch;
+  const fallback = await pullRequestBaseline(settings, earlier, ran, step);
+  const compared =
+    fallback.kind === 'found' ? 'the previous run on the pull request' : `nothing (${fallback.whyNone})`;
   info(
-    line`No result of the base branch to compare with (${fromBranch.whyNone}): comparing with ${fallback}.`,
+    line`No result of the base branch to compare with (${fromBranch.whyNone}): comparing with ${compared}.`,
   );
-  return fromComment;
-}
-
-/** The fallback: the run the earlier comment on the pull request reported, or why there is none. */
-function commentBaseline(earlier: EarlierComment): Baseline {
-  const { digest, rerun } = baselineIn(earlier.body, earlier.headSha);
-  if (digest) {
-    const against = rerun
-      ? 'the run before this commit (this is a re-run)'
-      : 'the previous run of this target';
-    return { digest, against };
-  }
-  const whyNone =
-    earlier.body === undefined
-      ? earlier.whyNone
-      : rerun
-        ? 'this commit was reported before, with nothing to compare with then either'
-        : "the earlier comment holds no run's digest";
-  return { whyNone };
+  return fallback;
 }
 
 /** Only a run that finished has test cases to compare, and only then is GitHub asked. */

@@ -12,14 +12,10 @@ import { redact } from '../runner/secrets.js';
 import { saveState } from '../runner/step.js';
 import { line } from '../runner/text.js';
 import type { Clock } from '../service/clock.js';
-import { Aborted, GitHubError } from '../service/errors.js';
+import { Aborted, GitHubError, isForbidden } from '../service/errors.js';
 import type { CheckRun, CheckRunFields, CheckRunWritten, GitHub } from '../service/github.js';
-import { connectGitHub, type GitHubTask, logFailure } from './github-client.js';
-import type { JobCancellation } from './signals.js';
+import { type GitHubTask, logFailure, type StepContext } from './github-client.js';
 import { STATE, stateOf } from './state.js';
-
-/** A commit's check runs are read up to this many pages of 100, for every target at once. */
-export const CHECK_RUN_PAGES = 3;
 
 const WRITE: GitHubTask = {
   doing: 'write the check run',
@@ -48,20 +44,21 @@ export function checkRunOwner(settings: Pick<Settings, 'workflow' | 'pullRequest
 
 const CONCLUSIONS = { TIMEDOUT: 'timed_out', CANCELLED: 'cancelled' } as const;
 
-/** What the writers of one step share: the commit, the connection, and the commit's check runs, listed once. */
+/** What the writers of one step share: the connection, whose listing of the commit's check runs is made once. */
 interface Shared {
-  github: () => GitHub;
+  github: GitHub;
   owner: CheckRunOwner;
   commit: string;
   loud: boolean;
   clock: Clock;
-  list: () => Promise<CheckRun[]>;
 }
 
 /** One target's check run on the commit tested: in progress while the run runs, completed with the step's outcome. */
 export class CheckRunWriter {
   private id?: number;
   private refused = false;
+  /** The in-progress write, which the run does not wait for. */
+  private pending: Promise<unknown> = Promise.resolve();
 
   private constructor(
     private readonly shared: Shared,
@@ -71,35 +68,24 @@ export class CheckRunWriter {
 
   /**
    * One writer per target; none where no check run is to be written: check-run 'false', wait
-   * 'false', or nowhere to write it. The commit's check runs are listed once for every target.
-   * Writes are not stopped by the job's cancellation, only bounded by its deadline, so that a
-   * cancelled run's check run is completed too.
+   * 'false', or nowhere to write it. Writes are not stopped by the job's cancellation, only bounded
+   * by its deadline, so that a cancelled run's check run is completed too.
    */
-  static async openAll(
-    targets: Settings[],
-    clock: Clock,
-    job: JobCancellation,
-  ): Promise<(CheckRunWriter | undefined)[]> {
+  static async openAll(targets: Settings[], step: StepContext): Promise<(CheckRunWriter | undefined)[]> {
     const none = targets.map(() => undefined);
     const [settings] = targets as [Settings];
     const commit = commitTested(settings.workflow);
-    const [owner, repo] = (settings.workflow.repository ?? '').split('/');
-    if (settings.checkRun === 'false' || !settings.wait || !commit || !owner || !repo) return none;
+    if (settings.checkRun === 'false' || !settings.wait || !commit || !settings.workflow.repository)
+      return none;
     const loud = settings.checkRun === 'true';
     if (!settings.githubToken) {
       const why = line`No check run: input 'github-token' is empty (it defaults to the workflow's token).`;
       loud ? warning(why) : info(why);
       return none;
     }
-    const connect = await connectGitHub(settings, WRITE, clock, new AbortController().signal);
-    if (!connect) return none;
-    const github = () => connect({ owner, repo }, job.deadline);
-    let listing: Promise<CheckRun[]> | undefined;
-    const list = () => {
-      listing ??= github().checkRunsOf(commit, CHECK_RUN_PAGES);
-      return listing;
-    };
-    const shared: Shared = { github, owner: checkRunOwner(settings), commit, loud, clock, list };
+    const github = await step.github();
+    if (!github) return none;
+    const shared: Shared = { github, owner: checkRunOwner(settings), commit, loud, clock: step.clock };
     return targets.map((target, index) => new CheckRunWriter(shared, checkRunName(target), index));
   }
 
@@ -107,17 +93,19 @@ export class CheckRunWriter {
     return new Date(this.shared.clock.now()).toISOString();
   }
 
-  /** Once the remote run has started. */
-  async started(target: Target & Pick<RunOutcome, 'runId' | 'dashboardUrl'>): Promise<void> {
+  /** Once the remote run has started; written while the run is polled. */
+  started(target: Target & Pick<RunOutcome, 'runId' | 'dashboardUrl'>): void {
     const output = inProgressCheckRun(target, this.shared.owner);
     const fields: CheckRunFields = { status: 'in_progress', started_at: this.now(), output };
-    await this.write(target, fields);
-    if (this.id !== undefined) saveState(stateOf(STATE.checkRunId, this.index), String(this.id));
+    this.pending = this.write(target, fields).then(() => {
+      if (this.id !== undefined) saveState(stateOf(STATE.checkRunId, this.index), String(this.id));
+    });
   }
 
   /** The check run's URL (check-run-url), when one was written. */
   async complete(outcome: RunOutcome): Promise<string | undefined> {
     if (outcome.status === 'STARTED') return undefined;
+    await this.pending;
     const conclusion =
       outcome.status in CONCLUSIONS
         ? CONCLUSIONS[outcome.status as keyof typeof CONCLUSIONS]
@@ -133,6 +121,7 @@ export class CheckRunWriter {
 
   /** An unexpected failure of the step: the check run it left in progress fails with it. */
   async fail(message: string): Promise<void> {
+    await this.pending.catch(() => undefined);
     if (this.id === undefined || this.refused) return;
     const output = { title: 'Could not learn the outcome', summary: redact(message) };
     const fields: CheckRunFields = {
@@ -141,7 +130,7 @@ export class CheckRunWriter {
       completed_at: this.now(),
       output,
     };
-    await this.shared.github().updateCheckRun(this.id, fields);
+    await this.shared.github.updateCheckRun(this.id, fields);
     saveState(stateOf(STATE.checkRunId, this.index), '');
   }
 
@@ -151,16 +140,16 @@ export class CheckRunWriter {
    */
   private async write(target: Target, fields: CheckRunFields): Promise<CheckRunWritten | undefined> {
     if (this.refused) return undefined;
-    const github = this.shared.github();
+    const { github, commit } = this.shared;
+    const marker = checkRunMarker(target, this.shared.owner);
+    const ours = (runs: CheckRun[]) =>
+      runs.find((run) => run.name === this.name && run.output.summary?.includes(marker));
     try {
-      if (this.id === undefined) {
-        const marker = checkRunMarker(target, this.shared.owner);
-        const runs = await this.shared.list();
-        this.id = runs.find((run) => run.name === this.name && run.output.summary?.includes(marker))?.id;
-      }
+      this.id ??= ours(await github.checkRunsOf(commit))?.id;
+      const made = async () => ours(await github.checkRunsOf(commit, true));
       const written =
         this.id === undefined
-          ? await github.createCheckRun({ ...fields, name: this.name, head_sha: this.shared.commit })
+          ? await github.createCheckRun({ ...fields, name: this.name, head_sha: commit }, made)
           : await github.updateCheckRun(this.id, fields);
       this.id = written.id;
       if (fields.status === 'completed') {
@@ -173,7 +162,7 @@ export class CheckRunWriter {
       // A cancelled job still completes the check run: the post step, or the next write, does.
       if (error instanceof Aborted) return undefined;
       if (!(error instanceof GitHubError)) throw error;
-      this.refused = error.status === 403 || error.status === 404;
+      this.refused = isForbidden(error);
       const task = { ...WRITE, doing: `write check run '${this.name}'` };
       // 'auto' asks for a check run where one can be had: a failure is a line, never a warning.
       logFailure(error, task, this.shared.loud ? warning : info);
@@ -183,20 +172,14 @@ export class CheckRunWriter {
 }
 
 /** The post step: a check run the killed main step left in progress is completed as cancelled. */
-export async function closeLeftoverCheckRun(
-  settings: Settings,
-  id: string,
-  clock: Clock,
-  signal: AbortSignal,
-): Promise<void> {
-  const [owner, repo] = (settings.workflow.repository ?? '').split('/');
-  if (!/^\d+$/.test(id) || !owner || !repo || !settings.githubToken) return;
-  const connect = await connectGitHub(settings, WRITE, clock, signal);
+export async function closeLeftoverCheckRun(id: string, step: StepContext): Promise<void> {
+  if (!/^\d+$/.test(id)) return;
+  const github = await step.github();
   const summary = 'The job was cancelled or stopped before the step could report the run.';
-  await connect?.({ owner, repo }).updateCheckRun(Number(id), {
+  await github?.updateCheckRun(Number(id), {
     status: 'completed',
     conclusion: 'cancelled',
-    completed_at: new Date(clock.now()).toISOString(),
+    completed_at: new Date(step.clock.now()).toISOString(),
     output: { title: 'Cancelled', summary },
   });
   info(line`Completed the check run the main step left in progress (${id}) as cancelled.`);

@@ -1,5 +1,5 @@
 import type { Settings } from '../inputs/settings.js';
-import { type Digest, titleHash } from '../report/comment-digest.js';
+import { type Digest, titleHash } from '../report/digest.js';
 import { comparisonHeadline, plural } from '../report/format.js';
 import type { Comparison, RunOutcome, TestCase } from '../report/outcome.js';
 import { info } from '../runner/log.js';
@@ -23,7 +23,6 @@ export function compareRuns(
     fixed: [],
     notCompared: [],
     partial: previous.failingHeldUpTo !== undefined,
-    baseline: previous,
   };
   // Per title: how many of its failures then are not yet matched by a failure or a pass now.
   const left = new Map(previous.counts);
@@ -60,12 +59,12 @@ export function judgeAgainst(
   failOn: Settings['failOn'],
 ): RunOutcome {
   if (outcome.status === 'STARTED') return outcome;
-  const comparison = baseline.digest && compareRuns(outcome.reportOrder, baseline);
+  const comparison = baseline.kind === 'found' ? compareRuns(outcome.reportOrder, baseline) : undefined;
   const compared = comparison ? { ...outcome, comparison } : outcome;
   if (comparison) info(line`Compared with ${comparison.against}: ${comparisonHeadline(comparison)}.`);
   if (failOn !== 'new' || outcome.success) return compared;
   if (!comparison) {
-    const why = 'whyNone' in baseline ? baseline.whyNone : '';
+    const why = baseline.kind === 'none' ? baseline.whyNone : '';
     info(line`fail-on is 'new', but there is nothing to compare with (${why}): any failure fails the step.`);
     return compared;
   }

@@ -2,13 +2,24 @@ import type { SharedSettings } from '../inputs/settings.js';
 import { warning } from '../runner/log.js';
 import { line } from '../runner/text.js';
 import type { Clock } from '../service/clock.js';
-import { GitHubError } from '../service/errors.js';
+import { isForbidden } from '../service/errors.js';
 import type { GitHub } from '../service/github.js';
 import { USER_AGENT } from '../service/user-agent.js';
+import type { JobCancellation } from './signals.js';
 
-/** Each task: a lookup, or one pull request's comment. */
-const GITHUB_BUDGET_MS = 30_000;
 const GITHUB_REQUEST_TIMEOUT_MS = 10_000;
+/** How long one request may wait for GitHub's rate limits, in all (and never past `timeout`). */
+const RATE_LIMIT_BOUND_MS = 120_000;
+
+/** What every part of one step's work shares: the clock, the job, and one connection to GitHub. */
+export interface StepContext {
+  clock: Clock;
+  job: JobCancellation;
+  /** The repository's connection, opened on first use; undefined without a token or a repository. */
+  github: () => Promise<GitHub | undefined>;
+  /** The requests the step sent to GitHub, for the debug log; undefined when it sent none. */
+  requestCount: () => Promise<string | undefined>;
+}
 
 /** For its warnings: "Could not <doing>", and what a 403 or 404 means. */
 export interface GitHubTask {
@@ -16,22 +27,21 @@ export interface GitHubTask {
   forbidden: string;
 }
 
-/** Each repository's task gets a fresh budget; undefined, after one warning, without a token. */
-export async function connectGitHub(
-  settings: SharedSettings,
-  task: GitHubTask,
-  clock: Clock,
-  signal: AbortSignal,
-): Promise<((repository: { owner: string; repo: string }, until?: number) => GitHub) | undefined> {
+export function openStep(settings: SharedSettings, clock: Clock, job: JobCancellation): StepContext {
+  let connection: Promise<GitHub | undefined> | undefined;
+  const github = () => {
+    connection ??= connect(settings, clock, job);
+    return connection;
+  };
+  const requestCount = async () => (await connection?.catch(() => undefined))?.requestCount();
+  return { clock, job, github, requestCount };
+}
+
+async function connect(settings: SharedSettings, clock: Clock, job: JobCancellation) {
   const token = settings.githubToken;
-  if (!token) {
-    warning(
-      line`Could not ${task.doing}: input 'github-token' is empty (it defaults to the workflow's token).`,
-    );
-    return undefined;
-  }
-  // Octokit, and zod for GitHub's answers, come only with the comment or lookup: every other run
-  // starts without them.
+  const [owner, repo] = (settings.workflow.repository ?? '').split('/');
+  if (!token || !owner || !repo) return undefined;
+  // Octokit, and zod for GitHub's answers, come only with a GitHub request: every other run starts without them.
   const [{ getOctokit }, { GitHub, githubFetch }] = await Promise.all([
     import('@actions/github'),
     import('../service/github.js'),
@@ -43,16 +53,36 @@ export async function connectGitHub(
     userAgent: USER_AGENT,
     request: { fetch: githubFetch(apiUrl, requestTimeoutMs, clock) },
   });
-  // `until`: a cancelled job's deadline, which no budget may outlast.
-  return ({ owner, repo }, until = Number.POSITIVE_INFINITY) => {
-    const deadline = Math.min(clock.now() + GITHUB_BUDGET_MS, until);
-    return new GitHub(octokit, apiUrl, { owner, repo }, { clock, deadline, requestTimeoutMs, signal });
-  };
+  return new GitHub(
+    octokit,
+    apiUrl,
+    { owner, repo },
+    {
+      clock,
+      requestTimeoutMs,
+      signal: job.signal,
+      until: () => job.deadline,
+      rateLimitMs: Math.min(RATE_LIMIT_BOUND_MS, settings.timeoutMs),
+    },
+  );
+}
+
+/** The step's connection for a task, or undefined after one line saying there is no token. */
+export async function gitHubFor(
+  step: StepContext,
+  settings: SharedSettings,
+  task: GitHubTask,
+  log = warning,
+): Promise<GitHub | undefined> {
+  if (!settings.githubToken) {
+    log(line`Could not ${task.doing}: input 'github-token' is empty (it defaults to the workflow's token).`);
+    return undefined;
+  }
+  return step.github();
 }
 
 export function logFailure(error: unknown, task: GitHubTask, log = warning): undefined {
   const reason = error instanceof Error ? error.message : String(error);
-  const forbidden = error instanceof GitHubError && (error.status === 403 || error.status === 404);
-  log(line`Could not ${task.doing}. ${reason}${forbidden ? ` ${task.forbidden}` : ''}`);
+  log(line`Could not ${task.doing}. ${reason}${isForbidden(error) ? ` ${task.forbidden}` : ''}`);
   return undefined;
 }

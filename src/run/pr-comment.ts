@@ -4,22 +4,21 @@ import type { RunOutcome } from '../report/outcome.js';
 import {
   commentMarker,
   renderStepComment,
+  reportedCommit,
+  reports,
   sectionMarker,
   stepMarker,
-  targetPart,
 } from '../report/pr-comment.js';
 import { info } from '../runner/log.js';
 import { line } from '../runner/text.js';
-import type { Clock } from '../service/clock.js';
 import { GitHubError } from '../service/errors.js';
 import type { Comment, CreatedComment, GitHub } from '../service/github.js';
-import { connectGitHub, type GitHubTask, logFailure } from './github-client.js';
+import { type GitHubTask, gitHubFor, logFailure, type StepContext } from './github-client.js';
 import type { PullRequestsOfRun } from './pull-requests.js';
 
-/** What the earlier comment says of one target, for fail-on 'new''s fallback. */
+/** The commit the earlier comment reported of one target (its check run is fail-on 'new''s fallback). */
 export interface EarlierComment {
-  body?: string;
-  headSha?: string;
+  commit?: string;
   /** Why there is no earlier comment to compare with. */
   whyNone: string;
 }
@@ -68,7 +67,7 @@ async function writeComment(
   // Read just before writing: an older commit's run that ends last (a re-run, a slower workflow) must
   // not replace the comment of the newer head, nor become the next push's baseline.
   if (tested !== undefined) {
-    const head = (await github.pull(number)).head.sha;
+    const head = (await github.pull(number, true)).head.sha;
     if (head !== tested) {
       info(
         line`No pull request comment: this run tested ${tested.slice(0, 7)}, but pull request #${number}'s head is now ${head.slice(0, 7)} (a newer push; its run writes the comment).`,
@@ -87,7 +86,7 @@ async function writeComment(
       info(line`The comment on pull request #${number} was deleted meanwhile: writing it anew.`);
     }
   }
-  const created = await github.createComment(number, body);
+  const created = await github.createComment(number, body, marker);
   info(line`Commented on pull request #${number}: ${created.html_url}`);
   // Without the token's identity no earlier comment is its own to edit.
   if (thread.untrusted) return created.html_url;
@@ -131,13 +130,12 @@ export async function openPullRequestThread(
   outcomes: RunOutcome[],
   settings: SharedSettings,
   found: PullRequestsOfRun,
-  clock: Clock,
-  signal: AbortSignal,
+  step: StepContext,
 ): Promise<PullRequestThread> {
   const [firstPullRequest] = found.pullRequests;
   const headSha = firstPullRequest?.headSha;
   const none = (whyNone: string): PullRequestThread => ({
-    earlier: outcomes.map(() => ({ headSha, whyNone })),
+    earlier: outcomes.map(() => ({ whyNone })),
     write: async () => undefined,
   });
   if (settings.prComment === 'off') return none("pr-comment is 'off'");
@@ -152,17 +150,16 @@ export async function openPullRequestThread(
   if (skip) info(line`No pull request comment: ${skip}.`);
   if (skip || !firstPullRequest) return none(skip ?? 'the pull request could not be found');
   const task = commentTask(settings.workflow);
-  const connect = await connectGitHub(settings, task, clock, signal);
+  const github = await gitHubFor(step, settings, task);
   const unread = 'the pull request comment could not be read';
-  if (!connect) return none(unread);
+  if (!github) return none(unread);
   const marker = stepMarker(outcomes);
   const markers =
     outcomes.length === 1
       ? [marker]
       : [marker, ...outcomes.flatMap((o) => [commentMarker(o), sectionMarker(o)])];
   const threads = [];
-  for (const { owner, repo, number } of found.pullRequests) {
-    const github = connect({ owner, repo });
+  for (const { number } of found.pullRequests) {
     const lookup = github.findComments(number, markers).then(({ comments, untrusted }) => ({
       github,
       number,
@@ -191,10 +188,11 @@ export async function openPullRequestThread(
     : first.untrusted
       ? 'GitHub could not say who the github-token acts as, so no earlier comment is trusted'
       : 'this is the first run of this target on the pull request';
-  // The newest of the comments that say something of the target: the step's, or a matrix's.
+  // The newest of the comments that report the target: the step's, or a matrix's.
   const earlier = outcomes.map((outcome): EarlierComment => {
-    const parts = (first?.comments ?? []).map(({ body }) => body && targetPart(body, outcome));
-    return { body: parts.filter((part) => part).at(-1) ?? undefined, headSha, whyNone };
+    const body = (first?.comments ?? []).filter(({ body }) => body && reports(body, outcome)).at(-1)?.body;
+    const commit = body ? reportedCommit(body) : undefined;
+    return { commit, whyNone: body ? 'the earlier comment names no commit it reported' : whyNone };
   });
   return { earlier, write };
 }

@@ -3,10 +3,9 @@ import type { Settings, SharedSettings } from '../inputs/settings.js';
 import { commitTested, isPullRequestEvent, type PullRequestRef } from '../inputs/workflow-run.js';
 import { info } from '../runner/log.js';
 import { line } from '../runner/text.js';
-import type { Clock } from '../service/clock.js';
 import { Aborted, GitHubError } from '../service/errors.js';
 import type { GitHub, Pull } from '../service/github.js';
-import { connectGitHub, type GitHubTask, logFailure } from './github-client.js';
+import { type GitHubTask, gitHubFor, logFailure, type StepContext } from './github-client.js';
 
 /** One commit at the head of several pull requests: this many get the comment. */
 const MAX_PULL_REQUESTS = 3;
@@ -30,8 +29,7 @@ const none = (whyNone?: string): PullRequestsOfRun => ({ pullRequests: [], whyNo
 /** See the README's table of events. GitHub is asked only when a comment is due. */
 export async function findPullRequests(
   settings: SharedSettings,
-  clock: Clock,
-  signal: AbortSignal,
+  step: StepContext,
 ): Promise<PullRequestsOfRun> {
   const { workflow, pullRequestNumber } = settings;
   // Also for fail-on 'new': the pull request names the base branch to compare with.
@@ -47,7 +45,7 @@ export async function findPullRequests(
   if (!asked) return none();
   const [owner, repo] = (workflow.repository ?? '').split('/');
   if (!owner || !repo) return none('GITHUB_REPOSITORY does not name the repository');
-  const github = (await connectGitHub(settings, LOOKUP, clock, signal))?.({ owner, repo });
+  const github = await gitHubFor(step, settings, LOOKUP);
   if (!github) return none();
   try {
     const found = await lookUp(github, settings);

@@ -17,6 +17,27 @@ export class GitHubError extends RequestFailed {
   override name = 'GitHubError';
 }
 
+/**
+ * GitHub's rate limit answered (a primary one: no requests left until `resetsAt`; a secondary one:
+ * too many at once, for `waitMs` or, when GitHub does not say, a minute or more).
+ */
+export class RateLimited extends GitHubError {
+  override name = 'RateLimited';
+  constructor(
+    message: string,
+    status: number,
+    readonly limit: { primary: boolean; waitMs?: number; resetsAt?: number },
+  ) {
+    super(message, status);
+  }
+}
+
+/** A refusal that names a permission: 403 or 404, but not a rate limit, which GitHub answers with 403 too. */
+export function isForbidden(error: unknown): boolean {
+  const refused = error instanceof GitHubError && (error.status === 403 || error.status === 404);
+  return refused && !(error instanceof RateLimited);
+}
+
 /** The `timeout` input expired, or the service asked for a wait (Retry-After) that would outlast it. */
 export class DeadlineExceeded extends Error {
   override name = 'DeadlineExceeded';

@@ -1,11 +1,21 @@
 import type { getOctokit } from '@actions/github';
 import * as z from 'zod/mini';
+import { formatDuration } from '../runner/duration.js';
 import { info } from '../runner/log.js';
 import { line } from '../runner/text.js';
 import type { Clock } from './clock.js';
-import { Aborted, GitHubError } from './errors.js';
-import { type Party, type RequestContext, type RetryRule, request } from './request.js';
+import { Aborted, GitHubError, RateLimited } from './errors.js';
+import {
+  errorText,
+  type Party,
+  parseRetryAfter,
+  type Request,
+  type RequestContext,
+  type RetryRule,
+  request,
+} from './request.js';
 import { once, validate } from './schemas.js';
+import { type HttpAnswer, MAX_ANSWER_BYTES } from './transport.js';
 import { issuePath } from './validation.js';
 
 type Octokit = ReturnType<typeof getOctokit>;
@@ -25,6 +35,7 @@ const answers = once(() => {
     list: z.array(
       z.object({
         id: z.number(),
+        html_url: z.string(),
         body: z.nullish(z.string()),
         user: z.nullish(z.object({ id: z.optional(z.number()), login: z.optional(z.string()) })),
       }),
@@ -88,6 +99,28 @@ function checked<T>(schema: z.ZodMiniType<T>, value: unknown, what: string): T {
 const notTheOrigin = (origin: string) =>
   `not the API's origin ${origin}: the github-token goes to that origin only, so nothing was sent there`;
 
+/**
+ * GitHub's rate limits, as its documentation tells them: a primary one leaves no requests until
+ * `x-ratelimit-reset`; a secondary one (too many at once, or too many writes) answers 403 or 429
+ * saying so, with `Retry-After` or with no header at all.
+ */
+function rateLimit({ status, headers, body }: HttpAnswer, operation: Request, now: number) {
+  if (status !== 403 && status !== 429) return undefined;
+  const said = errorText(body, 'message');
+  const primary = headers.get('x-ratelimit-remaining') === '0';
+  if (status === 403 && !primary && !/secondary rate limit|abuse/i.test(said)) return undefined;
+  const reset = Number(headers.get('x-ratelimit-reset')) * 1000;
+  const resetsAt = primary && reset > 0 ? reset : undefined;
+  const waitMs =
+    parseRetryAfter(headers.get('retry-after'), now) ??
+    (resetsAt === undefined ? undefined : Math.max(0, resetsAt - now));
+  return new RateLimited(`Could not ${operation.name}: HTTP ${status}${said}`, status, {
+    primary,
+    waitMs,
+    resetsAt,
+  });
+}
+
 const GITHUB: Party = {
   name: 'GitHub',
   errorField: 'message',
@@ -98,15 +131,7 @@ const GITHUB: Party = {
   // The 403 and 404 of a comment are explained where the step knows why it comments.
   advice: () => undefined,
   failed: (message, status) => new GitHubError(message, status),
-  // GitHub's secondary rate limit answers 403 with no quota left: a refusal, like 429.
-  refusal: ({ status, headers }, now) => {
-    if (status !== 403 || headers.get('x-ratelimit-remaining') !== '0') return undefined;
-    const reset = Number(headers.get('x-ratelimit-reset')) * 1000;
-    return {
-      status: 429,
-      retryAfterMs: Number.isFinite(reset) ? Math.max(0, reset - now) : undefined,
-    };
-  },
+  rateLimit,
 };
 
 /**
@@ -142,47 +167,155 @@ export function githubFetch(
 
 type Fetch = { fetch: ReturnType<typeof githubFetch> };
 
+/** What every request of one step's connection shares. */
+export interface Connection {
+  clock: Clock;
+  requestTimeoutMs: number;
+  /** The job's cancellation: it stops the reads; the writes go on, until `until()`. */
+  signal: AbortSignal;
+  /** A cancelled job's deadline, which no request outlasts. */
+  until: () => number | undefined;
+  /** How long one request may wait for GitHub's rate limits in all. */
+  rateLimitMs: number;
+}
+
+/** Each request's budget, its retries included; a rate limit's wait comes on top. */
+const REQUEST_BUDGET_MS = 30_000;
+/** A secondary limit without Retry-After: GitHub's advice is a minute at least, longer on each repeat. */
+const SECONDARY_WAIT_MS = 60_000;
+const RATE_LIMIT_TRIES = 3;
+/** GitHub's advice to integrations that write much: a second between writes. */
+const WRITE_GAP_MS = 1000;
+/** One target's writes (in progress, completed, the comment) go at full speed; more are spaced. */
+const WRITES_AT_FULL_SPEED = 3;
+
+interface Sent<T> {
+  /** Octokit's route, which the step's count of requests goes by. */
+  route: { method: string; url: string };
+  what: string;
+  rule?: RetryRule;
+  write?: boolean;
+  /** Default REQUEST_BUDGET_MS. */
+  budgetMs?: number;
+  send: (request: Fetch) => Promise<T>;
+  /** A create limited by GitHub may have acted: before it is sent again, what it would have made. */
+  made?: () => Promise<T | undefined>;
+}
+
+/**
+ * One step's connection to one repository: what GitHub answers alike for every target (the app,
+ * a pull request, a merge base, a commit's check runs and parents) is asked once; writes go one at
+ * a time; GitHub's rate limits are waited out within their own bound.
+ */
 export class GitHub {
+  private readonly asked = new Map<string, Promise<unknown>>();
+  private readonly counts = new Map<string, number>();
+  private writes: Promise<unknown> = Promise.resolve();
+  private written = 0;
+  private lastWriteAt = 0;
+
   constructor(
     private readonly octokit: Octokit,
     private readonly apiUrl: string,
     private readonly repo: { owner: string; repo: string },
-    private readonly context: RequestContext,
+    private readonly connection: Connection,
     private readonly rest = octokit.rest,
   ) {}
 
-  /** A request that failed comes out as the GitHubError (or Aborted) the transport threw, not Octokit's wrapper. */
-  private async call<T>(
-    what: string,
-    rule: RetryRule,
-    send: (request: Fetch) => Promise<T>,
-    context = this.context,
-  ): Promise<T> {
-    try {
-      return await send({
-        fetch: githubFetch(this.apiUrl, context.requestTimeoutMs, context.clock, { what, rule, context }),
-      });
-    } catch (error) {
-      const cause = (error as { cause?: unknown } | undefined)?.cause;
-      throw cause instanceof GitHubError || cause instanceof Aborted ? cause : error;
+  /** The step's requests by route, for the debug log: "9 (GET /apps/{app_slug} 1, …)". */
+  requestCount(): string {
+    const total = [...this.counts.values()].reduce((sum, count) => sum + count, 0);
+    const each = [...this.counts].map(([route, count]) => `${route} ${count}`);
+    return `${total}${each.length > 0 ? ` (${each.join(', ')})` : ''}`;
+  }
+
+  private once<T>(key: string, ask: () => Promise<T>): Promise<T> {
+    let answer = this.asked.get(key) as Promise<T> | undefined;
+    if (answer === undefined) {
+      answer = ask();
+      this.asked.set(key, answer);
     }
+    return answer;
+  }
+
+  /** A request that failed comes out as the GitHubError (or Aborted) the transport threw, not Octokit's wrapper. */
+  private async call<T>(sent: Sent<T>): Promise<T> {
+    const { clock, signal } = this.connection;
+    const route = `${sent.route.method} ${sent.route.url}`;
+    let waitedMs = 0;
+    for (let tries = 1; ; tries++) {
+      const until = Math.min(
+        this.connection.until() ?? Number.POSITIVE_INFINITY,
+        clock.now() + (sent.budgetMs ?? REQUEST_BUDGET_MS),
+      );
+      const context: RequestContext = {
+        clock,
+        deadline: until,
+        requestTimeoutMs: this.connection.requestTimeoutMs,
+        signal: sent.write ? undefined : signal,
+        onSend: () => this.counts.set(route, (this.counts.get(route) ?? 0) + 1),
+      };
+      const call = { what: sent.what, rule: sent.rule ?? 'github', context };
+      try {
+        return await sent.send({ fetch: githubFetch(this.apiUrl, context.requestTimeoutMs, clock, call) });
+      } catch (error) {
+        const cause = (error as { cause?: unknown } | undefined)?.cause;
+        const failure = cause instanceof GitHubError || cause instanceof Aborted ? cause : error;
+        if (!(failure instanceof RateLimited)) throw failure;
+        const waitMs = failure.limit.waitMs ?? SECONDARY_WAIT_MS * 2 ** (tries - 1);
+        const left = Math.min(
+          this.connection.rateLimitMs - waitedMs,
+          (this.connection.until() ?? Number.POSITIVE_INFINITY) - clock.now(),
+        );
+        if (tries >= RATE_LIMIT_TRIES || waitMs > left) throw stillLimited(failure, waitedMs, clock.now());
+        info(line`GitHub's rate limit: trying to ${sent.what} again in ${formatDuration(waitMs)}.`);
+        await clock.sleep(waitMs, signal.aborted ? undefined : signal);
+        waitedMs += waitMs;
+        const made = await sent.made?.();
+        if (made !== undefined) return made;
+      }
+    }
+  }
+
+  /** Writes one at a time, a second apart once there are many. */
+  private inTurn<T>(sent: Sent<T>): Promise<T> {
+    const { clock } = this.connection;
+    const turn = this.writes.then(async () => {
+      const gapMs = this.lastWriteAt + WRITE_GAP_MS - clock.now();
+      if (this.written >= WRITES_AT_FULL_SPEED && gapMs > 0) await clock.sleep(gapMs);
+      try {
+        return await this.call({ ...sent, write: true });
+      } finally {
+        this.written++;
+        this.lastWriteAt = clock.now();
+      }
+    });
+    this.writes = turn.catch(() => undefined);
+    return turn;
   }
 
   /** One of Octokit's typed calls, over githubFetch; GitHub's answer checked against its schema. */
   private async send<P, T>(
     what: string,
     schema: z.ZodMiniType<T>,
-    method: (params: P & { request: Fetch }) => Promise<{ data: unknown }>,
+    method: Endpoint<P>,
     params: NoInfer<P>,
-    rule: RetryRule = 'github',
+    write?: { rule?: RetryRule; made?: () => Promise<T | undefined> },
   ): Promise<T> {
-    const answer = await this.call(what, rule, (request) => method({ ...params, request }));
-    return checked(schema, answer.data, what);
+    const sent: Sent<unknown> = {
+      what,
+      route: method.endpoint.DEFAULTS,
+      rule: write?.rule,
+      send: async (request) => checked(schema, (await method({ ...params, request })).data, what),
+      made: write?.made,
+    };
+    return (await (write ? this.inTurn(sent) : this.call(sent))) as T;
   }
 
   /** Page after page from an endpoint's first, as the Link header names them (githubFetch checks their origin). */
   private async pages<P, T>(
     what: string,
+    endpoint: Endpoint<never>,
     first: { method: string; url: string },
     schema: z.ZodMiniType<P>,
     pick: (page: P) => T[],
@@ -191,8 +324,11 @@ export class GitHub {
     const picked: T[] = [];
     for (let number = 1, url = first.url; url && number <= maxPages; number++) {
       const named = `${what} (page ${number})`;
-      const get = (request: Fetch) => this.octokit.request({ ...first, url, request });
-      const answer = await this.call(named, 'github', get);
+      const answer = await this.call({
+        what: named,
+        route: endpoint.endpoint.DEFAULTS,
+        send: (request) => this.octokit.request({ ...first, url, request }),
+      });
       picked.push(...pick(checked(schema, answer.data, named)));
       url = /<([^>]+)>;\s*rel="next"/.exec(answer.headers.link ?? '')?.[1] ?? '';
     }
@@ -200,34 +336,40 @@ export class GitHub {
   }
 
   /**
-   * Who the token acts as (GraphQL's viewer: REST's GET /user refuses the workflow's token), in a
-   * third of the time left at most, so that the write keeps time to happen.
+   * Who the token acts as (GraphQL's viewer: REST's GET /user refuses the workflow's token), asked
+   * once, in a third of a request's budget: the comment it is asked for keeps time to be written.
    */
-  private async identity(): Promise<{ login: string; id?: number } | undefined> {
+  private identity(): Promise<{ login: string; id?: number } | undefined> {
     const what = 'learn who the github-token acts as';
-    const now = this.context.clock.now();
-    const slice = { ...this.context, deadline: now + Math.floor((this.context.deadline - now) / 3) };
     const query = (request: Fetch) =>
       this.octokit.graphql<unknown>('query { viewer { login databaseId } }', { request });
-    try {
-      const { viewer } = checked(answers().viewer, await this.call(what, 'github', query, slice), what);
-      return { login: viewer.login, id: viewer.databaseId ?? undefined };
-    } catch (error) {
-      // GraphQL errors in an answer: no retry will change them.
-      const graphql = (error as { name?: string }).name === 'GraphqlResponseError';
-      if (!graphql && !(error instanceof GitHubError)) throw error;
-      const reason = graphql ? 'GitHub did not say' : (error as GitHubError).message;
-      info(
-        line`Could not learn who the github-token acts as (${reason}): no earlier comment is updated or compared with, a new one is written.`,
-      );
-      return undefined;
-    }
+    const ask = async () => {
+      try {
+        const route = { method: 'POST', url: '/graphql' };
+        const budgetMs = REQUEST_BUDGET_MS / 3;
+        const { viewer } = checked(
+          answers().viewer,
+          await this.call({ what, route, budgetMs, send: query }),
+          what,
+        );
+        return { login: viewer.login, id: viewer.databaseId ?? undefined };
+      } catch (error) {
+        // GraphQL errors in an answer: no retry will change them.
+        const graphql = (error as { name?: string }).name === 'GraphqlResponseError';
+        if (!graphql && !(error instanceof GitHubError)) throw error;
+        const reason = graphql ? 'GitHub did not say' : (error as GitHubError).message;
+        info(
+          line`Could not learn who the github-token acts as (${reason}): no earlier comment is updated or compared with, a new one is written.`,
+        );
+        return undefined;
+      }
+    };
+    return this.once('identity', ask);
   }
 
   /**
-   * The token's own comments holding any of `markers`, oldest first, listed once. When GitHub
-   * cannot say who the token is (`untrusted`), none is: another app's copy must never be edited or
-   * believed.
+   * The token's own comments holding any of `markers`, oldest first. When GitHub cannot say who
+   * the token is (`untrusted`), none is: another app's copy must never be edited or believed.
    */
   async findComments(
     number: number,
@@ -251,38 +393,43 @@ export class GitHub {
 
   private marked(number: number, markers: string[]): Promise<Comment[]> {
     const params = { ...this.repo, issue_number: number, per_page: 100 };
-    const first = this.rest.issues.listComments.endpoint(params);
+    const list = this.rest.issues.listComments;
     const what = `list the comments of pull request #${number}`;
     const keep = ({ body }: Comment) => markers.some((marker) => body?.includes(marker));
-    return this.pages(what, first, answers().list, (comments) => comments.filter(keep));
+    return this.pages(what, list, list.endpoint(params), answers().list, (comments) => comments.filter(keep));
   }
 
   async updateComment(id: number, body: string): Promise<string> {
     const params = { ...this.repo, comment_id: id, body };
     const what = 'update the pull request comment';
-    return (await this.send(what, answers().written, this.rest.issues.updateComment, params)).html_url;
+    return (await this.send(what, answers().written, this.rest.issues.updateComment, params, {})).html_url;
   }
 
-  /** Retried only when GitHub cannot have created the comment. */
-  createComment(number: number, body: string): Promise<CreatedComment> {
+  /** After a rate limit, sent again only where the token's own comment with `marker` is not there. */
+  createComment(number: number, body: string, marker: string): Promise<CreatedComment> {
     const params = { ...this.repo, issue_number: number, body };
     const what = `comment on pull request #${number}`;
-    return this.send(what, answers().created, this.rest.issues.createComment, params, 'github-create');
+    const made = async () => (await this.findComments(number, [marker])).comments.at(-1);
+    const create = this.rest.issues.createComment;
+    return this.send(what, answers().created, create, params, { rule: 'github-create', made });
   }
 
   /** A comment already gone (another run deleted it, or a retry's first attempt did) is no failure. */
   async deleteComment(id: number): Promise<void> {
     const what = 'delete a duplicate pull request comment';
+    const params = { ...this.repo, comment_id: id };
     try {
-      await this.send(what, z.unknown(), this.rest.issues.deleteComment, { ...this.repo, comment_id: id });
+      await this.send(what, z.unknown(), this.rest.issues.deleteComment, params, {});
     } catch (error) {
       if (!(error instanceof GitHubError && error.status === 404)) throw error;
     }
   }
 
-  pull(number: number): Promise<Pull> {
+  /** Read once for the step; `fresh`: read now (is the commit tested still the head?). */
+  pull(number: number, fresh = false): Promise<Pull> {
     const params = { ...this.repo, pull_number: number };
-    return this.send(`read pull request #${number}`, answers().pull, this.rest.pulls.get, params);
+    const read = () => this.send(`read pull request #${number}`, answers().pull, this.rest.pulls.get, params);
+    return fresh ? read() : this.once(`pull ${number}`, read);
   }
 
   /** The first 100 pull requests of a commit: [] for a fork's commit; 422 (no such commit here) too. */
@@ -298,48 +445,95 @@ export class GitHub {
   }
 
   openPulls(keep: (pull: Pull) => boolean, maxPages: number, head?: string): Promise<Pull[]> {
-    const first = this.rest.pulls.list.endpoint({ ...this.repo, state: 'open', per_page: 100, head });
+    const list = this.rest.pulls.list;
+    const first = list.endpoint({ ...this.repo, state: 'open', per_page: 100, head });
     const what = 'list the open pull requests';
-    return this.pages(what, first, answers().pulls, (pulls) => pulls.filter(keep), maxPages);
+    return this.pages(what, list, first, answers().pulls, (pulls) => pulls.filter(keep), maxPages);
   }
 
-  /** Every check run of a commit, of every app and name, newest first: one listing serves every target. */
-  checkRunsOf(sha: string, maxPages: number): Promise<CheckRun[]> {
+  /**
+   * Every check run of a commit, of every app and name, newest first, listed once for every target
+   * (`fresh`: listed now). Pages are small enough for the answer cap whatever other apps wrote.
+   */
+  checkRunsOf(sha: string, fresh = false): Promise<CheckRun[]> {
     const what = `list the check runs of commit ${sha.slice(0, 7)}`;
-    const params = { ...this.repo, ref: sha, filter: 'all', per_page: 100 } as const;
-    const first = this.rest.checks.listForRef.endpoint(params);
-    return this.pages(what, first, answers().checkRuns, (page) => page.check_runs, maxPages);
+    const list = this.rest.checks.listForRef;
+    const first = list.endpoint({ ...this.repo, ref: sha, filter: 'all', per_page: CHECK_RUNS_PER_PAGE });
+    const read = () =>
+      this.pages(what, list, first, answers().checkRuns, (page) => page.check_runs, CHECK_RUN_PAGES);
+    return fresh ? read() : this.once(`check runs ${sha}`, read);
   }
 
-  /** Retried only when GitHub cannot have created it, so that a retry never leaves two. */
-  createCheckRun(fields: CheckRunFields & { name: string; head_sha: string }): Promise<CheckRunWritten> {
+  /** After a rate limit, sent again only where `made` finds no such check run on the commit. */
+  createCheckRun(
+    fields: CheckRunFields & { name: string; head_sha: string },
+    made: () => Promise<CheckRunWritten | undefined>,
+  ): Promise<CheckRunWritten> {
     const what = `create check run '${fields.name}'`;
     const params = { ...this.repo, ...fields };
-    return this.send(what, answers().checkRunWritten, this.rest.checks.create, params, 'github-create');
+    const create = this.rest.checks.create;
+    return this.send(what, answers().checkRunWritten, create, params, { rule: 'github-create', made });
   }
 
   updateCheckRun(id: number, fields: CheckRunFields): Promise<CheckRunWritten> {
     const params = { ...this.repo, check_run_id: id, ...fields };
-    return this.send(`update check run ${id}`, answers().checkRunWritten, this.rest.checks.update, params);
+    const update = this.rest.checks.update;
+    return this.send(`update check run ${id}`, answers().checkRunWritten, update, params, {});
   }
 
-  /** The first parent of a commit (undefined for a root commit). */
+  /** The first parent of a commit (undefined for a root commit), from the Git database: no patch comes with it. */
   async firstParent(sha: string): Promise<string | undefined> {
     const what = `read commit ${sha.slice(0, 7)}`;
-    const read = this.rest.repos.getCommit;
-    return (await this.send(what, answers().commit, read, { ...this.repo, ref: sha })).parents[0]?.sha;
+    const read = () =>
+      this.send(what, answers().commit, this.rest.git.getCommit, { ...this.repo, commit_sha: sha });
+    return (await this.once(`commit ${sha}`, read)).parents[0]?.sha;
   }
 
-  async mergeBase(base: string, head: string): Promise<string> {
+  mergeBase(base: string, head: string): Promise<string> {
     const params = { ...this.repo, basehead: `${base}...${head}` };
     const what = `compare ${base} with ${head.slice(0, 7)}`;
     const compare = this.rest.repos.compareCommitsWithBasehead;
-    return (await this.send(what, answers().comparison, compare, params)).merge_base_commit.sha;
+    const read = async () =>
+      (await this.send(what, answers().comparison, compare, params)).merge_base_commit.sha;
+    return this.once(`merge base ${base}...${head}`, read);
   }
 
   /** An app's id by its slug: GitHub Enterprise Server's GitHub Actions app has another id than github.com's. */
-  async appId(slug: string): Promise<number> {
+  appId(slug: string): Promise<number> {
     const what = `read the ${slug} app`;
-    return (await this.send(what, answers().app, this.rest.apps.getBySlug, { app_slug: slug })).id;
+    const read = async () =>
+      (await this.send(what, answers().app, this.rest.apps.getBySlug, { app_slug: slug })).id;
+    return this.once(`app ${slug}`, read);
   }
+}
+
+/** Octokit's typed call, with the route it is counted by. */
+type Endpoint<P> = ((params: P & { request: Fetch }) => Promise<{ data: unknown }>) & {
+  endpoint: { DEFAULTS: { method: string; url: string } };
+};
+
+/**
+ * A check run's `output` holds up to 65,535 bytes of `summary` and as many of `text`, which JSON
+ * may spell six times as long (`\u0001`): a page of this many fits the answer cap whatever other
+ * apps wrote.
+ */
+const CHECK_RUNS_PER_PAGE = Math.min(100, Math.floor(MAX_ANSWER_BYTES / (2 * 65_535 * 6 + 65_536)));
+/** Every target's check run is found among this many check runs of a commit. */
+const CHECK_RUN_PAGES = Math.ceil(300 / CHECK_RUNS_PER_PAGE);
+
+/** Past the rate limit's own bound: one line that names the limit and when it lifts, never a permission. */
+function stillLimited(limited: RateLimited, waitedMs: number, now: number): RateLimited {
+  const { primary, resetsAt, waitMs } = limited.limit;
+  const which = primary
+    ? "GitHub's rate limit for this token is used up"
+    : "GitHub's secondary rate limit applies";
+  const waited = waitedMs > 0 ? ` after waiting ${formatDuration(waitedMs)}` : '';
+  const lifts = resetsAt ?? (waitMs === undefined ? undefined : now + waitMs);
+  const when =
+    lifts === undefined ? 'in a few minutes' : `at ${new Date(lifts).toISOString().slice(11, 19)} UTC`;
+  return new RateLimited(
+    `${limited.message} (${which}${waited}; it lifts ${when}).`,
+    limited.status ?? 429,
+    limited.limit,
+  );
 }

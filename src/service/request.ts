@@ -52,8 +52,11 @@ const RULES = {
   /** Sent while the job is ending, so only briefly retried. */
   cancel: { statuses: TRANSIENT, idempotent: true, maxAttempts: 3 },
   github: { statuses: TRANSIENT, idempotent: true, maxAttempts: 6 },
-  /** Sent again only when refused, so that no retry leaves two: GitHub's 503 may hide a comment. */
-  'github-create': { statuses: new Set([429]), idempotent: false, maxAttempts: 4 },
+  /**
+   * Sent again here only when it never reached GitHub: a 503 may hide a comment, and GitHub's
+   * refusals are rate limits, after which the caller looks for what the create would have made.
+   */
+  'github-create': { statuses: new Set(), idempotent: false, maxAttempts: 4 },
 } satisfies Record<string, RuleSpec>;
 
 export type RetryRule = keyof typeof RULES;
@@ -68,7 +71,7 @@ function mayHaveActed(failure: Failure): boolean {
 }
 
 /** `Retry-After` as seconds or an HTTP date, in milliseconds from `now`. */
-function parseRetryAfter(text: string | null, now: number): number | undefined {
+export function parseRetryAfter(text: string | null, now: number): number | undefined {
   if (!text) return undefined;
   if (/^\d+$/.test(text.trim())) return Number(text.trim()) * 1000;
   const date = Date.parse(text);
@@ -103,8 +106,8 @@ export interface Party {
   advice(status: number, request: Request): string | undefined;
   /** The error a failed request ends in, when the job was not cancelled and no time-out explains it. */
   failed(message: string, status?: number): Error;
-  /** A delay the answer asks for besides Retry-After (GitHub's rate limit), from `now`, with the status to read it as. */
-  refusal?(answer: HttpAnswer, now: number): { status: number; retryAfterMs?: number } | undefined;
+  /** A rate limit the answer tells of (GitHub's), thrown at once: waiting for it is the caller's. */
+  rateLimit?(answer: HttpAnswer, operation: Request, now: number): Error | undefined;
 }
 
 function describeRedirect(party: Party, status: number, redirect: RefusedRedirect): string {
@@ -187,6 +190,8 @@ export interface Request {
 export interface RequestContext extends CallContext {
   clock: Clock;
   requestTimeoutMs: number;
+  /** Told of every request sent, retries included (GitHub's count of the step). */
+  onSend?: () => void;
 }
 
 /** Sends `request` until it is answered with a success, or its rule says to stop and settle() throws. */
@@ -200,10 +205,12 @@ export async function request(party: Party, request: Request, context: RequestCo
     const limit = { ms: Math.max(1, Math.min(context.requestTimeoutMs, deadline - clock.now())), clock };
     let failure: Failure;
     try {
+      context.onSend?.();
       const answer = await send(url, method, headers, body, limit, context.signal, `${party.name}'s`);
       if (answer.status >= 200 && answer.status < 300) return answer;
-      const retryAfterMs = parseRetryAfter(answer.headers.get('retry-after'), clock.now());
-      failure = { ...answer, retryAfterMs, ...party.refusal?.(answer, clock.now()) };
+      const limited = party.rateLimit?.(answer, request, clock.now());
+      if (limited) throw limited;
+      failure = { ...answer, retryAfterMs: parseRetryAfter(answer.headers.get('retry-after'), clock.now()) };
     } catch (error) {
       if (!(error instanceof TransportError)) throw error;
       failure = error;

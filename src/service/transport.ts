@@ -7,7 +7,7 @@ import { type Clock, systemClock } from './clock.js';
 import { USER_AGENT } from './user-agent.js';
 
 /** The largest real answer (100,000 test cases with 250-character titles) is about 33 MB; more is cut. */
-const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 /** Same-origin redirects of a read followed at most; more is a loop. */
 export const MAX_REDIRECTS = 3;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
