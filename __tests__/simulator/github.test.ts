@@ -93,6 +93,14 @@ async function rejection(promise: Promise<unknown>): Promise<{
   throw new Error('expected the call to fail');
 }
 
+/** Resolves once `condition` holds (checked every few milliseconds), rejects after 5 seconds. */
+async function waitUntil(condition: () => boolean): Promise<void> {
+  for (const end = Date.now() + 5000; !condition(); ) {
+    if (Date.now() > end) throw new Error('waited 5 seconds in vain');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 describe('listing comments', () => {
   it("pages 250 comments with Octokit's paginate: all of them, in 3 requests that follow the Link headers", async () => {
     const s = await startSim({
@@ -1501,6 +1509,140 @@ describe('request log', () => {
       expect(r.at).toBeGreaterThanOrEqual(before);
       expect(r.at).toBeLessThanOrEqual(Date.now());
     }
+  });
+});
+
+describe('requests in flight and counted', () => {
+  const create = (s: GitHubSimulator, name: string) =>
+    octokit(s).rest.checks.create({ owner: OWNER, repo: REPO, name, head_sha: 'a'.repeat(40) });
+  const comment = (s: GitHubSimulator, body: string, signal?: AbortSignal) =>
+    octokit(s).rest.issues.createComment({
+      owner: OWNER,
+      repo: REPO,
+      issue_number: PR,
+      body,
+      request: { signal },
+    });
+
+  it('stamps when each request was received and answered; two creates sent at once count 2 in flight, one after the other 1', async () => {
+    const clock = manualClock(Date.now());
+    const start = clock.now();
+    const s = await startSim(
+      {
+        faults: [
+          { operation: 'createCheckRun', requests: 'all', fault: { kind: 'delay', ms: 100 } },
+          { operation: 'createComment', requests: 'all', fault: { kind: 'delay', ms: 100 } },
+        ],
+      },
+      clock,
+    );
+    const both = Promise.all([create(s, 'one'), create(s, 'two')]);
+    await clock.asleep(2);
+    expect(s.requests.map((r) => [r.at, r.answeredAt])).toEqual([
+      [start, undefined],
+      [start, undefined],
+    ]);
+    expect(s.maxInFlight(['createCheckRun'])).toBe(2); // still in flight: counted until now
+    await clock.advance(100);
+    await both;
+    expect(s.requests.map((r) => [r.at, r.answeredAt])).toEqual([
+      [start, start + 100],
+      [start, start + 100],
+    ]);
+    expect(s.maxInFlight(['createCheckRun'])).toBe(2);
+
+    // One after the other: the second is received the instant the first is answered.
+    for (const [i, body] of ['first', 'second'].entries()) {
+      const answer = comment(s, body);
+      await clock.asleep(3 + i);
+      await clock.advance(100);
+      expect((await answer).status).toBe(201);
+    }
+    const comments = s.requests.filter((r) => r.operation === 'createComment');
+    expect(comments.map((r) => [r.at - start, (r.answeredAt ?? 0) - start])).toEqual([
+      [100, 200],
+      [200, 300],
+    ]);
+    expect(s.maxInFlight(['createComment'])).toBe(1);
+    expect(s.maxInFlight(['createComment', 'updateComment'])).toBe(1);
+    expect(s.maxInFlight()).toBe(2);
+    expect(s.maxInFlight(['listComments'])).toBe(0);
+
+    // In turn within the same instant: by the order of events, not the clock, they never overlap.
+    for (const _ of [1, 2]) await call(s, 'GET', commentsPath());
+    const listed = s.requests.filter((r) => r.operation === 'listComments');
+    expect(listed.map((r) => [r.at, r.answeredAt])).toEqual([
+      [start + 300, start + 300],
+      [start + 300, start + 300],
+    ]);
+    expect(s.maxInFlight(['listComments'])).toBe(1);
+  });
+
+  it('counts without a test clock too: Octokit calls awaited in turn never overlap, sent together they do', async () => {
+    const s = await startSim({
+      faults: [{ operation: 'createCheckRun', requests: 'all', fault: { kind: 'delay', ms: 50 } }],
+    });
+    for (const name of ['a', 'b', 'c']) await comment(s, name);
+    expect(s.maxInFlight(['createComment'])).toBe(1);
+    await Promise.all([create(s, 'x'), create(s, 'y'), create(s, 'z')]);
+    expect(s.maxInFlight(['createCheckRun'])).toBe(3);
+    for (const r of s.requests) expect(r.answeredAt).toBeGreaterThanOrEqual(r.at);
+  });
+
+  it('a request the client gives up on is answered (closed) then; a hung one stays in flight until stop()', async () => {
+    const s = await startSim({
+      faults: [
+        { operation: 'createComment', requests: [1], fault: { kind: 'hang' } },
+        { operation: 'listComments', requests: [1], fault: { kind: 'hang' } },
+        { operation: 'updateComment', requests: [1], fault: { kind: 'reset' } },
+      ],
+    });
+    const gaveUp = new AbortController();
+    const hung = comment(s, 'never answered', gaveUp.signal);
+    const listed = call(s, 'GET', commentsPath()).catch(() => 'closed');
+    await s.waitForRequests('createComment');
+    await s.waitForRequests('listComments');
+    // Which arrives first is the network's choice.
+    const logged = (operation: Operation) => s.requests.find((r) => r.operation === operation);
+    expect(s.requests.map((r) => r.answeredAt)).toEqual([undefined, undefined]);
+    expect(s.maxInFlight()).toBe(2);
+    gaveUp.abort();
+    await expect(hung).rejects.toThrow();
+    await waitUntil(() => logged('createComment')?.answeredAt !== undefined);
+    expect(logged('listComments')?.answeredAt).toBeUndefined();
+
+    await expect(call(s, 'PATCH', commentPath(1), { body: { body: 'x' } })).rejects.toThrow(); // reset
+    await waitUntil(() => logged('updateComment')?.answeredAt !== undefined);
+    await s.stop();
+    expect(await listed).toBe('closed');
+    await waitUntil(() => logged('listComments')?.answeredAt !== undefined);
+  });
+
+  it('requestCounts: requests by operation since resetCounts(), faulted and unknown ones too; request numbers go on', async () => {
+    const s = await startSim({
+      faults: [{ operation: 'listComments', requests: [2], fault: { kind: 'status', status: 502 } }],
+    });
+    expect(s.requestCounts()).toEqual({});
+    await comment(s, 'one');
+    await call(s, 'GET', commentsPath());
+    await call(s, 'GET', commentsPath()); // 502
+    await create(s, 'tests');
+    await call(s, 'GET', '/rate_limit');
+    expect(s.requestCounts()).toEqual({
+      createComment: 1,
+      listComments: 2,
+      createCheckRun: 1,
+      unknown: 1,
+    });
+    s.resetCounts();
+    expect(s.requestCounts()).toEqual({});
+    await call(s, 'GET', commentsPath());
+    await comment(s, 'two');
+    await comment(s, 'three');
+    expect(s.requestCounts()).toEqual({ listComments: 1, createComment: 2 });
+    expect(s.count('listComments')).toBe(3); // since the start
+    expect(s.requests.at(-1)).toMatchObject({ operation: 'createComment', n: 3 });
+    expect(s.requests).toHaveLength(8); // the log is kept
   });
 });
 

@@ -7,8 +7,9 @@
  * HTTP on 127.0.0.1, with repositories whose pull requests hold comments, scripted by a `Scenario`:
  * which token is valid, whether it may write, which pull requests exist with which comments, which
  * commits and branches a repository has, which GitHub App the token acts for and whether it may
- * write check runs, and which requests fail and how. Every request is logged, so a test can check
- * what the client sent.
+ * write check runs, and which requests fail and how. Every request is logged, with when it arrived
+ * and when it was answered, so a test can check what the client sent, how many requests it had in
+ * flight at once (`maxInFlight`) and how many it made (`requestCounts`, from `resetCounts`).
  *
  * Choices where GitHub's behaviour is not copied exactly (see also the comments below):
  * - Order of checks for a request: route (unknown -> 404, no auth needed), faults, auth (401),
