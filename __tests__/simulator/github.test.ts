@@ -9,6 +9,7 @@ import {
   GITHUB_ACTIONS_BOT,
   GitHubSimulator,
   HUMAN_USER,
+  INSTALLATION_ID,
   type IssueComment,
   type Operation,
   OTHER_APP,
@@ -629,6 +630,120 @@ describe('faults', () => {
     const err = await rejection(create(s, 'created anyway'));
     expect(err.response).toBeUndefined();
     expect(s.comments(OWNER, REPO, PR).map((c) => c.body)).toEqual(['created anyway']);
+  });
+
+  it("rate-limit primary: 403 (or 429) with x-ratelimit-remaining 0 and the reset, GitHub's message naming the installation and the request id", async () => {
+    const clock = manualClock(Date.UTC(2030, 0, 1, 10, 20, 30, 400));
+    const s = await startSim(
+      {
+        faults: [
+          { operation: 'createComment', requests: [1], fault: { kind: 'rate-limit', limit: 'primary' } },
+          {
+            operation: 'listComments',
+            requests: [1],
+            fault: { kind: 'rate-limit', limit: 'primary', status: 429, reset: 1_900_000_000 },
+          },
+        ],
+      },
+      clock,
+    );
+    const limited = await rejection(create(s));
+    expect(limited.status).toBe(403);
+    const id = limited.response?.headers['x-github-request-id'];
+    expect(id).toMatch(/^SIM:\d+$/);
+    expect(limited.response?.data).toEqual({
+      message: `API rate limit exceeded for installation ID ${INSTALLATION_ID}. If you reach out to GitHub Support for help, please include the request ID ${id}.`,
+      documentation_url: 'https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api',
+      status: '403',
+    });
+    expect(limited.response?.headers).toMatchObject({
+      'x-ratelimit-limit': '1000',
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-used': '1000',
+      'x-ratelimit-reset': String(Date.UTC(2030, 0, 1, 11, 20, 30) / 1000), // an hour on
+      'x-ratelimit-resource': 'core',
+    });
+    expect(limited.response?.headers['retry-after']).toBeUndefined();
+    expect(s.comments(OWNER, REPO, PR)).toEqual([]);
+
+    const listed = await call(s, 'GET', commentsPath());
+    expect(listed).toMatchObject({ status: 429, json: { status: '429' } });
+    expect(listed.headers.get('x-ratelimit-reset')).toBe('1900000000');
+    expect(listed.headers.get('x-ratelimit-remaining')).toBe('0');
+    // Each answer has its own request id, and the message names that one.
+    const other = listed.headers.get('x-github-request-id');
+    expect(other).not.toBe(id);
+    expect((listed.json as { message: string }).message).toContain(`request ID ${other}.`);
+
+    expect((await create(s, 'after')).status).toBe(201);
+    expect((await call(s, 'GET', commentsPath())).headers.get('x-ratelimit-remaining')).toBeNull();
+  });
+
+  it('rate-limit secondary: 403 (or 429), the secondary message, retry-after when given, else no rate-limit header at all', async () => {
+    const s = await startSim({
+      faults: [
+        {
+          operation: 'createComment',
+          requests: [1],
+          fault: { kind: 'rate-limit', limit: 'secondary', retryAfter: 60 },
+        },
+        {
+          operation: 'createComment',
+          requests: [2],
+          fault: { kind: 'rate-limit', limit: 'secondary', status: 429 },
+        },
+      ],
+    });
+    const waited = await rejection(create(s));
+    expect(waited.status).toBe(403);
+    expect(waited.response?.headers['retry-after']).toBe('60');
+    expect(waited.response?.data).toEqual({
+      message: `You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID ${waited.response?.headers['x-github-request-id']}.`,
+      documentation_url:
+        'https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api#about-secondary-rate-limits',
+      status: '403',
+    });
+    const bare = await call(s, 'POST', commentsPath(), { body: { body: 'x' } });
+    expect(bare).toMatchObject({ status: 429, json: { status: '429' } });
+    expect((bare.json as { message: string }).message).toMatch(
+      /^You have exceeded a secondary rate limit\. /,
+    );
+    const rateHeaders = [...bare.headers.keys()].filter((name) => /^(retry-after|x-ratelimit-)/.test(name));
+    expect(rateHeaders).toEqual([]);
+    expect(waited.response?.headers['x-ratelimit-remaining']).toBeUndefined();
+    expect(s.comments(OWNER, REPO, PR)).toEqual([]);
+    expect(s.count('createComment')).toBe(2);
+  });
+
+  it('rate-limit with afterEffect: the comment or check run is made, yet the client sees the limit', async () => {
+    const s = await startSim({
+      faults: [
+        {
+          operation: 'createComment',
+          requests: [1],
+          fault: { kind: 'rate-limit', limit: 'secondary', afterEffect: true },
+        },
+        {
+          operation: 'createCheckRun',
+          requests: [1],
+          fault: { kind: 'rate-limit', limit: 'primary', status: 429, afterEffect: true },
+        },
+        { operation: 'createCheckRun', requests: [2], fault: { kind: 'rate-limit', limit: 'primary' } },
+      ],
+    });
+    expect((await rejection(create(s, 'made anyway'))).status).toBe(403);
+    expect(s.comments(OWNER, REPO, PR).map((c) => c.body)).toEqual(['made anyway']);
+    const check = () =>
+      call(s, 'POST', `/repos/${OWNER}/${REPO}/check-runs`, {
+        body: { name: 'e2e', head_sha: 'a'.repeat(40) },
+      });
+    expect(await check()).toMatchObject({
+      status: 429,
+      json: { message: expect.stringMatching(/^API rate limit/) },
+    });
+    expect(s.checkRuns(OWNER, REPO).map((r) => r.name)).toEqual(['e2e']);
+    expect((await check()).status).toBe(403); // without afterEffect: nothing made
+    expect(s.checkRuns(OWNER, REPO)).toHaveLength(1);
   });
 
   it('applies to the commit, check-run and app operations too: status-after-effect creates the check run', async () => {

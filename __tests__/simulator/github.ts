@@ -15,7 +15,12 @@
  * - Order of checks for a request: route (unknown -> 404, no auth needed), faults, auth (401),
  *   repository / issue / comment lookup (404), read-only token (403), body (400 / 422), operation.
  * - A faulted request changes no state, except 'delay' (answers normally, state changes when it
- *   answers) and the '-after-effect' kinds (the operation is performed, then the answer is replaced).
+ *   answers), the '-after-effect' kinds and a 'rate-limit' with `afterEffect` (the operation is
+ *   performed, then the answer is replaced).
+ * - Rate limits are faults ('rate-limit'), never counted: a primary limit answers 403 (or 429) with
+ *   x-ratelimit-remaining 0 and the reset, a secondary one 403 (or 429) with its message and a
+ *   retry-after only when the fault gives one, as GitHub words them (its docs' "Rate limits for the
+ *   REST API"). Other answers carry no x-ratelimit-* headers (GitHub's all do).
  * - Request numbers (`LoggedRequest.n`, `FaultRule.requests`) count every request of an operation
  *   since the simulator started; `setScenario` does not reset them, nor the comments and check runs.
  * - Link headers point at `/repositories/{id}/issues/{n}/comments` as GitHub's do, so pages after
@@ -176,7 +181,27 @@ export type Fault =
   | { kind: 'endless' } // 200, a JSON list whose first comment's body never ends
   | { kind: 'text'; text: string } // 200 with this body as text/html (a captive portal's page, say)
   | { kind: 'link'; next: string } // answer normally, with a Link header naming `next` as the next page
-  | { kind: 'redirect'; status: 301 | 302 | 307 | 308; location: string };
+  | { kind: 'redirect'; status: 301 | 302 | 307 | 308; location: string }
+  /**
+   * GitHub's primary rate limit, as an installation token meets it: `status` (default 403) with
+   * x-ratelimit-limit 1000 (GITHUB_TOKEN's per repository), -remaining 0, -used 1000, -reset
+   * (`reset`, epoch seconds; default an hour from now) and -resource core, and the message "API
+   * rate limit exceeded for installation ID INSTALLATION_ID. ...". With `afterEffect`, the
+   * operation is performed first (GitHub does not promise a limited write had no effect).
+   */
+  | { kind: 'rate-limit'; limit: 'primary'; status?: 403 | 429; reset?: number; afterEffect?: boolean }
+  /**
+   * A secondary rate limit: `status` (default 403), "You have exceeded a secondary rate limit. ...",
+   * with retry-after `retryAfter` seconds when given, else no rate-limit header at all (as GitHub
+   * may answer a content-creating request). `afterEffect` as for the primary limit.
+   */
+  | {
+      kind: 'rate-limit';
+      limit: 'secondary';
+      status?: 403 | 429;
+      retryAfter?: number;
+      afterEffect?: boolean;
+    };
 
 export type FaultRule = JsonServerFaultRule<Operation, Fault>;
 export type LoggedRequest = JsonServerRequest<Operation>;
@@ -275,6 +300,9 @@ const CHECK_RUN_OPERATIONS: readonly (Operation | 'unknown')[] = [
 
 export const DEFAULT_TOKEN = 'ghs_test-token';
 
+/** The installation the token belongs to, as a rate limit's message names it. */
+export const INSTALLATION_ID = 52_000_001;
+
 /** The user GITHUB_TOKEN acts as (its real id). */
 export const GITHUB_ACTIONS_BOT: SimUser = { login: 'github-actions[bot]', id: 41898282, type: 'Bot' };
 
@@ -338,6 +366,9 @@ const DOCS = {
   listCheckRunsForRef: 'https://docs.github.com/rest/checks/runs#list-check-runs-for-a-git-reference',
   getApp: 'https://docs.github.com/rest/apps/apps#get-an-app',
   deleteComment: 'https://docs.github.com/rest/issues/comments#delete-an-issue-comment',
+  primaryRateLimit: 'https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api',
+  secondaryRateLimit:
+    'https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api#about-secondary-rate-limits',
 } as const;
 
 /** GitHub's error body: {message, documentation_url, status} (status as a string, as GitHub sends it). */
@@ -577,14 +608,48 @@ export class GitHubSimulator extends JsonServer<Operation> {
       case 'redirect':
         this.send(res, { status: fault.status, body: {}, headers: { location: fault.location } });
         return;
+      case 'rate-limit':
+        if (fault.afterEffect) this.answer(route, req, path, body);
+        this.send(res, this.rateLimitReply(fault));
+        return;
     }
   }
 
+  /** Sends with an x-github-request-id (the reply's own, if it has one). */
   private send(res: ServerResponse, reply: Reply): void {
-    send(res, {
-      ...reply,
-      headers: { 'x-github-request-id': `SIM:${this.nextRequestId++}`, ...reply.headers },
-    });
+    const id = reply.headers?.['x-github-request-id'] ?? this.requestId();
+    send(res, { ...reply, headers: { ...reply.headers, 'x-github-request-id': id } });
+  }
+
+  private requestId(): string {
+    return `SIM:${this.nextRequestId++}`;
+  }
+
+  /** A rate limit's answer, as GitHub words it; its message names its request id, as GitHub's does. */
+  private rateLimitReply(fault: Extract<Fault, { kind: 'rate-limit' }>): Reply {
+    const status = fault.status ?? 403;
+    const id = this.requestId();
+    const support = `If you reach out to GitHub Support for help, please include the request ID ${id}.`;
+    if (fault.limit === 'secondary') {
+      const message = `You have exceeded a secondary rate limit. Please wait a few minutes before you try again. ${support}`;
+      const headers: Record<string, string> = { 'x-github-request-id': id };
+      if (fault.retryAfter !== undefined) headers['retry-after'] = String(fault.retryAfter);
+      return { status, body: githubError(status, message, DOCS.secondaryRateLimit), headers };
+    }
+    const reset = fault.reset ?? Math.floor(this.clock.now() / 1000) + 3600;
+    const message = `API rate limit exceeded for installation ID ${INSTALLATION_ID}. ${support}`;
+    return {
+      status,
+      body: githubError(status, message, DOCS.primaryRateLimit),
+      headers: {
+        'x-github-request-id': id,
+        'x-ratelimit-limit': '1000',
+        'x-ratelimit-remaining': '0',
+        'x-ratelimit-used': '1000',
+        'x-ratelimit-reset': String(reset),
+        'x-ratelimit-resource': 'core',
+      },
+    };
   }
 
   /** Deletes the comment (or check run) an update route names, as someone on the web page would. */
