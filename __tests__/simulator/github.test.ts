@@ -7,6 +7,7 @@ import {
   DEFAULT_TOKEN,
   GITHUB_ACTIONS_APP,
   GITHUB_ACTIONS_BOT,
+  type GitCommit,
   GitHubSimulator,
   HUMAN_USER,
   INSTALLATION_ID,
@@ -1032,6 +1033,79 @@ describe('commits', () => {
       basehead: 'main...release',
     });
     expect(summary(basehead.data)).toMatchObject({ status: 'ahead', ahead_by: 3, merge_base: C3 });
+  });
+
+  it("gets the Git database's commit object by full sha: tree, parents with git urls, no files; a look-back follows parents[0]", async () => {
+    const s = await startSim(graph);
+    const gh = octokit(s);
+    const api = `${s.url}/repos/${OWNER}/${REPO}`;
+    const { status, data } = await gh.rest.git.getCommit({ owner: OWNER, repo: REPO, commit_sha: C9 });
+    expect(status).toBe(200);
+    const full = (await gh.rest.repos.getCommit({ owner: OWNER, repo: REPO, ref: C9 })).data;
+    expect(data).toEqual({
+      sha: C9,
+      node_id: full.node_id,
+      url: `${api}/git/commits/${C9}`,
+      html_url: `https://github.com/${OWNER}/${REPO}/commit/${C9}`,
+      author: full.commit.author,
+      committer: full.commit.committer,
+      tree: full.commit.tree,
+      message: `Commit ${C9.slice(0, 7)}`,
+      parents: [C3, C5].map((sha) => ({
+        sha,
+        url: `${api}/git/commits/${sha}`,
+        html_url: `https://github.com/${OWNER}/${REPO}/commit/${sha}`,
+      })),
+      verification: full.commit.verification,
+    });
+    expect(data.author).toMatchObject({ name: HUMAN_USER.login, date: '2024-05-01T12:00:00Z' });
+
+    // From release's head along first parents: 9, 3 ('Third'), 2, then 1, a root.
+    const walked: string[] = [];
+    for (let sha: string | undefined = C9; sha !== undefined; ) {
+      const commit: GitCommit = (await gh.rest.git.getCommit({ owner: OWNER, repo: REPO, commit_sha: sha }))
+        .data;
+      walked.push(`${commit.sha.slice(0, 1)} ${commit.message}`);
+      sha = commit.parents[0]?.sha;
+    }
+    expect(walked).toEqual(['9 Commit 9999999', '3 Third', '2 Commit 2222222', '1 Commit 1111111']);
+    expect(s.requests.at(-1)).toMatchObject({
+      operation: 'getGitCommit',
+      method: 'GET',
+      path: `/repos/${OWNER}/${REPO}/git/commits/${C1}`,
+    });
+    expect(s.count('getGitCommit')).toBe(5);
+    expect(s.commentCalls()).toEqual([]);
+  });
+
+  it('answers 404 Not Found on git/commits to an unknown sha, a branch, a prefix or another repository; any 40-hex sha without commits', async () => {
+    const s = await startSim(graph);
+    const docs = 'https://docs.github.com/rest/git/commits#get-a-commit-object';
+    const unknown = await rejection(
+      octokit(s).rest.git.getCommit({ owner: OWNER, repo: REPO, commit_sha: 'f'.repeat(40) }),
+    );
+    expect(unknown.status).toBe(404);
+    expect(unknown.response?.data).toEqual({ message: 'Not Found', documentation_url: docs, status: '404' });
+    // Not a ref-resolving route: a branch, heads/branch or a prefix of a known sha is no object id.
+    for (const ref of ['main', 'heads/main', 'refs%2Fheads%2Fmain', C3.slice(0, 7), `${C3}0`]) {
+      expect([ref, (await call(s, 'GET', `/repos/${OWNER}/${REPO}/git/commits/${ref}`)).status]).toEqual([
+        ref,
+        404,
+      ]);
+    }
+    expect(
+      (await call(s, 'GET', `/repos/${OWNER}/${REPO}/git/commits/${C3.toUpperCase()}`)).json,
+    ).toMatchObject({
+      sha: C3,
+    });
+    expect((await call(s, 'GET', `/repos/${OWNER}/other/git/commits/${C3}`)).status).toBe(404);
+    s.setScenario({});
+    expect(
+      (await call(s, 'GET', `/repos/${OWNER}/${REPO}/git/commits/${'f'.repeat(40)}`)).json,
+    ).toMatchObject({
+      sha: 'f'.repeat(40),
+      parents: [],
+    });
   });
 
   it('answers 404 to an unknown ref and to unrelated histories', async () => {

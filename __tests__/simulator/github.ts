@@ -37,6 +37,11 @@
  *   and compare answer `files: []`), one author and one date for all. A ref is a branch (`main`,
  *   `heads/main`, `refs/heads/main`), a sha or an unambiguous prefix of 4+ hex digits, in one path
  *   segment (encoded, as Octokit sends it); tags and `owner:branch` heads are not simulated.
+ * - getGitCommit (the Git database's commit object: tree, parents with their git/commits urls,
+ *   message, no files or GitHub users) takes a full 40-hex sha only, in either case: it is not a
+ *   ref-resolving route. A branch, `heads/…`, a prefix or an unknown sha all answer 404 Not Found
+ *   (GitHub's description lists 404 and 409 for it, no 422; getCommit says 422 No commit found).
+ *   The 409 of an empty repository is not simulated.
  * - compare's merge base is git merge-base's; when there are several (criss-cross merges), the
  *   nearest to the head. Its `commits` are all those ahead, parents first, in one answer (GitHub
  *   pages them past 250).
@@ -77,6 +82,7 @@ import {
 
 export type IssueComment = components['schemas']['issue-comment'];
 export type Commit = components['schemas']['commit'];
+export type GitCommit = components['schemas']['git-commit'];
 export type CommitComparison = components['schemas']['commit-comparison'];
 export type CheckRun = components['schemas']['check-run'];
 export type App = NonNullable<components['schemas']['integration']>;
@@ -93,6 +99,7 @@ export type Operation =
   | 'listPulls' // GET   {prefix}/repos/{owner}/{repo}/pulls?state&head&per_page&page
   | 'commitPulls' // GET   {prefix}/repos/{owner}/{repo}/commits/{sha}/pulls
   | 'getCommit' // GET   {prefix}/repos/{owner}/{repo}/commits/{ref}  (ref: a sha, a sha's prefix or a branch)
+  | 'getGitCommit' // GET   {prefix}/repos/{owner}/{repo}/git/commits/{commit_sha}  (a full sha only)
   | 'compare' // GET   {prefix}/repos/{owner}/{repo}/compare/{base}...{head}
   | 'createCheckRun' // POST  {prefix}/repos/{owner}/{repo}/check-runs  body {name, head_sha, status, conclusion, output, ...}
   | 'updateCheckRun' // PATCH {prefix}/repos/{owner}/{repo}/check-runs/{check_run_id}  body as createCheckRun's, all optional
@@ -292,6 +299,7 @@ export interface SimPull {
 const CHECK_RUN_OPERATIONS: readonly (Operation | 'unknown')[] = [
   'getApp',
   'getCommit',
+  'getGitCommit',
   'compare',
   'listCheckRunsForRef',
   'createCheckRun',
@@ -360,6 +368,7 @@ const DOCS = {
   listPulls: 'https://docs.github.com/rest/pulls/pulls#list-pull-requests',
   commitPulls: 'https://docs.github.com/rest/commits/commits#list-pull-requests-associated-with-a-commit',
   getCommit: 'https://docs.github.com/rest/commits/commits#get-a-commit',
+  getGitCommit: 'https://docs.github.com/rest/git/commits#get-a-commit-object',
   compare: 'https://docs.github.com/rest/commits/commits#compare-two-commits',
   createCheckRun: 'https://docs.github.com/rest/checks/runs#create-a-check-run',
   updateCheckRun: 'https://docs.github.com/rest/checks/runs#update-a-check-run',
@@ -378,6 +387,20 @@ function githubError(status: number, message: string, documentationUrl: string =
 
 /** Every simulated commit's author and committer date. */
 const COMMIT_DATE = '2024-05-01T12:00:00Z';
+
+/** Every simulated commit's author and committer. */
+const COMMIT_PERSON = {
+  name: HUMAN_USER.login,
+  email: `${HUMAN_USER.id}+${HUMAN_USER.login}@users.noreply.github.com`,
+};
+
+/** Every simulated commit's signature: none. */
+const UNSIGNED = { verified: false, reason: 'unsigned', payload: null, signature: null, verified_at: null };
+
+/** A simulated commit's tree: a stable made-up sha. */
+function treeSha(sha: string): string {
+  return createHash('sha1').update(`tree of ${sha}`).digest('hex');
+}
 
 // Above 2^31, as GitHub's comment ids are now: a client that stores them in an int32 breaks here too.
 const FIRST_COMMENT_ID = 2_400_000_001;
@@ -431,7 +454,7 @@ interface Route {
   number: number;
   /** commitPulls: the commit. */
   sha?: string;
-  /** getCommit: the ref as the path names it (decoded); compare: the base. */
+  /** getCommit: the ref as the path names it (decoded); getGitCommit: the sha; compare: the base. */
   ref?: string;
   /** compare: the head. */
   head?: string;
@@ -755,6 +778,12 @@ export class GitHubSimulator extends JsonServer<Operation> {
     }
     if (route.operation === 'getCommit' || route.operation === 'compare') {
       return this.commitsAnswer(route, repository, docs);
+    }
+    if (route.operation === 'getGitCommit') {
+      // An object id, not a ref: a branch or a prefix is not found, nor is an unknown sha.
+      const graph = new CommitGraph(this.scenario, repository);
+      const sha = /^[0-9a-f]{40}$/i.test(route.ref ?? '') ? graph.resolve(route.ref ?? '') : undefined;
+      return sha ? { status: 200, body: this.renderGitCommit(repository, graph, sha) } : notFound;
     }
     if (
       route.operation === 'createCheckRun' ||
@@ -1092,16 +1121,36 @@ export class GitHubSimulator extends JsonServer<Operation> {
     return { status: 200, body: comparison };
   }
 
+  /** A commit as the Git database shows it (getGitCommit): no files, no GitHub users, parents' git urls. */
+  private renderGitCommit(repository: Repository, graph: CommitGraph, sha: string): GitCommit {
+    const { owner, repo } = repository;
+    const api = `${this.url}/repos/${owner}/${repo}`;
+    const web = `https://github.com/${owner}/${repo}`;
+    const tree = treeSha(sha);
+    return {
+      sha,
+      node_id: `C_kwDO${Buffer.from(`${repository.id}:${sha}`).toString('base64url')}`,
+      url: `${api}/git/commits/${sha}`,
+      html_url: `${web}/commit/${sha}`,
+      author: { ...COMMIT_PERSON, date: COMMIT_DATE },
+      committer: { ...COMMIT_PERSON, date: COMMIT_DATE },
+      tree: { sha: tree, url: `${api}/git/trees/${tree}` },
+      message: graph.message(sha),
+      parents: graph.parents(sha).map((parent) => ({
+        sha: parent,
+        url: `${api}/git/commits/${parent}`,
+        html_url: `${web}/commit/${parent}`,
+      })),
+      verification: UNSIGNED,
+    };
+  }
+
   /** A commit as getCommit and compare show it (without getCommit's stats and files). */
   private renderCommit(repository: Repository, graph: CommitGraph, sha: string): Commit {
     const { owner, repo } = repository;
     const api = `${this.url}/repos/${owner}/${repo}`;
     const web = `https://github.com/${owner}/${repo}`;
-    const tree = createHash('sha1').update(`tree of ${sha}`).digest('hex');
-    const person = {
-      name: HUMAN_USER.login,
-      email: `${HUMAN_USER.id}+${HUMAN_USER.login}@users.noreply.github.com`,
-    };
+    const tree = treeSha(sha);
     return {
       url: `${api}/commits/${sha}`,
       sha,
@@ -1110,18 +1159,12 @@ export class GitHubSimulator extends JsonServer<Operation> {
       comments_url: `${api}/commits/${sha}/comments`,
       commit: {
         url: `${api}/git/commits/${sha}`,
-        author: { ...person, date: COMMIT_DATE },
-        committer: { ...person, date: COMMIT_DATE },
+        author: { ...COMMIT_PERSON, date: COMMIT_DATE },
+        committer: { ...COMMIT_PERSON, date: COMMIT_DATE },
         message: graph.message(sha),
         comment_count: 0,
         tree: { sha: tree, url: `${api}/git/trees/${tree}` },
-        verification: {
-          verified: false,
-          reason: 'unsigned',
-          payload: null,
-          signature: null,
-          verified_at: null,
-        },
+        verification: UNSIGNED,
       },
       author: renderUser(HUMAN_USER),
       committer: renderUser(HUMAN_USER),
@@ -1354,6 +1397,8 @@ function commitsRoute(method: string, rest: string[]): Omit<Route, 'repo'> | und
   }
   if (method !== 'GET' || b === undefined) return undefined;
   if (a === 'commits' && c === 'check-runs') return { operation: 'listCheckRunsForRef', number: 0, ref: b };
+  if (a === 'git' && b === 'commits' && c !== undefined)
+    return { operation: 'getGitCommit', number: 0, ref: c };
   if (c !== undefined) return undefined;
   if (a === 'commits') return { operation: 'getCommit', number: 0, ref: b };
   // A branch name holds no '..' (git check-ref-format), so the first '...' splits base from head.
