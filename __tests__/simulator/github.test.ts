@@ -7,8 +7,10 @@ import {
   DEFAULT_TOKEN,
   GITHUB_ACTIONS_APP,
   GITHUB_ACTIONS_BOT,
+  type GitCommit,
   GitHubSimulator,
   HUMAN_USER,
+  INSTALLATION_ID,
   type IssueComment,
   type Operation,
   OTHER_APP,
@@ -91,6 +93,14 @@ async function rejection(promise: Promise<unknown>): Promise<{
     return error as never;
   }
   throw new Error('expected the call to fail');
+}
+
+/** Resolves once `condition` holds (checked every few milliseconds), rejects after 5 seconds. */
+async function waitUntil(condition: () => boolean): Promise<void> {
+  for (const end = Date.now() + 5000; !condition(); ) {
+    if (Date.now() > end) throw new Error('waited 5 seconds in vain');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }
 
 describe('listing comments', () => {
@@ -623,6 +633,120 @@ describe('faults', () => {
     expect(s.comments(OWNER, REPO, PR).map((c) => c.body)).toEqual(['created anyway']);
   });
 
+  it("rate-limit primary: 403 (or 429) with x-ratelimit-remaining 0 and the reset, GitHub's message naming the installation and the request id", async () => {
+    const clock = manualClock(Date.UTC(2030, 0, 1, 10, 20, 30, 400));
+    const s = await startSim(
+      {
+        faults: [
+          { operation: 'createComment', requests: [1], fault: { kind: 'rate-limit', limit: 'primary' } },
+          {
+            operation: 'listComments',
+            requests: [1],
+            fault: { kind: 'rate-limit', limit: 'primary', status: 429, reset: 1_900_000_000 },
+          },
+        ],
+      },
+      clock,
+    );
+    const limited = await rejection(create(s));
+    expect(limited.status).toBe(403);
+    const id = limited.response?.headers['x-github-request-id'];
+    expect(id).toMatch(/^SIM:\d+$/);
+    expect(limited.response?.data).toEqual({
+      message: `API rate limit exceeded for installation ID ${INSTALLATION_ID}. If you reach out to GitHub Support for help, please include the request ID ${id}.`,
+      documentation_url: 'https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api',
+      status: '403',
+    });
+    expect(limited.response?.headers).toMatchObject({
+      'x-ratelimit-limit': '1000',
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-used': '1000',
+      'x-ratelimit-reset': String(Date.UTC(2030, 0, 1, 11, 20, 30) / 1000), // an hour on
+      'x-ratelimit-resource': 'core',
+    });
+    expect(limited.response?.headers['retry-after']).toBeUndefined();
+    expect(s.comments(OWNER, REPO, PR)).toEqual([]);
+
+    const listed = await call(s, 'GET', commentsPath());
+    expect(listed).toMatchObject({ status: 429, json: { status: '429' } });
+    expect(listed.headers.get('x-ratelimit-reset')).toBe('1900000000');
+    expect(listed.headers.get('x-ratelimit-remaining')).toBe('0');
+    // Each answer has its own request id, and the message names that one.
+    const other = listed.headers.get('x-github-request-id');
+    expect(other).not.toBe(id);
+    expect((listed.json as { message: string }).message).toContain(`request ID ${other}.`);
+
+    expect((await create(s, 'after')).status).toBe(201);
+    expect((await call(s, 'GET', commentsPath())).headers.get('x-ratelimit-remaining')).toBeNull();
+  });
+
+  it('rate-limit secondary: 403 (or 429), the secondary message, retry-after when given, else no rate-limit header at all', async () => {
+    const s = await startSim({
+      faults: [
+        {
+          operation: 'createComment',
+          requests: [1],
+          fault: { kind: 'rate-limit', limit: 'secondary', retryAfter: 60 },
+        },
+        {
+          operation: 'createComment',
+          requests: [2],
+          fault: { kind: 'rate-limit', limit: 'secondary', status: 429 },
+        },
+      ],
+    });
+    const waited = await rejection(create(s));
+    expect(waited.status).toBe(403);
+    expect(waited.response?.headers['retry-after']).toBe('60');
+    expect(waited.response?.data).toEqual({
+      message: `You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID ${waited.response?.headers['x-github-request-id']}.`,
+      documentation_url:
+        'https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api#about-secondary-rate-limits',
+      status: '403',
+    });
+    const bare = await call(s, 'POST', commentsPath(), { body: { body: 'x' } });
+    expect(bare).toMatchObject({ status: 429, json: { status: '429' } });
+    expect((bare.json as { message: string }).message).toMatch(
+      /^You have exceeded a secondary rate limit\. /,
+    );
+    const rateHeaders = [...bare.headers.keys()].filter((name) => /^(retry-after|x-ratelimit-)/.test(name));
+    expect(rateHeaders).toEqual([]);
+    expect(waited.response?.headers['x-ratelimit-remaining']).toBeUndefined();
+    expect(s.comments(OWNER, REPO, PR)).toEqual([]);
+    expect(s.count('createComment')).toBe(2);
+  });
+
+  it('rate-limit with afterEffect: the comment or check run is made, yet the client sees the limit', async () => {
+    const s = await startSim({
+      faults: [
+        {
+          operation: 'createComment',
+          requests: [1],
+          fault: { kind: 'rate-limit', limit: 'secondary', afterEffect: true },
+        },
+        {
+          operation: 'createCheckRun',
+          requests: [1],
+          fault: { kind: 'rate-limit', limit: 'primary', status: 429, afterEffect: true },
+        },
+        { operation: 'createCheckRun', requests: [2], fault: { kind: 'rate-limit', limit: 'primary' } },
+      ],
+    });
+    expect((await rejection(create(s, 'made anyway'))).status).toBe(403);
+    expect(s.comments(OWNER, REPO, PR).map((c) => c.body)).toEqual(['made anyway']);
+    const check = () =>
+      call(s, 'POST', `/repos/${OWNER}/${REPO}/check-runs`, {
+        body: { name: 'e2e', head_sha: 'a'.repeat(40) },
+      });
+    expect(await check()).toMatchObject({
+      status: 429,
+      json: { message: expect.stringMatching(/^API rate limit/) },
+    });
+    expect(s.checkRuns(OWNER, REPO).map((r) => r.name)).toEqual(['e2e']);
+    expect((await check()).status).toBe(403); // without afterEffect: nothing made
+    expect(s.checkRuns(OWNER, REPO)).toHaveLength(1);
+  });
+
   it('applies to the commit, check-run and app operations too: status-after-effect creates the check run', async () => {
     const sha = 'a'.repeat(40);
     const s = await startSim({
@@ -909,6 +1033,79 @@ describe('commits', () => {
       basehead: 'main...release',
     });
     expect(summary(basehead.data)).toMatchObject({ status: 'ahead', ahead_by: 3, merge_base: C3 });
+  });
+
+  it("gets the Git database's commit object by full sha: tree, parents with git urls, no files; a look-back follows parents[0]", async () => {
+    const s = await startSim(graph);
+    const gh = octokit(s);
+    const api = `${s.url}/repos/${OWNER}/${REPO}`;
+    const { status, data } = await gh.rest.git.getCommit({ owner: OWNER, repo: REPO, commit_sha: C9 });
+    expect(status).toBe(200);
+    const full = (await gh.rest.repos.getCommit({ owner: OWNER, repo: REPO, ref: C9 })).data;
+    expect(data).toEqual({
+      sha: C9,
+      node_id: full.node_id,
+      url: `${api}/git/commits/${C9}`,
+      html_url: `https://github.com/${OWNER}/${REPO}/commit/${C9}`,
+      author: full.commit.author,
+      committer: full.commit.committer,
+      tree: full.commit.tree,
+      message: `Commit ${C9.slice(0, 7)}`,
+      parents: [C3, C5].map((sha) => ({
+        sha,
+        url: `${api}/git/commits/${sha}`,
+        html_url: `https://github.com/${OWNER}/${REPO}/commit/${sha}`,
+      })),
+      verification: full.commit.verification,
+    });
+    expect(data.author).toMatchObject({ name: HUMAN_USER.login, date: '2024-05-01T12:00:00Z' });
+
+    // From release's head along first parents: 9, 3 ('Third'), 2, then 1, a root.
+    const walked: string[] = [];
+    for (let sha: string | undefined = C9; sha !== undefined; ) {
+      const commit: GitCommit = (await gh.rest.git.getCommit({ owner: OWNER, repo: REPO, commit_sha: sha }))
+        .data;
+      walked.push(`${commit.sha.slice(0, 1)} ${commit.message}`);
+      sha = commit.parents[0]?.sha;
+    }
+    expect(walked).toEqual(['9 Commit 9999999', '3 Third', '2 Commit 2222222', '1 Commit 1111111']);
+    expect(s.requests.at(-1)).toMatchObject({
+      operation: 'getGitCommit',
+      method: 'GET',
+      path: `/repos/${OWNER}/${REPO}/git/commits/${C1}`,
+    });
+    expect(s.count('getGitCommit')).toBe(5);
+    expect(s.commentCalls()).toEqual([]);
+  });
+
+  it('answers 404 Not Found on git/commits to an unknown sha, a branch, a prefix or another repository; any 40-hex sha without commits', async () => {
+    const s = await startSim(graph);
+    const docs = 'https://docs.github.com/rest/git/commits#get-a-commit-object';
+    const unknown = await rejection(
+      octokit(s).rest.git.getCommit({ owner: OWNER, repo: REPO, commit_sha: 'f'.repeat(40) }),
+    );
+    expect(unknown.status).toBe(404);
+    expect(unknown.response?.data).toEqual({ message: 'Not Found', documentation_url: docs, status: '404' });
+    // Not a ref-resolving route: a branch, heads/branch or a prefix of a known sha is no object id.
+    for (const ref of ['main', 'heads/main', 'refs%2Fheads%2Fmain', C3.slice(0, 7), `${C3}0`]) {
+      expect([ref, (await call(s, 'GET', `/repos/${OWNER}/${REPO}/git/commits/${ref}`)).status]).toEqual([
+        ref,
+        404,
+      ]);
+    }
+    expect(
+      (await call(s, 'GET', `/repos/${OWNER}/${REPO}/git/commits/${C3.toUpperCase()}`)).json,
+    ).toMatchObject({
+      sha: C3,
+    });
+    expect((await call(s, 'GET', `/repos/${OWNER}/other/git/commits/${C3}`)).status).toBe(404);
+    s.setScenario({});
+    expect(
+      (await call(s, 'GET', `/repos/${OWNER}/${REPO}/git/commits/${'f'.repeat(40)}`)).json,
+    ).toMatchObject({
+      sha: 'f'.repeat(40),
+      parents: [],
+    });
   });
 
   it('answers 404 to an unknown ref and to unrelated histories', async () => {
@@ -1501,6 +1698,140 @@ describe('request log', () => {
       expect(r.at).toBeGreaterThanOrEqual(before);
       expect(r.at).toBeLessThanOrEqual(Date.now());
     }
+  });
+});
+
+describe('requests in flight and counted', () => {
+  const create = (s: GitHubSimulator, name: string) =>
+    octokit(s).rest.checks.create({ owner: OWNER, repo: REPO, name, head_sha: 'a'.repeat(40) });
+  const comment = (s: GitHubSimulator, body: string, signal?: AbortSignal) =>
+    octokit(s).rest.issues.createComment({
+      owner: OWNER,
+      repo: REPO,
+      issue_number: PR,
+      body,
+      request: { signal },
+    });
+
+  it('stamps when each request was received and answered; two creates sent at once count 2 in flight, one after the other 1', async () => {
+    const clock = manualClock(Date.now());
+    const start = clock.now();
+    const s = await startSim(
+      {
+        faults: [
+          { operation: 'createCheckRun', requests: 'all', fault: { kind: 'delay', ms: 100 } },
+          { operation: 'createComment', requests: 'all', fault: { kind: 'delay', ms: 100 } },
+        ],
+      },
+      clock,
+    );
+    const both = Promise.all([create(s, 'one'), create(s, 'two')]);
+    await clock.asleep(2);
+    expect(s.requests.map((r) => [r.at, r.answeredAt])).toEqual([
+      [start, undefined],
+      [start, undefined],
+    ]);
+    expect(s.maxInFlight(['createCheckRun'])).toBe(2); // still in flight: counted until now
+    await clock.advance(100);
+    await both;
+    expect(s.requests.map((r) => [r.at, r.answeredAt])).toEqual([
+      [start, start + 100],
+      [start, start + 100],
+    ]);
+    expect(s.maxInFlight(['createCheckRun'])).toBe(2);
+
+    // One after the other: the second is received the instant the first is answered.
+    for (const [i, body] of ['first', 'second'].entries()) {
+      const answer = comment(s, body);
+      await clock.asleep(3 + i);
+      await clock.advance(100);
+      expect((await answer).status).toBe(201);
+    }
+    const comments = s.requests.filter((r) => r.operation === 'createComment');
+    expect(comments.map((r) => [r.at - start, (r.answeredAt ?? 0) - start])).toEqual([
+      [100, 200],
+      [200, 300],
+    ]);
+    expect(s.maxInFlight(['createComment'])).toBe(1);
+    expect(s.maxInFlight(['createComment', 'updateComment'])).toBe(1);
+    expect(s.maxInFlight()).toBe(2);
+    expect(s.maxInFlight(['listComments'])).toBe(0);
+
+    // In turn within the same instant: by the order of events, not the clock, they never overlap.
+    for (const _ of [1, 2]) await call(s, 'GET', commentsPath());
+    const listed = s.requests.filter((r) => r.operation === 'listComments');
+    expect(listed.map((r) => [r.at, r.answeredAt])).toEqual([
+      [start + 300, start + 300],
+      [start + 300, start + 300],
+    ]);
+    expect(s.maxInFlight(['listComments'])).toBe(1);
+  });
+
+  it('counts without a test clock too: Octokit calls awaited in turn never overlap, sent together they do', async () => {
+    const s = await startSim({
+      faults: [{ operation: 'createCheckRun', requests: 'all', fault: { kind: 'delay', ms: 50 } }],
+    });
+    for (const name of ['a', 'b', 'c']) await comment(s, name);
+    expect(s.maxInFlight(['createComment'])).toBe(1);
+    await Promise.all([create(s, 'x'), create(s, 'y'), create(s, 'z')]);
+    expect(s.maxInFlight(['createCheckRun'])).toBe(3);
+    for (const r of s.requests) expect(r.answeredAt).toBeGreaterThanOrEqual(r.at);
+  });
+
+  it('a request the client gives up on is answered (closed) then; a hung one stays in flight until stop()', async () => {
+    const s = await startSim({
+      faults: [
+        { operation: 'createComment', requests: [1], fault: { kind: 'hang' } },
+        { operation: 'listComments', requests: [1], fault: { kind: 'hang' } },
+        { operation: 'updateComment', requests: [1], fault: { kind: 'reset' } },
+      ],
+    });
+    const gaveUp = new AbortController();
+    const hung = comment(s, 'never answered', gaveUp.signal);
+    const listed = call(s, 'GET', commentsPath()).catch(() => 'closed');
+    await s.waitForRequests('createComment');
+    await s.waitForRequests('listComments');
+    // Which arrives first is the network's choice.
+    const logged = (operation: Operation) => s.requests.find((r) => r.operation === operation);
+    expect(s.requests.map((r) => r.answeredAt)).toEqual([undefined, undefined]);
+    expect(s.maxInFlight()).toBe(2);
+    gaveUp.abort();
+    await expect(hung).rejects.toThrow();
+    await waitUntil(() => logged('createComment')?.answeredAt !== undefined);
+    expect(logged('listComments')?.answeredAt).toBeUndefined();
+
+    await expect(call(s, 'PATCH', commentPath(1), { body: { body: 'x' } })).rejects.toThrow(); // reset
+    await waitUntil(() => logged('updateComment')?.answeredAt !== undefined);
+    await s.stop();
+    expect(await listed).toBe('closed');
+    await waitUntil(() => logged('listComments')?.answeredAt !== undefined);
+  });
+
+  it('requestCounts: requests by operation since resetCounts(), faulted and unknown ones too; request numbers go on', async () => {
+    const s = await startSim({
+      faults: [{ operation: 'listComments', requests: [2], fault: { kind: 'status', status: 502 } }],
+    });
+    expect(s.requestCounts()).toEqual({});
+    await comment(s, 'one');
+    await call(s, 'GET', commentsPath());
+    await call(s, 'GET', commentsPath()); // 502
+    await create(s, 'tests');
+    await call(s, 'GET', '/rate_limit');
+    expect(s.requestCounts()).toEqual({
+      createComment: 1,
+      listComments: 2,
+      createCheckRun: 1,
+      unknown: 1,
+    });
+    s.resetCounts();
+    expect(s.requestCounts()).toEqual({});
+    await call(s, 'GET', commentsPath());
+    await comment(s, 'two');
+    await comment(s, 'three');
+    expect(s.requestCounts()).toEqual({ listComments: 1, createComment: 2 });
+    expect(s.count('listComments')).toBe(3); // since the start
+    expect(s.requests.at(-1)).toMatchObject({ operation: 'createComment', n: 3 });
+    expect(s.requests).toHaveLength(8); // the log is kept
   });
 });
 

@@ -7,14 +7,20 @@
  * HTTP on 127.0.0.1, with repositories whose pull requests hold comments, scripted by a `Scenario`:
  * which token is valid, whether it may write, which pull requests exist with which comments, which
  * commits and branches a repository has, which GitHub App the token acts for and whether it may
- * write check runs, and which requests fail and how. Every request is logged, so a test can check
- * what the client sent.
+ * write check runs, and which requests fail and how. Every request is logged, with when it arrived
+ * and when it was answered, so a test can check what the client sent, how many requests it had in
+ * flight at once (`maxInFlight`) and how many it made (`requestCounts`, from `resetCounts`).
  *
  * Choices where GitHub's behaviour is not copied exactly (see also the comments below):
  * - Order of checks for a request: route (unknown -> 404, no auth needed), faults, auth (401),
  *   repository / issue / comment lookup (404), read-only token (403), body (400 / 422), operation.
  * - A faulted request changes no state, except 'delay' (answers normally, state changes when it
- *   answers) and the '-after-effect' kinds (the operation is performed, then the answer is replaced).
+ *   answers), the '-after-effect' kinds and a 'rate-limit' with `afterEffect` (the operation is
+ *   performed, then the answer is replaced).
+ * - Rate limits are faults ('rate-limit'), never counted: a primary limit answers 403 (or 429) with
+ *   x-ratelimit-remaining 0 and the reset, a secondary one 403 (or 429) with its message and a
+ *   retry-after only when the fault gives one, as GitHub words them (its docs' "Rate limits for the
+ *   REST API"). Other answers carry no x-ratelimit-* headers (GitHub's all do).
  * - Request numbers (`LoggedRequest.n`, `FaultRule.requests`) count every request of an operation
  *   since the simulator started; `setScenario` does not reset them, nor the comments and check runs.
  * - Link headers point at `/repositories/{id}/issues/{n}/comments` as GitHub's do, so pages after
@@ -31,6 +37,11 @@
  *   and compare answer `files: []`), one author and one date for all. A ref is a branch (`main`,
  *   `heads/main`, `refs/heads/main`), a sha or an unambiguous prefix of 4+ hex digits, in one path
  *   segment (encoded, as Octokit sends it); tags and `owner:branch` heads are not simulated.
+ * - getGitCommit (the Git database's commit object: tree, parents with their git/commits urls,
+ *   message, no files or GitHub users) takes a full 40-hex sha only, in either case: it is not a
+ *   ref-resolving route. A branch, `heads/…`, a prefix or an unknown sha all answer 404 Not Found
+ *   (GitHub's description lists 404 and 409 for it, no 422; getCommit says 422 No commit found).
+ *   The 409 of an empty repository is not simulated.
  * - compare's merge base is git merge-base's; when there are several (criss-cross merges), the
  *   nearest to the head. Its `commits` are all those ahead, parents first, in one answer (GitHub
  *   pages them past 250).
@@ -71,6 +82,7 @@ import {
 
 export type IssueComment = components['schemas']['issue-comment'];
 export type Commit = components['schemas']['commit'];
+export type GitCommit = components['schemas']['git-commit'];
 export type CommitComparison = components['schemas']['commit-comparison'];
 export type CheckRun = components['schemas']['check-run'];
 export type App = NonNullable<components['schemas']['integration']>;
@@ -87,6 +99,7 @@ export type Operation =
   | 'listPulls' // GET   {prefix}/repos/{owner}/{repo}/pulls?state&head&per_page&page
   | 'commitPulls' // GET   {prefix}/repos/{owner}/{repo}/commits/{sha}/pulls
   | 'getCommit' // GET   {prefix}/repos/{owner}/{repo}/commits/{ref}  (ref: a sha, a sha's prefix or a branch)
+  | 'getGitCommit' // GET   {prefix}/repos/{owner}/{repo}/git/commits/{commit_sha}  (a full sha only)
   | 'compare' // GET   {prefix}/repos/{owner}/{repo}/compare/{base}...{head}
   | 'createCheckRun' // POST  {prefix}/repos/{owner}/{repo}/check-runs  body {name, head_sha, status, conclusion, output, ...}
   | 'updateCheckRun' // PATCH {prefix}/repos/{owner}/{repo}/check-runs/{check_run_id}  body as createCheckRun's, all optional
@@ -175,7 +188,27 @@ export type Fault =
   | { kind: 'endless' } // 200, a JSON list whose first comment's body never ends
   | { kind: 'text'; text: string } // 200 with this body as text/html (a captive portal's page, say)
   | { kind: 'link'; next: string } // answer normally, with a Link header naming `next` as the next page
-  | { kind: 'redirect'; status: 301 | 302 | 307 | 308; location: string };
+  | { kind: 'redirect'; status: 301 | 302 | 307 | 308; location: string }
+  /**
+   * GitHub's primary rate limit, as an installation token meets it: `status` (default 403) with
+   * x-ratelimit-limit 1000 (GITHUB_TOKEN's per repository), -remaining 0, -used 1000, -reset
+   * (`reset`, epoch seconds; default an hour from now) and -resource core, and the message "API
+   * rate limit exceeded for installation ID INSTALLATION_ID. ...". With `afterEffect`, the
+   * operation is performed first (GitHub does not promise a limited write had no effect).
+   */
+  | { kind: 'rate-limit'; limit: 'primary'; status?: 403 | 429; reset?: number; afterEffect?: boolean }
+  /**
+   * A secondary rate limit: `status` (default 403), "You have exceeded a secondary rate limit. ...",
+   * with retry-after `retryAfter` seconds when given, else no rate-limit header at all (as GitHub
+   * may answer a content-creating request). `afterEffect` as for the primary limit.
+   */
+  | {
+      kind: 'rate-limit';
+      limit: 'secondary';
+      status?: 403 | 429;
+      retryAfter?: number;
+      afterEffect?: boolean;
+    };
 
 export type FaultRule = JsonServerFaultRule<Operation, Fault>;
 export type LoggedRequest = JsonServerRequest<Operation>;
@@ -266,6 +299,7 @@ export interface SimPull {
 const CHECK_RUN_OPERATIONS: readonly (Operation | 'unknown')[] = [
   'getApp',
   'getCommit',
+  'getGitCommit',
   'compare',
   'listCheckRunsForRef',
   'createCheckRun',
@@ -273,6 +307,9 @@ const CHECK_RUN_OPERATIONS: readonly (Operation | 'unknown')[] = [
 ];
 
 export const DEFAULT_TOKEN = 'ghs_test-token';
+
+/** The installation the token belongs to, as a rate limit's message names it. */
+export const INSTALLATION_ID = 52_000_001;
 
 /** The user GITHUB_TOKEN acts as (its real id). */
 export const GITHUB_ACTIONS_BOT: SimUser = { login: 'github-actions[bot]', id: 41898282, type: 'Bot' };
@@ -331,12 +368,16 @@ const DOCS = {
   listPulls: 'https://docs.github.com/rest/pulls/pulls#list-pull-requests',
   commitPulls: 'https://docs.github.com/rest/commits/commits#list-pull-requests-associated-with-a-commit',
   getCommit: 'https://docs.github.com/rest/commits/commits#get-a-commit',
+  getGitCommit: 'https://docs.github.com/rest/git/commits#get-a-commit-object',
   compare: 'https://docs.github.com/rest/commits/commits#compare-two-commits',
   createCheckRun: 'https://docs.github.com/rest/checks/runs#create-a-check-run',
   updateCheckRun: 'https://docs.github.com/rest/checks/runs#update-a-check-run',
   listCheckRunsForRef: 'https://docs.github.com/rest/checks/runs#list-check-runs-for-a-git-reference',
   getApp: 'https://docs.github.com/rest/apps/apps#get-an-app',
   deleteComment: 'https://docs.github.com/rest/issues/comments#delete-an-issue-comment',
+  primaryRateLimit: 'https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api',
+  secondaryRateLimit:
+    'https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api#about-secondary-rate-limits',
 } as const;
 
 /** GitHub's error body: {message, documentation_url, status} (status as a string, as GitHub sends it). */
@@ -346,6 +387,20 @@ function githubError(status: number, message: string, documentationUrl: string =
 
 /** Every simulated commit's author and committer date. */
 const COMMIT_DATE = '2024-05-01T12:00:00Z';
+
+/** Every simulated commit's author and committer. */
+const COMMIT_PERSON = {
+  name: HUMAN_USER.login,
+  email: `${HUMAN_USER.id}+${HUMAN_USER.login}@users.noreply.github.com`,
+};
+
+/** Every simulated commit's signature: none. */
+const UNSIGNED = { verified: false, reason: 'unsigned', payload: null, signature: null, verified_at: null };
+
+/** A simulated commit's tree: a stable made-up sha. */
+function treeSha(sha: string): string {
+  return createHash('sha1').update(`tree of ${sha}`).digest('hex');
+}
 
 // Above 2^31, as GitHub's comment ids are now: a client that stores them in an int32 breaks here too.
 const FIRST_COMMENT_ID = 2_400_000_001;
@@ -399,7 +454,7 @@ interface Route {
   number: number;
   /** commitPulls: the commit. */
   sha?: string;
-  /** getCommit: the ref as the path names it (decoded); compare: the base. */
+  /** getCommit: the ref as the path names it (decoded); getGitCommit: the sha; compare: the base. */
   ref?: string;
   /** compare: the head. */
   head?: string;
@@ -576,14 +631,48 @@ export class GitHubSimulator extends JsonServer<Operation> {
       case 'redirect':
         this.send(res, { status: fault.status, body: {}, headers: { location: fault.location } });
         return;
+      case 'rate-limit':
+        if (fault.afterEffect) this.answer(route, req, path, body);
+        this.send(res, this.rateLimitReply(fault));
+        return;
     }
   }
 
+  /** Sends with an x-github-request-id (the reply's own, if it has one). */
   private send(res: ServerResponse, reply: Reply): void {
-    send(res, {
-      ...reply,
-      headers: { 'x-github-request-id': `SIM:${this.nextRequestId++}`, ...reply.headers },
-    });
+    const id = reply.headers?.['x-github-request-id'] ?? this.requestId();
+    send(res, { ...reply, headers: { ...reply.headers, 'x-github-request-id': id } });
+  }
+
+  private requestId(): string {
+    return `SIM:${this.nextRequestId++}`;
+  }
+
+  /** A rate limit's answer, as GitHub words it; its message names its request id, as GitHub's does. */
+  private rateLimitReply(fault: Extract<Fault, { kind: 'rate-limit' }>): Reply {
+    const status = fault.status ?? 403;
+    const id = this.requestId();
+    const support = `If you reach out to GitHub Support for help, please include the request ID ${id}.`;
+    if (fault.limit === 'secondary') {
+      const message = `You have exceeded a secondary rate limit. Please wait a few minutes before you try again. ${support}`;
+      const headers: Record<string, string> = { 'x-github-request-id': id };
+      if (fault.retryAfter !== undefined) headers['retry-after'] = String(fault.retryAfter);
+      return { status, body: githubError(status, message, DOCS.secondaryRateLimit), headers };
+    }
+    const reset = fault.reset ?? Math.floor(this.clock.now() / 1000) + 3600;
+    const message = `API rate limit exceeded for installation ID ${INSTALLATION_ID}. ${support}`;
+    return {
+      status,
+      body: githubError(status, message, DOCS.primaryRateLimit),
+      headers: {
+        'x-github-request-id': id,
+        'x-ratelimit-limit': '1000',
+        'x-ratelimit-remaining': '0',
+        'x-ratelimit-used': '1000',
+        'x-ratelimit-reset': String(reset),
+        'x-ratelimit-resource': 'core',
+      },
+    };
   }
 
   /** Deletes the comment (or check run) an update route names, as someone on the web page would. */
@@ -689,6 +778,12 @@ export class GitHubSimulator extends JsonServer<Operation> {
     }
     if (route.operation === 'getCommit' || route.operation === 'compare') {
       return this.commitsAnswer(route, repository, docs);
+    }
+    if (route.operation === 'getGitCommit') {
+      // An object id, not a ref: a branch or a prefix is not found, nor is an unknown sha.
+      const graph = new CommitGraph(this.scenario, repository);
+      const sha = /^[0-9a-f]{40}$/i.test(route.ref ?? '') ? graph.resolve(route.ref ?? '') : undefined;
+      return sha ? { status: 200, body: this.renderGitCommit(repository, graph, sha) } : notFound;
     }
     if (
       route.operation === 'createCheckRun' ||
@@ -1026,16 +1121,36 @@ export class GitHubSimulator extends JsonServer<Operation> {
     return { status: 200, body: comparison };
   }
 
+  /** A commit as the Git database shows it (getGitCommit): no files, no GitHub users, parents' git urls. */
+  private renderGitCommit(repository: Repository, graph: CommitGraph, sha: string): GitCommit {
+    const { owner, repo } = repository;
+    const api = `${this.url}/repos/${owner}/${repo}`;
+    const web = `https://github.com/${owner}/${repo}`;
+    const tree = treeSha(sha);
+    return {
+      sha,
+      node_id: `C_kwDO${Buffer.from(`${repository.id}:${sha}`).toString('base64url')}`,
+      url: `${api}/git/commits/${sha}`,
+      html_url: `${web}/commit/${sha}`,
+      author: { ...COMMIT_PERSON, date: COMMIT_DATE },
+      committer: { ...COMMIT_PERSON, date: COMMIT_DATE },
+      tree: { sha: tree, url: `${api}/git/trees/${tree}` },
+      message: graph.message(sha),
+      parents: graph.parents(sha).map((parent) => ({
+        sha: parent,
+        url: `${api}/git/commits/${parent}`,
+        html_url: `${web}/commit/${parent}`,
+      })),
+      verification: UNSIGNED,
+    };
+  }
+
   /** A commit as getCommit and compare show it (without getCommit's stats and files). */
   private renderCommit(repository: Repository, graph: CommitGraph, sha: string): Commit {
     const { owner, repo } = repository;
     const api = `${this.url}/repos/${owner}/${repo}`;
     const web = `https://github.com/${owner}/${repo}`;
-    const tree = createHash('sha1').update(`tree of ${sha}`).digest('hex');
-    const person = {
-      name: HUMAN_USER.login,
-      email: `${HUMAN_USER.id}+${HUMAN_USER.login}@users.noreply.github.com`,
-    };
+    const tree = treeSha(sha);
     return {
       url: `${api}/commits/${sha}`,
       sha,
@@ -1044,18 +1159,12 @@ export class GitHubSimulator extends JsonServer<Operation> {
       comments_url: `${api}/commits/${sha}/comments`,
       commit: {
         url: `${api}/git/commits/${sha}`,
-        author: { ...person, date: COMMIT_DATE },
-        committer: { ...person, date: COMMIT_DATE },
+        author: { ...COMMIT_PERSON, date: COMMIT_DATE },
+        committer: { ...COMMIT_PERSON, date: COMMIT_DATE },
         message: graph.message(sha),
         comment_count: 0,
         tree: { sha: tree, url: `${api}/git/trees/${tree}` },
-        verification: {
-          verified: false,
-          reason: 'unsigned',
-          payload: null,
-          signature: null,
-          verified_at: null,
-        },
+        verification: UNSIGNED,
       },
       author: renderUser(HUMAN_USER),
       committer: renderUser(HUMAN_USER),
@@ -1288,6 +1397,8 @@ function commitsRoute(method: string, rest: string[]): Omit<Route, 'repo'> | und
   }
   if (method !== 'GET' || b === undefined) return undefined;
   if (a === 'commits' && c === 'check-runs') return { operation: 'listCheckRunsForRef', number: 0, ref: b };
+  if (a === 'git' && b === 'commits' && c !== undefined)
+    return { operation: 'getGitCommit', number: 0, ref: c };
   if (c !== undefined) return undefined;
   if (a === 'commits') return { operation: 'getCommit', number: 0, ref: b };
   // A branch name holds no '..' (git check-ref-format), so the first '...' splits base from head.

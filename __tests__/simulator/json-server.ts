@@ -1,7 +1,8 @@
 /**
  * What the two JSON test servers (the service simulator and the GitHub simulator) share: the
- * loopback server and its connections, a log and a count of requests by operation, faults chosen
- * by request number, timers that stop with the server, and reading and answering JSON.
+ * loopback server and its connections, a log and a count of requests by operation (with when each
+ * was received and answered, so a test can see how many were in flight at once), faults chosen by
+ * request number, timers that stop with the server, and reading and answering JSON.
  */
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -34,6 +35,11 @@ export interface LoggedRequest<Operation extends string> {
   body: unknown;
   /** The server's clock (Date.now() unless given one) when received. */
   at: number;
+  /**
+   * The server's clock when the answer was written, or when the connection closed without one (a
+   * reset, a hang until the client gave up or the server stopped); undefined while in flight.
+   */
+  answeredAt?: number;
 }
 
 export interface FaultRule<Operation extends string, Fault> {
@@ -72,6 +78,14 @@ export abstract class JsonServer<Operation extends string> {
   /** Aborted by stop(): ends every delay. */
   private readonly stopping = new AbortController();
   private readonly counts = new Map<Operation | 'unknown', number>();
+  /** Each request's log entry, for the response's 'close' to stamp answeredAt. */
+  private readonly entries = new WeakMap<IncomingMessage, LoggedRequest<Operation>>();
+  /** The requests received and not yet answered. */
+  private readonly inFlight = new Set<LoggedRequest<Operation>>();
+  /** For each request, those in flight when it arrived. */
+  private readonly inFlightAtArrival = new WeakMap<LoggedRequest<Operation>, LoggedRequest<Operation>[]>();
+  /** requestCounts() counts the log from here: resetCounts() moves it to the end. */
+  private countedFrom = 0;
   private readonly waiters: { operation: Operation; count: number; resolve: () => void }[] = [];
 
   protected constructor(server: Server, clock: Clock = systemClock) {
@@ -81,6 +95,13 @@ export abstract class JsonServer<Operation extends string> {
     this.origin = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
     server.on('connection', (socket: Socket) => this.connections.track(socket));
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      // 'close' follows the answer's last byte, or a connection closed without an answer.
+      res.once('close', () => {
+        const entry = this.entries.get(req);
+        if (!entry) return;
+        entry.answeredAt ??= this.clock.now();
+        this.inFlight.delete(entry);
+      });
       this.handle(req, res).catch(() => req.socket.destroy());
     });
   }
@@ -88,6 +109,41 @@ export abstract class JsonServer<Operation extends string> {
   /** How many requests of `operation` have arrived (faulted ones count too). */
   count(operation: Operation): number {
     return this.counts.get(operation) ?? 0;
+  }
+
+  /**
+   * How many requests of each operation ('unknown' for a path not served) arrived since the last
+   * resetCounts(), or since the start; an operation without any is left out. Unlike count() and
+   * the request numbers of faults, which count since the start.
+   */
+  requestCounts(): Record<string, number> {
+    const counts: Record<string, number> = {};
+    for (const request of this.requests.slice(this.countedFrom)) {
+      counts[request.operation] = (counts[request.operation] ?? 0) + 1;
+    }
+    return counts;
+  }
+
+  /** Starts requestCounts() again from zero (the log, count() and request numbers are kept). */
+  resetCounts(): void {
+    this.countedFrom = this.requests.length;
+  }
+
+  /**
+   * The most requests of `operations` (default: all) that were in flight at once, over the whole
+   * log: received and not yet answered. Counted by the order of events, not by the clock (two
+   * requests in turn within one millisecond never overlap): the most is reached when a request
+   * arrives, so it is the most, over each request, of it and those still in flight then.
+   */
+  maxInFlight(operations?: readonly (Operation | 'unknown')[]): number {
+    const wanted = (request: LoggedRequest<Operation>) =>
+      operations === undefined || operations.includes(request.operation);
+    let most = 0;
+    for (const request of this.requests.filter(wanted)) {
+      const others = (this.inFlightAtArrival.get(request) ?? []).filter(wanted);
+      most = Math.max(most, 1 + others.length);
+    }
+    return most;
   }
 
   /** Resolves once `count` requests of `operation` have arrived (faulted ones count too). */
@@ -125,6 +181,9 @@ export abstract class JsonServer<Operation extends string> {
     };
     this.counts.set(operation, entry.n);
     this.requests.push(entry);
+    this.entries.set(req, entry);
+    this.inFlightAtArrival.set(entry, [...this.inFlight]);
+    this.inFlight.add(entry);
     for (const waiter of this.waiters.filter(
       (each) => each.operation === operation && each.count <= entry.n,
     )) {
