@@ -1,11 +1,14 @@
+import { digestLine, digestOf } from '../src/report/digest.js';
 import { FOLD_LINES, renderedLinks, visibleLines } from './helpers/gfm.js';
 import { runInProcess, virtualClock } from './helpers/in-process.js';
 import { projectInputs, suiteInputs } from './helpers/inputs.js';
 import { annotations } from './helpers/runner-files.js';
+import { makeOutcome } from './report/helpers.js';
 import {
   DEFAULT_TOKEN,
   GitHubSimulator,
   MAX_BODY_LENGTH,
+  OTHER_APP,
   pullRequestEventFile,
   SAMPLE_PULL_REQUEST,
   type SeedComment,
@@ -114,31 +117,60 @@ describe('what changed since the previous run', () => {
     expect(seen.join('\n')).not.toMatch(/digest|baseline|failing=/);
   });
 
-  test('a re-run of the same commit compares with the run before that commit, not with its first attempt', async () => {
+  test("a re-run of the same commit compares with that commit's result as it was before the re-run", async () => {
     await runOnPullRequest(failed('A'), commit('1'));
     const attempt1 = await runOnPullRequest(failed('A', 'C'), commit('2'), { 'fail-on': 'new' });
     expect(attempt1.outputs).toMatchObject({ 'new-failures': '1', success: 'false' });
-    const attempt2 = await runOnPullRequest(failed('A', 'C'), commit('2'), { 'fail-on': 'new' });
-    expect(attempt2.outputs).toMatchObject({ 'new-failures': '1', success: 'false' });
+    // the commit's one check run holds the first attempt's result, read before the re-run rewrote it
+    const attempt2 = await runOnPullRequest([...failed('A', 'D'), ...passed('C')], commit('2'), {
+      'fail-on': 'new',
+    });
+    expect(attempt2.outputs).toMatchObject({ 'new-failures': '1', fixed: '1', success: 'false' });
     expect(attempt2.log).toContain(
-      'Compared with the run before this commit (this is a re-run): 1 new failure, 0 fixed.',
+      'Compared with the previous run of this commit (this is a re-run): 1 new failure, 1 fixed.',
     );
-    // the next push that still fails C compares with this commit's run: C is known by then
-    const next = await runOnPullRequest(failed('A', 'C'), commit('3'), { 'fail-on': 'new' });
+    expect(gh.checkRuns(PR.owner, PR.repo, commit('2'))).toHaveLength(1);
+    // the next push compares with this commit's latest run: D is known by then
+    const next = await runOnPullRequest(failed('A', 'D'), commit('3'), { 'fail-on': 'new' });
     expect(next.outputs).toMatchObject({ 'new-failures': '0', success: 'true' });
   });
 
-  test('an earlier comment without a digest, cut off or forged: nothing to compare with, and the comment is written', async () => {
+  test("an earlier comment naming no commit, a commit without a result, or another app's result: nothing to compare with", async () => {
     const marker = '<!-- test-run-action mode=project project=proj-1 -->';
-    const seeds: SeedComment[] = [
-      { body: `${marker}\n### ❌ Test run failed\nwritten before the digest` },
-      { body: `${marker}\n<!-- test-run-action digest v1 failing=2 others=0 AAAAAAAAAAAAAAAAAAA` },
-      { body: `${marker}\n<!-- test-run-action digest v1 failing=1 others=0 ${'A'.repeat(28)} -->` },
+    const named = `${marker}\n### ❌ Test run failed\n<!-- test-run-action commit=${commit('1')} -->`;
+    const cases: [SeedComment, boolean, string][] = [
+      [
+        { body: `${marker}\n### ❌ Test run failed\nwritten before the commit line` },
+        false,
+        'the earlier comment names no commit it reported',
+      ],
+      [
+        { body: named },
+        false,
+        "the commit it last reported, 1111111, has no result of 'Test run: project proj-1'",
+      ],
+      [
+        { body: named },
+        true,
+        "the commit it last reported, 1111111, has no result of 'Test run: project proj-1'",
+      ],
     ];
-    for (const seed of seeds) {
+    for (const [seed, forged, why] of cases) {
       await gh.stop();
       gh = await GitHubSimulator.start();
       gh.seedComments(PR.owner, PR.repo, PR.number, [seed]);
+      if (forged) {
+        // A digest that knows A fails, in a check run of the right name written by another app.
+        const summary = `<!-- test-run-action check mode=project project=proj-1 of=pull-request -->\n${digestLine(digestOf(makeOutcome([{ title: 'A', status: 'FAILED' }]).testCases, commit('1')))}`;
+        gh.seedCheckRun({
+          owner: PR.owner,
+          repo: PR.repo,
+          headSha: commit('1'),
+          name: 'Test run: project proj-1',
+          app: OTHER_APP,
+          output: { title: 'x', summary },
+        });
+      }
       const result = await runOnPullRequest(failed('A'), commit('2'), { 'fail-on': 'new' });
       expect([seed.body, result.outputs['new-failures'], result.outputs.success]).toEqual([
         seed.body,
@@ -147,7 +179,7 @@ describe('what changed since the previous run', () => {
       ]);
       expect(result.body).toContain('1 of 1 test case failed');
       expect(result.log).toContain(
-        "fail-on is 'new', but there is nothing to compare with (the earlier comment holds no run's digest): any failure fails the step.",
+        `fail-on is 'new', but there is nothing to compare with (${why}): any failure fails the step.`,
       );
       expect(annotations(result.log, 'warning')).toEqual([]);
     }
@@ -167,7 +199,7 @@ describe('what changed since the previous run', () => {
     const seen = visibleLines(second.body);
     expect(seen[0]).toMatch(/^❌ Test run failed · [01] new failures?, 0 fixed \(compared in part\)$/);
     expect(seen.join('\n')).toContain(
-      'Compared in part: the previous run had more failing test cases than its comment remembers',
+      'Compared in part: the previous result had more failing test cases than its digest holds',
     );
     // some failures cannot be known from a digest that holds 1,590 titles: the gate stays shut
     expect(second.outputs.success).toBe('false');

@@ -93,7 +93,7 @@ const statusOf =
     `${verdict.icon} ${text(verdict.label, 60)} · `;
 
 const PARTIAL_REASON =
-  'the previous run had more failing test cases than its comment remembers, and those past it are neither new nor known';
+  'the previous result had more failing test cases than its digest holds, and those past it are neither new nor known';
 
 export function comparisonHeadline(comparison: Comparison): string {
   const partial = comparison.partial ? ' (compared in part)' : '';

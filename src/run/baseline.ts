@@ -133,8 +133,8 @@ async function pullRequestBaseline(
       return none(`the commit it last reported, ${short(earlier.commit)}, has no result of '${name}'`);
     const rerun = earlier.commit === commitTested(settings.workflow);
     const against = rerun
-      ? `the previous run of ${short(previous.sha)} (this is a re-run)`
-      : `the previous run of this target, at ${short(previous.sha)}`;
+      ? 'the previous run of this commit (this is a re-run)'
+      : 'the previous run of this target';
     return { kind: 'found', digest: previous.digest, against };
   } catch (error) {
     return unread(error, "the previous run's result could not be read");
