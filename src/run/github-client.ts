@@ -2,7 +2,7 @@ import type { SharedSettings } from '../inputs/settings.js';
 import { warning } from '../runner/log.js';
 import { line } from '../runner/text.js';
 import type { Clock } from '../service/clock.js';
-import { isForbidden } from '../service/errors.js';
+import { isForbidden, RateLimited } from '../service/errors.js';
 import type { GitHub } from '../service/github.js';
 import { USER_AGENT } from '../service/user-agent.js';
 import type { JobCancellation } from './signals.js';
@@ -82,6 +82,7 @@ export async function gitHubFor(
 }
 
 export function logFailure(error: unknown, task: GitHubTask, log = warning): undefined {
+  if (error instanceof RateLimited && error.toldAlready) return undefined;
   const reason = error instanceof Error ? error.message : String(error);
   log(line`Could not ${task.doing}. ${reason}${isForbidden(error) ? ` ${task.forbidden}` : ''}`);
   return undefined;

@@ -27,6 +27,8 @@ export class RateLimited extends GitHubError {
     message: string,
     status: number,
     readonly limit: { primary: boolean; waitMs?: number; resetsAt?: number },
+    /** Refused before it was sent, by a limit the step has told of already. */
+    readonly toldAlready = false,
   ) {
     super(message, status);
   }

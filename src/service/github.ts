@@ -213,6 +213,8 @@ export class GitHub {
   private writes: Promise<unknown> = Promise.resolve();
   private written = 0;
   private lastWriteAt = 0;
+  /** A limit the step gave up on: until it lifts, no request is sent. */
+  private held?: { until: number; limited: RateLimited };
 
   constructor(
     private readonly octokit: Octokit,
@@ -244,6 +246,11 @@ export class GitHub {
     const route = `${sent.route.method} ${sent.route.url}`;
     let waitedMs = 0;
     for (let tries = 1; ; tries++) {
+      const { held } = this;
+      if (held && clock.now() < held.until) {
+        const { message, status, limit } = held.limited;
+        throw new RateLimited(message, status ?? 429, limit, true);
+      }
       const until = Math.min(
         this.connection.until() ?? Number.POSITIVE_INFINITY,
         clock.now() + (sent.budgetMs ?? REQUEST_BUDGET_MS),
@@ -267,7 +274,11 @@ export class GitHub {
           this.connection.rateLimitMs - waitedMs,
           (this.connection.until() ?? Number.POSITIVE_INFINITY) - clock.now(),
         );
-        if (tries >= RATE_LIMIT_TRIES || waitMs > left) throw stillLimited(failure, waitedMs, clock.now());
+        if (tries >= RATE_LIMIT_TRIES || waitMs > left) {
+          const limited = stillLimited(failure, waitedMs, clock.now());
+          this.held = { until: limited.limit.resetsAt ?? clock.now() + waitMs, limited };
+          throw limited;
+        }
         info(line`GitHub's rate limit: trying to ${sent.what} again in ${formatDuration(waitMs)}.`);
         await clock.sleep(waitMs, signal.aborted ? undefined : signal);
         waitedMs += waitMs;
