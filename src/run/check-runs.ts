@@ -57,8 +57,6 @@ interface Shared {
 export class CheckRunWriter {
   private id?: number;
   private refused = false;
-  /** The in-progress write, which the run does not wait for. */
-  private pending: Promise<unknown> = Promise.resolve();
 
   private constructor(
     private readonly shared: Shared,
@@ -93,19 +91,17 @@ export class CheckRunWriter {
     return new Date(this.shared.clock.now()).toISOString();
   }
 
-  /** Once the remote run has started; written while the run is polled. */
-  started(target: Target & Pick<RunOutcome, 'runId' | 'dashboardUrl'>): void {
+  /** Once the remote run has started; before it is polled, so that a killed step leaves its id to the post step. */
+  async started(target: Target & Pick<RunOutcome, 'runId' | 'dashboardUrl'>): Promise<void> {
     const output = inProgressCheckRun(target, this.shared.owner);
     const fields: CheckRunFields = { status: 'in_progress', started_at: this.now(), output };
-    this.pending = this.write(target, fields).then(() => {
-      if (this.id !== undefined) saveState(stateOf(STATE.checkRunId, this.index), String(this.id));
-    });
+    await this.write(target, fields);
+    if (this.id !== undefined) saveState(stateOf(STATE.checkRunId, this.index), String(this.id));
   }
 
   /** The check run's URL (check-run-url), when one was written. */
   async complete(outcome: RunOutcome): Promise<string | undefined> {
     if (outcome.status === 'STARTED') return undefined;
-    await this.pending;
     const conclusion =
       outcome.status in CONCLUSIONS
         ? CONCLUSIONS[outcome.status as keyof typeof CONCLUSIONS]
@@ -121,7 +117,6 @@ export class CheckRunWriter {
 
   /** An unexpected failure of the step: the check run it left in progress fails with it. */
   async fail(message: string): Promise<void> {
-    await this.pending.catch(() => undefined);
     if (this.id === undefined || this.refused) return;
     const output = { title: 'Could not learn the outcome', summary: redact(message) };
     const fields: CheckRunFields = {
