@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
+import { expectedInWords } from './expectation.js';
 import { idProblem, RUN_STATUSES, SUITE_ENVIRONMENTS, TEST_CASE_STATUSES } from './interface.js';
-import { type ExplainOptions, explainIssues, type Json } from './validation.js';
+import { type ExplainOptions, explainIssues } from './validation.js';
 
 /** Built on first use: all the schemas take about 4 ms to build; a project run needs none of the suite's. */
 export function once<T>(build: () => T): () => T {
@@ -118,8 +119,7 @@ export function validate<T>(
   value: unknown,
   options: ExplainOptions,
 ): { data: T } | { problems: string } {
-  const parsed = schema.safeParse(value, { reportInput: true });
+  const parsed = schema.safeParse(value, { reportInput: true, error: expectedInWords });
   if (parsed.success) return { data: parsed.data };
-  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Json;
-  return { problems: explainIssues(json, parsed.error.issues, options) };
+  return { problems: explainIssues(parsed.error.issues, options) };
 }
