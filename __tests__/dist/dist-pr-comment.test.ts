@@ -66,7 +66,7 @@ describe.each(nodeBinaries())('the pull request comment, dist/index.js on $name'
 
   const comments = () => gh.comments(PR.owner, PR.repo, PR.number);
 
-  test('fail-on: new, push after push: a new failure fails the step, a known one does not, a re-run compares with its commit's earlier result', async () => {
+  test("fail-on: new, push after push: a new failure fails the step, a known one does not, a re-run compares with its commit's earlier result", async () => {
     const push = (digit: string) => ({ node: bin, env: pullRequestEnv(undefined, digit.repeat(40)) });
     await start(FAILING); // checkout fails
     const first = await runDist(commentInputs({ 'fail-on': 'new' }), push('1'));
