@@ -294,3 +294,46 @@ describe('README', () => {
     );
   });
 });
+
+describe('a required check never waits for ever', () => {
+  test('an input error after the ids were read still completes each target’s check run, as a failure', async () => {
+    gh = await GitHubSimulator.start(GRAPH);
+    sim = await Simulator.start();
+    const result = await runInProcess(
+      {
+        'api-key': DEFAULT_API_KEY,
+        'base-url': sim.url,
+        'test-suite-id': 'suite-1\nsuite-2',
+        'github-token': DEFAULT_TOKEN,
+        timeout: '-5m',
+      },
+      { clock: virtualClock(), env: pushEnv(M1) },
+    );
+    expect(annotations(result.log, 'error')[0]).toMatch(
+      /^::error::Input 'timeout' must be a positive duration/,
+    );
+    expect(sim.requests).toEqual([]);
+    const runs = gh.checkRuns(owner, repo, M1);
+    expect(runs.map((run) => [run.name, run.status, run.conclusion])).toEqual([
+      ['Test run: suite suite-2', 'completed', 'failure'],
+      ['Test run: suite suite-1', 'completed', 'failure'],
+    ]);
+    expect(runs[0]?.output.summary).toContain("Input 'timeout' must be a positive duration");
+  });
+
+  test('an error in an input that names the check runs writes none: there is nothing to name them by', async () => {
+    gh = await GitHubSimulator.start(GRAPH);
+    sim = await Simulator.start();
+    await runInProcess(
+      {
+        'api-key': DEFAULT_API_KEY,
+        'base-url': sim.url,
+        'test-suite-id': 'suite-1\nsuite-2',
+        'github-token': DEFAULT_TOKEN,
+        'check-name': 'only one',
+      },
+      { clock: virtualClock(), env: pushEnv(M1) },
+    );
+    expect(gh.checkRuns(owner, repo, M1)).toEqual([]);
+  });
+});

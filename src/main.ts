@@ -13,7 +13,7 @@ import { type EarlierComment, openPullRequestThread } from './run/pr-comment.js'
 import { findPullRequests, withPullRequestNote } from './run/pull-requests.js';
 import { JobCancellation } from './run/signals.js';
 import { STATE } from './run/state.js';
-import { beginStep, debug, fail, notice, reason } from './runner/log.js';
+import { beginStep, debug, fail, notice, reason, warning } from './runner/log.js';
 import { saveState, setOutput } from './runner/step.js';
 import { line } from './runner/text.js';
 import { type Clock, systemClock } from './service/clock.js';
@@ -78,8 +78,17 @@ export async function run(dependencies: RunDependencies = {}): Promise<void> {
     }
     const why = error instanceof InputError ? error.message : `Unexpected error: ${reason(error)}`;
     failures.push(why);
-    // A required check must not wait for ever.
-    await Promise.all(checks.map((writer) => writer?.fail(why).catch(() => undefined)));
+    // A required check must not wait for ever: every known target's completes.
+    const known = error instanceof InputError ? error.targets : undefined;
+    if (known?.[0]) {
+      step = openStep(known[0], clock, job);
+      checks = await CheckRunWriter.openAll(known, step);
+    }
+    for (const writer of checks) {
+      await writer
+        ?.fail(why)
+        .catch((failure) => warning(line`Could not complete the check run: ${reason(failure)}`));
+    }
   } finally {
     job.dispose();
   }

@@ -353,10 +353,42 @@ function resolveBranch(value: string, env: NodeJS.ProcessEnv): { branch?: string
   return { branch: env.GITHUB_HEAD_REF || pushed || undefined, branchExplicit: false };
 }
 
+/** What names a target and its check run: read again, alone, after an error in another input. */
+const TARGET_INPUTS = [
+  'api-key',
+  'base-url',
+  'mode',
+  'project-id',
+  'test-suite-id',
+  'run-id',
+  'wait',
+  'environment',
+  'playwright-project-name',
+  'github-token',
+  'check-run',
+  'check-name',
+  'pull-request',
+];
+
+/**
+ * Every input, checked. An input error that leaves the targets known carries them, read with the
+ * other inputs at their defaults, so that each target's check run can fail with it.
+ */
 export async function readSettings(
   readRaw: InputReader = getInput,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<StepSettings> {
+  try {
+    return await parseSettings(readRaw, env);
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    const targetInputs: InputReader = (name) => (TARGET_INPUTS.includes(name) ? readRaw(name) : '');
+    error.targets = await parseSettings(targetInputs, env).then(eachTarget, () => undefined);
+    throw error;
+  }
+}
+
+async function parseSettings(readRaw: InputReader, env: NodeJS.ProcessEnv): Promise<StepSettings> {
   // Trimmed as the runner's own reader does, so that a test's reader is read the same way.
   const input: InputReader = (name) => readRaw(name).trim() || INPUT_DEFAULTS[name] || '';
   const apiKey = readSecret(input, 'api-key');

@@ -15,6 +15,7 @@ import type { Clock } from '../service/clock.js';
 import { Aborted, GitHubError, isForbidden } from '../service/errors.js';
 import type { CheckRun, CheckRunFields, CheckRunWritten, GitHub } from '../service/github.js';
 import { type GitHubTask, logFailure, type StepContext } from './github-client.js';
+import { identityOf } from './index.js';
 import { STATE, stateOf } from './state.js';
 
 const WRITE: GitHubTask = {
@@ -61,6 +62,7 @@ export class CheckRunWriter {
   private constructor(
     private readonly shared: Shared,
     private readonly name: string,
+    private readonly target: Target,
     private readonly index: number,
   ) {}
 
@@ -84,7 +86,9 @@ export class CheckRunWriter {
     const github = await step.github();
     if (!github) return none;
     const shared: Shared = { github, owner: checkRunOwner(settings), commit, loud, clock: step.clock };
-    return targets.map((target, index) => new CheckRunWriter(shared, checkRunName(target), index));
+    return targets.map(
+      (target, index) => new CheckRunWriter(shared, checkRunName(target), identityOf(target), index),
+    );
   }
 
   private now(): string {
@@ -115,18 +119,17 @@ export class CheckRunWriter {
     return written?.html_url ?? undefined;
   }
 
-  /** An unexpected failure of the step: the check run it left in progress fails with it. */
+  /** A step that failed before it learned the outcome (an input error, say): its check run fails with it. */
   async fail(message: string): Promise<void> {
-    if (this.id === undefined || this.refused) return;
-    const output = { title: 'Could not learn the outcome', summary: redact(message) };
+    const summary = `${message}\n\n${checkRunMarker(this.target, this.shared.owner)}\n`;
+    const output = { title: 'Could not learn the outcome', summary: redact(summary) };
     const fields: CheckRunFields = {
       status: 'completed',
       conclusion: 'failure',
       completed_at: this.now(),
       output,
     };
-    await this.shared.github.updateCheckRun(this.id, fields);
-    saveState(stateOf(STATE.checkRunId, this.index), '');
+    if (await this.write(this.target, fields)) saveState(stateOf(STATE.checkRunId, this.index), '');
   }
 
   /**

@@ -67,7 +67,7 @@ export async function runTargets(
   }
 }
 
-function identityOf(settings: Settings): RunIdentity {
+export function identityOf(settings: Settings): RunIdentity {
   const { target } = settings;
   return {
     mode: modeOf(target),
