@@ -1,10 +1,13 @@
 import { titleHash } from '../../src/report/comment-digest.js';
 import {
   extendHistory,
+  flakiest,
   HISTORY_MAX_CHARS,
   type History,
   historyText,
+  labelFailure,
   readHistory,
+  recordOf,
 } from '../../src/report/history.js';
 import { judge } from '../../src/report/test-case-status.js';
 
@@ -142,6 +145,7 @@ describe('a run added to the history', () => {
   test('the window keeps the newest results: an older failure is forgotten, its row dropped', () => {
     const history = chain(2, run(1, { A: 'FAILED', B: 'FLAKY' }), run(2), run(3, { B: 'PASSED' }));
     expect(history).toEqual({ commits: [short(2), short(3)], rows: new Map(), partial: 0 });
+    expect(labelFailure(titleHash('A'), history, false)).toEqual({ kind: 'new' });
     const kept = chain(2, run(1, { A: 'FAILED' }), run(2, { A: 'FAILED' }), run(3));
     expect(kept.rows).toEqual(rows({ [titleHash('A')]: 'F.' }));
   });
@@ -161,6 +165,75 @@ describe('a run added to the history', () => {
     for (const window of [0, 101, 1.5, Number.NaN])
       expect(() => extendHistory(undefined, run(1), window)).toThrow();
     expect(() => extendHistory(undefined, { commit: 'HEAD', testCases: [] }, 20)).toThrow();
+  });
+});
+
+describe('what each failure is', () => {
+  // Passes, fails, passes, passes for A; B never fails; C fails in the last two.
+  const history = chain(
+    20,
+    run(1, { A: 'PASSED', B: 'PASSED', C: 'PASSED' }),
+    run(2, { A: 'FAILED', B: 'PASSED', C: 'PASSED' }),
+    run(3, { A: 'PASSED', B: 'PASSED', C: 'FAILED' }),
+    run(4, { A: 'PASSED', B: 'PASSED', C: 'FAILED' }),
+  );
+  const [a, b, c] = ['A', 'B', 'C'].map(titleHash) as [string, string, string];
+
+  test('flaky when it failed in some results: failed 1 of 4', () => {
+    expect(labelFailure(a, history, false)).toEqual({ kind: 'flaky', failed: 1, of: 4 });
+  });
+
+  test('new when it failed in none', () => {
+    expect(labelFailure(b, history, false)).toEqual({ kind: 'new' });
+  });
+
+  test('failing since the first of the newest results that it failed in, known or not', () => {
+    const failing = { kind: 'failing', since: short(3), results: 2 };
+    expect(labelFailure(c, history, false)).toEqual(failing);
+    expect(labelFailure(c, history, true)).toEqual(failing);
+  });
+
+  test('failing at the newest result when only the base branch says it fails', () => {
+    const failing = { kind: 'failing', since: short(4), results: 1 };
+    expect(labelFailure(a, history, true)).toEqual(failing);
+    expect(labelFailure(b, history, true)).toEqual(failing);
+  });
+
+  test('flaky in the newest result is flaky, not failing; flaky results count as failures', () => {
+    const flakyLast = chain(20, run(1), run(2, { A: 'FAILED' }), run(3, { A: 'FLAKY' }));
+    expect(labelFailure(a, flakyLast, false)).toEqual({ kind: 'flaky', failed: 2, of: 3 });
+  });
+
+  test('its record, oldest to newest', () => {
+    expect(recordOf('..FKS')).toBe('✅✅❌⚠️⏭️');
+    expect(recordOf(history.rows.get(c) as string)).toBe('✅✅❌❌');
+  });
+});
+
+describe('the flakiest', () => {
+  test('most changes between passing and failing first, then the most recent failure, then the hash', () => {
+    const history: History = {
+      commits: [1, 2, 3, 4, 5].map(short),
+      rows: rows({
+        aaaaaaaaaaaa: 'F....',
+        bbbbbbbbbbbb: '.F.F.',
+        cccccccccccc: 'F.F.F',
+        dddddddddddd: 'FFFFF',
+        eeeeeeeeeeee: 'F.S.K',
+        ffffffffffff: 'SSSSS',
+        '000000000000': '.F.F.',
+      }),
+      partial: 0,
+    };
+    expect(flakiest(history).map(({ hash, changes }) => [hash, changes])).toEqual([
+      ['cccccccccccc', 4],
+      ['000000000000', 4],
+      ['bbbbbbbbbbbb', 4],
+      ['eeeeeeeeeeee', 2],
+      ['aaaaaaaaaaaa', 1],
+    ]);
+    expect(flakiest(history, 2).map(({ hash }) => hash)).toEqual(['cccccccccccc', '000000000000']);
+    expect(flakiest(history)[0]).toEqual({ hash: 'cccccccccccc', verdicts: 'F.F.F', changes: 4 });
   });
 });
 

@@ -1,4 +1,5 @@
 import { titleHash } from './comment-digest.js';
+import { judge } from './test-case-status.js';
 
 /*
  * A target's history on its branch (round 6), hidden in the output.text of the branch's own check
@@ -43,6 +44,11 @@ export interface HistoryRun {
   commit: string;
   testCases: readonly { title: string; verdict: { count: string; fails: boolean } }[];
 }
+
+export type Label =
+  | { kind: 'new' }
+  | { kind: 'failing'; since: string; results: number }
+  | { kind: 'flaky'; failed: number; of: number };
 
 export function historyText(history: History): string {
   const { commits, rows, partial } = withinBudget(history);
@@ -139,6 +145,61 @@ function withinBudget(history: History): History {
   return { commits, rows: new Map(kept.map((row) => [row.hash, row.verdicts])), partial: commits.length };
 }
 
+/**
+ * `knownFailing`: it fails at the baseline or at the base branch's newest result (the digests say).
+ * Failing also when the history's newest result has it failing.
+ */
+export function labelFailure(hash: string, history: History, knownFailing: boolean): Label {
+  const { commits } = history;
+  const verdicts = history.rows.get(hash) ?? '';
+  let start = verdicts.length;
+  while (start > 0 && verdicts[start - 1] === 'F') start--;
+  const results = verdicts.length - start;
+  if (results > 0) return { kind: 'failing', since: commits[start] as string, results };
+  if (knownFailing) return { kind: 'failing', since: commits.at(-1) ?? '', results: 1 };
+  const failed = countFailures(verdicts);
+  return failed > 0 ? { kind: 'flaky', failed, of: commits.length } : { kind: 'new' };
+}
+
+const ICONS: Record<string, string> = {
+  '.': judge('PASSED', false).icon,
+  F: judge('FAILED', false).icon,
+  K: judge('FLAKY', false).icon,
+  S: judge('SKIPPED', false).icon,
+};
+
+/** One icon per result, oldest to newest: `✅✅❌✅⚠️`. */
+export function recordOf(verdicts: string): string {
+  return Array.from(verdicts, (verdict) => ICONS[verdict] ?? '').join('');
+}
+
+/** The rows with the most changes between passing and failing (F or K); skipped results left out. */
+export function flakiest(
+  history: History,
+  limit = 10,
+): { hash: string; verdicts: string; changes: number }[] {
+  const ranked: { hash: string; verdicts: string; changes: number; last: number }[] = [];
+  for (const [hash, verdicts] of history.rows) {
+    const changes = changesIn(verdicts);
+    if (changes > 0) ranked.push({ hash, verdicts, changes, last: lastFailure(verdicts) });
+  }
+  ranked.sort((a, b) => b.changes - a.changes || b.last - a.last || byHash(a, b));
+  return ranked.slice(0, limit).map(({ hash, verdicts, changes }) => ({ hash, verdicts, changes }));
+}
+
+function changesIn(verdicts: string): number {
+  let changes = 0;
+  let wasFailing: boolean | undefined;
+  for (const verdict of verdicts) {
+    if (verdict === 'S') continue;
+    const failing = verdict !== PASSED;
+    if (wasFailing !== undefined && failing !== wasFailing) changes++;
+    wasFailing = failing;
+  }
+  return changes;
+}
+
 const hasNonPass = (verdicts: string) => /[^.]/.test(verdicts);
 const lastFailure = (verdicts: string) => Math.max(verdicts.lastIndexOf('F'), verdicts.lastIndexOf('K'));
+const countFailures = (verdicts: string) => verdicts.length - verdicts.replace(/[FK]/g, '').length;
 const byHash = (a: { hash: string }, b: { hash: string }) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0);
