@@ -6,6 +6,7 @@ import {
   type History,
   historyText,
   labelFailure,
+  quarantineMatcher,
   readHistory,
   recordOf,
 } from '../../src/report/history.js';
@@ -292,5 +293,65 @@ describe('within its budget', () => {
     const history = chain(100, ...runs);
     expect(history.partial).toBe(100);
     expect(history.rows.get(titleHash('old'))).toBe(`F${'.'.repeat(99)}`);
+  });
+});
+
+describe('quarantine', () => {
+  const quarantine = quarantineMatcher([
+    '  checkout *  ',
+    '',
+    '*flaky*',
+    'a.b (c)',
+    'exact title',
+    'nothing * matches',
+    '   ',
+    'ab*ba',
+    'one*two*two',
+    '*dup*dup*',
+  ]);
+
+  test.each([
+    ['checkout pays', true],
+    ['checkout ', true],
+    ['a checkout pays', false],
+    ['Checkout pays', false],
+    ['is flaky at times', true],
+    ['flaky', true],
+    ['Flaky', false],
+    ['a.b (c)', true],
+    ['axb (c)', false],
+    ['a.b (c) too', false],
+    ['exact title', true],
+    ['exact title!', false],
+    [' exact title', false],
+    ['aba', false],
+    ['abba', true],
+    ['one two', false],
+    ['one two two', true],
+    ['a dup b', false],
+    ['dup dup', true],
+  ])('%j: %s', (title, quarantined) => {
+    expect(quarantine.matches(title)).toBe(quarantined);
+  });
+
+  test('names the lines that match no test case', () => {
+    expect(quarantine.unmatched(['checkout pays', 'a.b (c)', 'abba', 'one two two', 'dup dup'])).toEqual([
+      '*flaky*',
+      'exact title',
+      'nothing * matches',
+    ]);
+    expect(quarantine.unmatched([])).toHaveLength(8);
+    expect(quarantineMatcher(['twice', ' twice ']).unmatched([])).toEqual(['twice']);
+    expect(quarantineMatcher([]).matches('anything')).toBe(false);
+    expect(quarantineMatcher(['*']).matches('')).toBe(true);
+  });
+
+  test('stars in a row and many stars stay fast on a long title', () => {
+    const started = performance.now();
+    const title = 'a'.repeat(5_000);
+    expect(quarantineMatcher(['****a****a****a****a****b']).matches(title)).toBe(false);
+    expect(quarantineMatcher(['****a****a****a****a****b']).matches(`${title}b`)).toBe(true);
+    expect(quarantineMatcher(['a*a*a*a*a*b*a']).matches(title)).toBe(false);
+    expect(performance.now() - started).toBeLessThan(500);
   });
 });
