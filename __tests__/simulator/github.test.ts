@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { runProcess } from '../helpers/process.js';
 import { type ManualClock, manualClock } from '../helpers/virtual-clock.js';
 import {
+  type CheckRun,
   DEFAULT_BASE_SHA,
   DEFAULT_TOKEN,
   FIRST_WORKFLOW_RUN_ID,
@@ -1565,6 +1566,74 @@ describe('check runs', () => {
       `/repositories/${s.repositoryId(OWNER, REPO)}/commits/${HEAD}/check-runs?per_page=100&page=2`,
       `/repositories/${s.repositoryId(OWNER, REPO)}/commits/${HEAD}/check-runs?per_page=100&page=3`,
     ]);
+  });
+
+  it('stores and lists output.text (limited like summary, in characters and UTF-8 bytes, on update too), in pages as small as asked, at most 100', async () => {
+    const s = await startSim(history);
+    const gh = octokit(s);
+    const text = `${'é'.repeat(30000)}\n<!-- history -->`;
+    const { data: ours } = await gh.rest.checks.create({
+      owner: OWNER,
+      repo: REPO,
+      name: 'e2e',
+      head_sha: HEAD,
+      status: 'in_progress',
+      output: { title: 'Running', summary: 'started', text },
+    });
+    s.seedCheckRun({
+      owner: OWNER,
+      repo: REPO,
+      headSha: HEAD,
+      name: 'theirs',
+      app: OTHER_APP,
+      output: { title: 'Theirs', summary: 'big', text: 'x'.repeat(65535) },
+    });
+    for (let i = 1; i <= 3; i++)
+      s.seedCheckRun({ owner: OWNER, repo: REPO, headSha: HEAD, name: `other ${i}` });
+
+    const page = async (query: string) => {
+      const answer = await call(s, 'GET', listPath(HEAD, query));
+      const body = answer.json as { total_count: number; check_runs: CheckRun[] };
+      return { link: answer.headers.get('link'), total: body.total_count, runs: body.check_runs };
+    };
+    const first = await page('?per_page=2');
+    expect([first.total, first.runs.map((r) => r.name)]).toEqual([5, ['other 3', 'other 2']]);
+    expect(first.link).toContain('per_page=2&page=3>; rel="last"');
+    const third = await page('?per_page=2&page=3');
+    expect(third.runs.map((r) => [r.name, r.output.text?.length])).toEqual([['e2e', text.length]]);
+    expect(third.runs[0]?.output).toEqual({ ...ours.output, text });
+    const single = await page(`?per_page=1&page=2&app_id=${OTHER_APP.id}`);
+    expect([single.total, single.runs]).toEqual([1, []]);
+    expect((await page(`?per_page=1&app_id=${OTHER_APP.id}`)).runs[0]?.output.text).toBe('x'.repeat(65535));
+
+    // An update replaces the text, within the same limits as the summary.
+    const patch = (output: Record<string, string>) =>
+      call(s, 'PATCH', `/repos/${OWNER}/${REPO}/check-runs/${ours.id}`, { body: { output } });
+    expect((await patch({ summary: 'done', text: 'y'.repeat(65536) })).json).toMatchObject({
+      message: 'Invalid request.\n\nOnly 65535 characters are allowed; 65536 were supplied.',
+    });
+    expect((await patch({ summary: 'done', text: 'é'.repeat(32768) })).json).toMatchObject({
+      message: 'Validation Failed',
+      errors: [
+        {
+          resource: 'CheckRun',
+          code: 'custom',
+          field: 'text',
+          message: 'text exceeds a maximum bytesize of 65535',
+        },
+      ],
+    });
+    expect((await patch({ summary: 'done', text: 'new text' })).status).toBe(200);
+    expect((await page('?check_name=e2e')).runs[0]?.output).toMatchObject({
+      summary: 'done',
+      text: 'new text',
+    });
+
+    // per_page at most 100.
+    for (let i = 4; i <= 110; i++)
+      s.seedCheckRun({ owner: OWNER, repo: REPO, headSha: HEAD, name: `other ${i}` });
+    const capped = await page('?per_page=500');
+    expect([capped.total, capped.runs.length]).toEqual([112, 100]);
   });
 
   it('with pullRequests set, knows the repositories its commits, branches or check runs name, and no other', async () => {

@@ -54,8 +54,12 @@
  * - A check-run write checks: repository (404), check run (404), the `checks` permission (403),
  *   another app's run (403), body (400 / 422 with the schema's messages, characters counted as code
  *   points), head commit (422), the output's UTF-8 bytes (422 Validation Failed).
+ * - A check run's output.summary and output.text are each limited to MAX_CHECK_OUTPUT_LENGTH
+ *   characters, then as many UTF-8 bytes, on create and update alike; both are stored whole.
  * - listCheckRunsForRef lists newest first (by id); `filter=latest`, the default, keeps the newest
- *   run per name and app by id (GitHub says by completed_at), and `status` filters what it kept.
+ *   run per name and app by id (GitHub says by completed_at), and `status` filters what it kept, as
+ *   `check_name` and `app_id` do. Pages hold `per_page` runs (default 30, at most 100), each with its
+ *   whole output, so a page of other apps' runs can be megabytes, as on GitHub.
  * - getApp answers without a token, as for a public app; it knows GITHUB_ACTIONS_APP, OTHER_APP,
  *   the scenario's app and the check runs' apps.
  * - Workflow runs (listWorkflowRuns) are the scenario's `workflowRuns`, read live: a workflow exists
