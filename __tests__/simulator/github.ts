@@ -252,8 +252,8 @@ export interface Scenario {
   prefix?: string;
   /**
    * Pull requests that exist, with their comments (seeded when the simulator starts). When set, other
-   * repositories (but those `commits`, `branches`, `workflowRuns` or check runs name) and issue numbers -> 404; when
-   * absent, every owner/repo#number exists, empty at first.
+   * repositories (but those `commits`, `branches`, `workflowRuns` or check runs name) and issue
+   * numbers -> 404; when absent, every owner/repo#number exists, empty at first.
    */
   pullRequests?: PullRequestSeed[];
   faults?: FaultRule[];
@@ -1027,8 +1027,7 @@ export class GitHubSimulator extends JsonServer<Operation> {
       .sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt) || a.id - b.id)
       .map((run, index) => ({ ...run, runNumber: index + 1 }));
     const query = new URLSearchParams(path.split('?')[1] ?? '');
-    const matches = (value: string | null | undefined, wanted: string | null) =>
-      wanted === null || value === wanted;
+    const matches = (value: string, wanted: string | null) => wanted === null || value === wanted;
     const status = query.get('status');
     const listed = runs
       .filter((run) => matches(run.headBranch, query.get('branch')))
@@ -1515,11 +1514,12 @@ export function pullRequestEvent(options: PullRequestEventOptions) {
 
 // ---- helpers ----
 
-/** A SimWorkflowRun with its defaults filled in; `index` is its place in the scenario's `workflowRuns`. */
+/** A SimWorkflowRun with its defaults filled in. */
 type ResolvedWorkflowRun = Required<Omit<SimWorkflowRun, 'conclusion'>> & {
   conclusion: WorkflowRunConclusion | null;
 };
 
+/** `run` with its defaults; `index` is its place in the scenario's `workflowRuns`. */
 function workflowRunDefaults(run: SimWorkflowRun, index: number): ResolvedWorkflowRun {
   const status = run.status ?? 'completed';
   const createdAt = run.createdAt ?? Date.parse(WORKFLOW_RUNS_FROM) + index * 60_000;
