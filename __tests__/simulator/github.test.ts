@@ -3,8 +3,10 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { runProcess } from '../helpers/process.js';
 import { type ManualClock, manualClock } from '../helpers/virtual-clock.js';
 import {
+  type CheckRun,
   DEFAULT_BASE_SHA,
   DEFAULT_TOKEN,
+  FIRST_WORKFLOW_RUN_ID,
   GITHUB_ACTIONS_APP,
   GITHUB_ACTIONS_BOT,
   type GitCommit,
@@ -18,6 +20,7 @@ import {
   pullRequestEventFile,
   type Scenario,
   type SeedComment,
+  type SimWorkflowRun,
 } from './github.js';
 
 const OWNER = 'octo-org';
@@ -1565,6 +1568,74 @@ describe('check runs', () => {
     ]);
   });
 
+  it('stores and lists output.text (limited like summary, in characters and UTF-8 bytes, on update too), in pages as small as asked, at most 100', async () => {
+    const s = await startSim(history);
+    const gh = octokit(s);
+    const text = `${'é'.repeat(30000)}\n<!-- history -->`;
+    const { data: ours } = await gh.rest.checks.create({
+      owner: OWNER,
+      repo: REPO,
+      name: 'e2e',
+      head_sha: HEAD,
+      status: 'in_progress',
+      output: { title: 'Running', summary: 'started', text },
+    });
+    s.seedCheckRun({
+      owner: OWNER,
+      repo: REPO,
+      headSha: HEAD,
+      name: 'theirs',
+      app: OTHER_APP,
+      output: { title: 'Theirs', summary: 'big', text: 'x'.repeat(65535) },
+    });
+    for (let i = 1; i <= 3; i++)
+      s.seedCheckRun({ owner: OWNER, repo: REPO, headSha: HEAD, name: `other ${i}` });
+
+    const page = async (query: string) => {
+      const answer = await call(s, 'GET', listPath(HEAD, query));
+      const body = answer.json as { total_count: number; check_runs: CheckRun[] };
+      return { link: answer.headers.get('link'), total: body.total_count, runs: body.check_runs };
+    };
+    const first = await page('?per_page=2');
+    expect([first.total, first.runs.map((r) => r.name)]).toEqual([5, ['other 3', 'other 2']]);
+    expect(first.link).toContain('per_page=2&page=3>; rel="last"');
+    const third = await page('?per_page=2&page=3');
+    expect(third.runs.map((r) => [r.name, r.output.text?.length])).toEqual([['e2e', text.length]]);
+    expect(third.runs[0]?.output).toEqual({ ...ours.output, text });
+    const single = await page(`?per_page=1&page=2&app_id=${OTHER_APP.id}`);
+    expect([single.total, single.runs]).toEqual([1, []]);
+    expect((await page(`?per_page=1&app_id=${OTHER_APP.id}`)).runs[0]?.output.text).toBe('x'.repeat(65535));
+
+    // An update replaces the text, within the same limits as the summary.
+    const patch = (output: Record<string, string>) =>
+      call(s, 'PATCH', `/repos/${OWNER}/${REPO}/check-runs/${ours.id}`, { body: { output } });
+    expect((await patch({ summary: 'done', text: 'y'.repeat(65536) })).json).toMatchObject({
+      message: 'Invalid request.\n\nOnly 65535 characters are allowed; 65536 were supplied.',
+    });
+    expect((await patch({ summary: 'done', text: 'é'.repeat(32768) })).json).toMatchObject({
+      message: 'Validation Failed',
+      errors: [
+        {
+          resource: 'CheckRun',
+          code: 'custom',
+          field: 'text',
+          message: 'text exceeds a maximum bytesize of 65535',
+        },
+      ],
+    });
+    expect((await patch({ summary: 'done', text: 'new text' })).status).toBe(200);
+    expect((await page('?check_name=e2e')).runs[0]?.output).toMatchObject({
+      summary: 'done',
+      text: 'new text',
+    });
+
+    // per_page at most 100.
+    for (let i = 4; i <= 110; i++)
+      s.seedCheckRun({ owner: OWNER, repo: REPO, headSha: HEAD, name: `other ${i}` });
+    const capped = await page('?per_page=500');
+    expect([capped.total, capped.runs.length]).toEqual([112, 100]);
+  });
+
   it('with pullRequests set, knows the repositories its commits, branches or check runs name, and no other', async () => {
     const s = await startSim({
       ...history,
@@ -1594,6 +1665,195 @@ describe('check runs', () => {
     expect((await update(seeded.id)).status).toBe(403);
     expect((await update((created.json as { id: number }).id)).status).toBe(200);
     expect((await create(s, { head_sha: 'abc' })).status).toBe(422); // not a sha
+  });
+});
+
+describe('workflow runs', () => {
+  const MAIN = 'c'.repeat(40);
+  const OLD = 'd'.repeat(40);
+  const FEATURE = 'f'.repeat(40);
+  const runsPath = (workflow: string | number, query = '') =>
+    `/repos/${OWNER}/${REPO}/actions/workflows/${workflow}/runs${query}`;
+  const run = (fields: Partial<SimWorkflowRun>): SimWorkflowRun => ({
+    owner: OWNER,
+    repo: REPO,
+    workflow: 'e2e.yml',
+    headSha: MAIN,
+    headBranch: 'main',
+    event: 'push',
+    ...fields,
+  });
+  const scenario: Scenario = {
+    commits: [{ owner: OWNER, repo: REPO, sha: MAIN, parents: [OLD], message: 'Fix the cart\n\nDetails.' }],
+    workflowRuns: [
+      run({ headSha: OLD, event: 'schedule', conclusion: 'failure' }), // 12:00
+      run({ event: 'pull_request', headBranch: 'main' }), // 12:01: a pull request's branch named main
+      run({ workflow: 'lint.yml' }), // 12:02
+      run({ headSha: FEATURE, headBranch: 'feature', event: 'pull_request' }), // 12:03
+      run({ headSha: OLD, event: 'workflow_dispatch', createdAt: '2024-05-01T12:30:00Z', runAttempt: 2 }),
+      run({ event: 'push', status: 'in_progress' }), // 12:05
+      run({ owner: 'someone', repo: 'else' }), // another repository
+      run({ id: 42, event: 'schedule', conclusion: 'cancelled', createdAt: '2024-05-01T12:05:00Z' }),
+    ],
+  };
+  const ids = (answer: Answer) =>
+    (answer.json as { workflow_runs: { id: number }[] }).workflow_runs.map(
+      (r) => r.id - FIRST_WORKFLOW_RUN_ID,
+    );
+
+  it("lists a workflow's runs newest first, shaped by the workflow-run schema, through Octokit", async () => {
+    const s = await startSim(scenario);
+    const { status, data } = await octokit(s).rest.actions.listWorkflowRuns({
+      owner: OWNER,
+      repo: REPO,
+      workflow_id: 'e2e.yml',
+    });
+    expect(status).toBe(200);
+    expect(data.total_count).toBe(6);
+    // 12:30 (4), 12:05 (5, then 42: same time, higher id first), 12:03 (3), 12:01 (1), 12:00 (0).
+    expect(data.workflow_runs.map((r) => Number(r.id) - FIRST_WORKFLOW_RUN_ID)).toEqual([
+      4,
+      5,
+      42 - FIRST_WORKFLOW_RUN_ID,
+      3,
+      1,
+      0,
+    ]);
+    expect(data.workflow_runs.map((r) => r.run_number)).toEqual([6, 5, 4, 3, 2, 1]);
+    const [dispatched, running] = data.workflow_runs;
+    const api = `${s.url}/repos/${OWNER}/${REPO}`;
+    const id = FIRST_WORKFLOW_RUN_ID + 4;
+    expect(dispatched).toMatchObject({
+      id,
+      name: '.github/workflows/e2e.yml',
+      head_branch: 'main',
+      head_sha: OLD,
+      path: '.github/workflows/e2e.yml',
+      event: 'workflow_dispatch',
+      status: 'completed',
+      conclusion: 'success',
+      run_attempt: 2,
+      url: `${api}/actions/runs/${id}`,
+      html_url: `https://github.com/${OWNER}/${REPO}/actions/runs/${id}`,
+      previous_attempt_url: `${api}/actions/runs/${id}/attempts/1`,
+      created_at: '2024-05-01T12:30:00Z',
+      updated_at: '2024-05-01T12:35:00Z',
+      run_started_at: '2024-05-01T12:30:00Z',
+      pull_requests: [],
+      head_commit: { id: OLD, message: `Commit ${OLD.slice(0, 7)}` },
+      repository: { id: s.repositoryId(OWNER, REPO), full_name: `${OWNER}/${REPO}`, name: REPO },
+      head_repository: { full_name: `${OWNER}/${REPO}` },
+    });
+    expect(dispatched?.workflow_id).toBeGreaterThan(0);
+    expect(dispatched?.workflow_url).toBe(`${api}/actions/workflows/${dispatched?.workflow_id}`);
+    expect(running).toMatchObject({
+      head_sha: MAIN,
+      status: 'in_progress',
+      conclusion: null,
+      run_attempt: 1,
+      previous_attempt_url: null,
+      display_title: 'Fix the cart',
+      created_at: '2024-05-01T12:05:00Z',
+      updated_at: '2024-05-01T12:05:00Z',
+      head_commit: { id: MAIN, message: 'Fix the cart\n\nDetails.' },
+    });
+    expect(new Set(data.workflow_runs.map((r) => r.workflow_id)).size).toBe(1);
+
+    // The same workflow by its id; another workflow by its file has another id.
+    const byId = await call(s, 'GET', runsPath(Number(dispatched?.workflow_id)));
+    expect(byId.json).toEqual(data);
+    const lint = await call(s, 'GET', runsPath('lint.yml'));
+    expect(ids(lint)).toEqual([2]);
+    expect(
+      (lint.json as { workflow_runs: { workflow_id: number }[] }).workflow_runs[0]?.workflow_id,
+    ).not.toBe(dispatched?.workflow_id);
+    expect(s.requests.at(0)).toMatchObject({ operation: 'listWorkflowRuns', path: runsPath('e2e.yml') });
+    expect(s.commentCalls()).toEqual([]);
+  });
+
+  it('filters by branch, event, head_sha and status (a status or a conclusion), as the look-back asks', async () => {
+    const s = await startSim(scenario);
+    const list = async (query: string) => {
+      const answer = await call(s, 'GET', runsPath('e2e.yml', query));
+      return [(answer.json as { total_count: number }).total_count, ids(answer)];
+    };
+    const cancelled = 42 - FIRST_WORKFLOW_RUN_ID;
+    expect(await list('?branch=main&status=completed')).toEqual([4, [4, cancelled, 1, 0]]);
+    expect(await list('?branch=main&status=completed&per_page=100')).toEqual([4, [4, cancelled, 1, 0]]);
+    expect(await list('?branch=feature')).toEqual([1, [3]]);
+    expect(await list('?branch=nope')).toEqual([0, []]);
+    expect(await list('?event=schedule')).toEqual([2, [cancelled, 0]]);
+    expect(await list('?status=in_progress')).toEqual([1, [5]]);
+    expect(await list('?status=success')).toEqual([3, [4, 3, 1]]);
+    expect(await list('?status=failure&branch=main')).toEqual([1, [0]]);
+    expect(await list(`?head_sha=${OLD}`)).toEqual([2, [4, 0]]);
+    expect(await list('?branch=main&event=push')).toEqual([1, [5]]);
+  });
+
+  it("pages with GitHub's Link header: 30 a page by default, per_page at most 100; Octokit's paginate gathers them", async () => {
+    const many: SimWorkflowRun[] = Array.from({ length: 130 }, (_, i) =>
+      run({ headSha: (i % 16).toString(16).repeat(40) }),
+    );
+    const s = await startSim({ workflowRuns: many });
+    const first = await call(s, 'GET', runsPath('e2e.yml', '?branch=main&per_page=2'));
+    expect(first.json).toMatchObject({ total_count: 130 });
+    expect(ids(first)).toEqual([129, 128]);
+    const workflowId = (first.json as { workflow_runs: { workflow_id: number }[] }).workflow_runs[0]
+      ?.workflow_id;
+    const base = `${s.url}/repositories/${s.repositoryId(OWNER, REPO)}/actions/workflows/${workflowId}/runs`;
+    expect(first.headers.get('link')).toBe(
+      `<${base}?branch=main&per_page=2&page=2>; rel="next", <${base}?branch=main&per_page=2&page=65>; rel="last"`,
+    );
+    const capped = await call(s, 'GET', runsPath('e2e.yml', '?per_page=500&page=2'));
+    expect(ids(capped)).toEqual(Array.from({ length: 30 }, (_, i) => 29 - i));
+    expect(ids(await call(s, 'GET', runsPath('e2e.yml')))).toHaveLength(30);
+
+    const gh = octokit(s);
+    const all = await gh.paginate(gh.rest.actions.listWorkflowRuns, {
+      owner: OWNER,
+      repo: REPO,
+      workflow_id: 'e2e.yml',
+      per_page: 100,
+    });
+    expect(all.map((r) => Number(r.id) - FIRST_WORKFLOW_RUN_ID)).toEqual(
+      Array.from({ length: 130 }, (_, i) => 129 - i),
+    );
+    expect(s.requests.at(-1)?.path).toBe(
+      `/repositories/${s.repositoryId(OWNER, REPO)}/actions/workflows/${workflowId}/runs?per_page=100&page=2`,
+    );
+  });
+
+  it('answers 403 without the actions permission, 404 to an unknown workflow or repository, 401 without the token', async () => {
+    const s = await startSim({ ...scenario, actions: 'none' });
+    const docs = 'https://docs.github.com/rest/actions/workflow-runs#list-workflow-runs-for-a-workflow';
+    const denied = await rejection(
+      octokit(s).rest.actions.listWorkflowRuns({ owner: OWNER, repo: REPO, workflow_id: 'e2e.yml' }),
+    );
+    expect(denied.status).toBe(403);
+    expect(denied.response?.data).toEqual({
+      message: 'Resource not accessible by integration',
+      documentation_url: docs,
+      status: '403',
+    });
+    s.setScenario({ ...scenario, actions: 'read' });
+    expect((await call(s, 'GET', runsPath('e2e.yml'))).status).toBe(200);
+    expect(await call(s, 'GET', runsPath('nightly.yml'))).toMatchObject({
+      status: 404,
+      json: { message: 'Not Found', documentation_url: docs, status: '404' },
+    });
+    expect(await call(s, 'GET', runsPath(123))).toMatchObject({ status: 404 });
+    // A workflow of another repository is not this one's.
+    expect((await call(s, 'GET', `/repos/someone/else/actions/workflows/e2e.yml/runs`)).json).toMatchObject({
+      total_count: 1,
+    });
+    s.setScenario({ ...scenario, workflowRuns: scenario.workflowRuns?.slice(6, 7) });
+    expect((await call(s, 'GET', runsPath('e2e.yml'))).status).toBe(404);
+    // With pullRequests set, a repository the workflow runs name exists; another does not.
+    const third = run({ owner: 'third', repo: 'party' });
+    s.setScenario({ ...scenario, pullRequests: [], workflowRuns: [...(scenario.workflowRuns ?? []), third] });
+    expect((await call(s, 'GET', '/repos/third/party/actions/workflows/e2e.yml/runs')).status).toBe(200);
+    expect((await call(s, 'GET', `/repos/${OWNER}/nowhere/actions/workflows/e2e.yml/runs`)).status).toBe(404);
+    expect((await call(s, 'GET', runsPath('e2e.yml'), { auth: null })).status).toBe(401);
   });
 });
 

@@ -1,15 +1,16 @@
 /**
  * A simulator of the GitHub REST API's issue-comment endpoints, for end-to-end tests of the sticky
- * pull-request comment, with the pulls and commit endpoints around them, and of the Checks API's
- * check runs.
+ * pull-request comment, with the pulls and commit endpoints around them, of the Checks API's check
+ * runs, and of a workflow's runs (where a branch's previous result is looked for).
  *
  * It serves like https://api.github.com (or a GitHub Enterprise `/api/v3` with `prefix`) over real
  * HTTP on 127.0.0.1, with repositories whose pull requests hold comments, scripted by a `Scenario`:
  * which token is valid, whether it may write, which pull requests exist with which comments, which
  * commits and branches a repository has, which GitHub App the token acts for and whether it may
- * write check runs, and which requests fail and how. Every request is logged, with when it arrived
- * and when it was answered, so a test can check what the client sent, how many requests it had in
- * flight at once (`maxInFlight`) and how many it made (`requestCounts`, from `resetCounts`).
+ * write check runs, which workflow runs there were, and which requests fail and how. Every request
+ * is logged, with when it arrived and when it was answered, so a test can check what the client
+ * sent, how many requests it had in flight at once (`maxInFlight`) and how many it made
+ * (`requestCounts`, from `resetCounts`).
  *
  * Choices where GitHub's behaviour is not copied exactly (see also the comments below):
  * - Order of checks for a request: route (unknown -> 404, no auth needed), faults, auth (401),
@@ -53,10 +54,24 @@
  * - A check-run write checks: repository (404), check run (404), the `checks` permission (403),
  *   another app's run (403), body (400 / 422 with the schema's messages, characters counted as code
  *   points), head commit (422), the output's UTF-8 bytes (422 Validation Failed).
+ * - A check run's output.summary and output.text are each limited to MAX_CHECK_OUTPUT_LENGTH
+ *   characters, then as many UTF-8 bytes, on create and update alike; both are stored whole.
  * - listCheckRunsForRef lists newest first (by id); `filter=latest`, the default, keeps the newest
- *   run per name and app by id (GitHub says by completed_at), and `status` filters what it kept.
+ *   run per name and app by id (GitHub says by completed_at), and `status` filters what it kept, as
+ *   `check_name` and `app_id` do. Pages hold `per_page` runs (default 30, at most 100), each with its
+ *   whole output, so a page of other apps' runs can be megabytes, as on GitHub.
  * - getApp answers without a token, as for a public app; it knows GITHUB_ACTIONS_APP, OTHER_APP,
  *   the scenario's app and the check runs' apps.
+ * - Workflow runs (listWorkflowRuns) are the scenario's `workflowRuns`, read live: a workflow exists
+ *   when a run names its file, and `workflow_id` is that file name or the workflow's made-up id.
+ *   Order of checks: repository (404), the actions permission (`actions: 'none'` -> 403), workflow
+ *   (404). Newest first by created_at, then id. `status` matches a run's status or its conclusion
+ *   (as GitHub's does); `branch`, `event` and `head_sha` match exactly; `actor`, `created`,
+ *   `check_suite_id` and `exclude_pull_requests` are ignored, and so is GitHub's cap of 1,000
+ *   results for a filtered listing. A run's name is its path (as for a workflow without `name:`),
+ *   its pull_requests [], its actor HUMAN_USER, its run_number its place among its workflow's runs
+ *   by creation; a completed run was updated five minutes after it was created. The jobs, logs,
+ *   artifacts and check suites its urls name are not simulated.
  */
 
 import { createHash } from 'node:crypto';
@@ -89,6 +104,18 @@ export type App = NonNullable<components['schemas']['integration']>;
 export type CheckStatus = 'queued' | 'in_progress' | 'completed';
 export type CheckConclusion = NonNullable<CheckRun['conclusion']>;
 export type AuthorAssociation = components['schemas']['author-association'];
+export type WorkflowRun = components['schemas']['workflow-run'];
+export type WorkflowRunStatus = 'queued' | 'in_progress' | 'completed' | 'waiting' | 'requested' | 'pending';
+export type WorkflowRunConclusion =
+  | 'success'
+  | 'failure'
+  | 'neutral'
+  | 'cancelled'
+  | 'skipped'
+  | 'timed_out'
+  | 'action_required'
+  | 'stale'
+  | 'startup_failure';
 
 export type Operation =
   | 'listComments' // GET   {prefix}/repos/{owner}/{repo}/issues/{issue_number}/comments?per_page&page
@@ -105,6 +132,7 @@ export type Operation =
   | 'updateCheckRun' // PATCH {prefix}/repos/{owner}/{repo}/check-runs/{check_run_id}  body as createCheckRun's, all optional
   | 'listCheckRunsForRef' // GET   {prefix}/repos/{owner}/{repo}/commits/{ref}/check-runs?filter&check_name&status&app_id&per_page&page
   | 'getApp' // GET   {prefix}/apps/{app_slug}  (no token needed, as for a public app)
+  | 'listWorkflowRuns' // GET   {prefix}/repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs?branch&event&status&head_sha&per_page&page
   | 'deleteComment'; // DELETE {prefix}/repos/{owner}/{repo}/issues/comments/{comment_id} -> 204
 
 export interface SimUser {
@@ -224,8 +252,8 @@ export interface Scenario {
   prefix?: string;
   /**
    * Pull requests that exist, with their comments (seeded when the simulator starts). When set, other
-   * repositories (but those `commits`, `branches` or check runs name) and issue numbers -> 404; when
-   * absent, every owner/repo#number exists, empty at first.
+   * repositories (but those `commits`, `branches`, `workflowRuns` or check runs name) and issue
+   * numbers -> 404; when absent, every owner/repo#number exists, empty at first.
    */
   pullRequests?: PullRequestSeed[];
   faults?: FaultRule[];
@@ -258,6 +286,35 @@ export interface Scenario {
   checks?: 'write' | 'read' | 'none';
   /** Check runs seeded when the simulator starts (`setScenario` does not seed them again). */
   checkRuns?: SeedCheckRun[];
+  /**
+   * The repositories' workflow runs (read live, as `pulls`), of every workflow: a workflow exists
+   * when a run names its file. Default none.
+   */
+  workflowRuns?: SimWorkflowRun[];
+  /** The token's actions permission (default 'read'): 'none' -> listWorkflowRuns answers 403. */
+  actions?: 'read' | 'none';
+}
+
+/** A run of a workflow of octo/shop, as listWorkflowRuns lists it. */
+export interface SimWorkflowRun {
+  owner: string;
+  repo: string;
+  /** The workflow's file in .github/workflows, e.g. 'e2e.yml'. */
+  workflow: string;
+  /** Default FIRST_WORKFLOW_RUN_ID + the run's index in `workflowRuns`. */
+  id?: number;
+  headSha: string;
+  headBranch: string;
+  /** What triggered it: 'push', 'schedule', 'workflow_dispatch', 'merge_group', 'pull_request', ... */
+  event: string;
+  /** Default 'completed'. */
+  status?: WorkflowRunStatus;
+  /** Default 'success' when completed, else null. */
+  conclusion?: WorkflowRunConclusion | null;
+  /** ISO time; default WORKFLOW_RUNS_FROM plus a minute for each run before it in `workflowRuns`. */
+  createdAt?: string;
+  /** Default 1; 2 and more for a re-run. */
+  runAttempt?: number;
 }
 
 /** A commit of octo/shop: its parents, first parent first (a merge has two or more). */
@@ -304,6 +361,7 @@ const CHECK_RUN_OPERATIONS: readonly (Operation | 'unknown')[] = [
   'listCheckRunsForRef',
   'createCheckRun',
   'updateCheckRun',
+  'listWorkflowRuns',
 ];
 
 export const DEFAULT_TOKEN = 'ghs_test-token';
@@ -374,6 +432,7 @@ const DOCS = {
   updateCheckRun: 'https://docs.github.com/rest/checks/runs#update-a-check-run',
   listCheckRunsForRef: 'https://docs.github.com/rest/checks/runs#list-check-runs-for-a-git-reference',
   getApp: 'https://docs.github.com/rest/apps/apps#get-an-app',
+  listWorkflowRuns: 'https://docs.github.com/rest/actions/workflow-runs#list-workflow-runs-for-a-workflow',
   deleteComment: 'https://docs.github.com/rest/issues/comments#delete-an-issue-comment',
   primaryRateLimit: 'https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api',
   secondaryRateLimit:
@@ -408,6 +467,14 @@ const FIRST_REPOSITORY_ID = 700_000_001;
 // Check runs and suites: above 2^32 too, as GitHub's are now.
 const FIRST_CHECK_RUN_ID = 30_000_000_001;
 const FIRST_CHECK_SUITE_ID = 20_000_000_001;
+/** A workflow run's id when its SimWorkflowRun gives none: this plus its index in `workflowRuns`. */
+export const FIRST_WORKFLOW_RUN_ID = 10_000_000_001;
+/** A workflow run's check suite: made up, this plus the run's id. */
+const WORKFLOW_RUN_SUITE_OFFSET = 15_000_000_000;
+/** The first workflow run's created_at when its SimWorkflowRun gives none; each next one a minute later. */
+export const WORKFLOW_RUNS_FROM = '2024-05-01T12:00:00Z';
+/** The id of a repository's owner, as the workflow runs' repository shows it. */
+const REPOSITORY_OWNER_ID = 9919;
 
 interface StoredComment {
   id: number;
@@ -460,6 +527,8 @@ interface Route {
   head?: string;
   /** getApp: the app's slug. */
   slug?: string;
+  /** listWorkflowRuns: the workflow's file name or id. */
+  workflow?: string;
 }
 
 export class GitHubSimulator extends JsonServer<Operation> {
@@ -723,6 +792,10 @@ export class GitHubSimulator extends JsonServer<Operation> {
     }
     const pulls = method === 'GET' ? pullsRoute(rest) : undefined;
     if (pulls) return { ...pulls, repo };
+    const [actions, workflows, workflow, runs, ...deeper] = rest;
+    if (method === 'GET' && actions === 'actions' && workflows === 'workflows' && runs === 'runs') {
+      return deeper.length === 0 ? { operation: 'listWorkflowRuns', repo, number: 0, workflow } : undefined;
+    }
     const commits = commitsRoute(method, rest);
     if (commits) return { ...commits, repo };
     const [issues, a, b, ...more] = rest;
@@ -779,6 +852,7 @@ export class GitHubSimulator extends JsonServer<Operation> {
     if (route.operation === 'getCommit' || route.operation === 'compare') {
       return this.commitsAnswer(route, repository, docs);
     }
+    if (route.operation === 'listWorkflowRuns') return this.workflowRunsAnswer(route, repository, path, docs);
     if (route.operation === 'getGitCommit') {
       // An object id, not a ref: a branch or a prefix is not found, nor is an unknown sha.
       const graph = new CommitGraph(this.scenario, repository);
@@ -922,12 +996,112 @@ export class GitHubSimulator extends JsonServer<Operation> {
     return this.page(`${this.url}/repositories/${repository.id}/pulls`, matching.map(render), query);
   }
 
-  /** True when the scenario's commits or branches name the repository. */
+  /** True when the scenario's commits, branches or workflow runs name the repository. */
   private inGraph(owner: string, repo: string): boolean {
     const here = `${owner}/${repo}`.toLowerCase();
-    return [...(this.scenario.commits ?? []), ...(this.scenario.branches ?? [])].some(
+    const { commits = [], branches = [], workflowRuns = [] } = this.scenario;
+    return [...commits, ...branches, ...workflowRuns].some(
       (each) => `${each.owner}/${each.repo}`.toLowerCase() === here,
     );
+  }
+
+  /**
+   * listWorkflowRuns: one workflow's runs (by file name or id), newest first (created_at, then
+   * id), filtered by branch, event, head_sha and status (a status or a conclusion), in pages.
+   * Order of checks: permission (403), workflow (404).
+   */
+  private workflowRunsAnswer(route: Route, repository: Repository, path: string, docs: string): Reply {
+    if ((this.scenario.actions ?? 'read') === 'none') {
+      return { status: 403, body: githubError(403, 'Resource not accessible by integration', docs) };
+    }
+    const here = `${repository.owner}/${repository.repo}`.toLowerCase();
+    const all = (this.scenario.workflowRuns ?? []).map((run, index) => workflowRunDefaults(run, index));
+    const mine = all.filter((run) => `${run.owner}/${run.repo}`.toLowerCase() === here);
+    const file = mine
+      .map((run) => run.workflow)
+      .find((name) => name === route.workflow || String(workflowId(repository, name)) === route.workflow);
+    if (file === undefined) return { status: 404, body: githubError(404, 'Not Found', docs) };
+    // Oldest first: a run's number is its place among its workflow's runs.
+    const runs = mine
+      .filter((run) => run.workflow === file)
+      .sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt) || a.id - b.id)
+      .map((run, index) => ({ ...run, runNumber: index + 1 }));
+    const query = new URLSearchParams(path.split('?')[1] ?? '');
+    const matches = (value: string, wanted: string | null) => wanted === null || value === wanted;
+    const status = query.get('status');
+    const listed = runs
+      .filter((run) => matches(run.headBranch, query.get('branch')))
+      .filter((run) => matches(run.event, query.get('event')))
+      .filter((run) => matches(run.headSha.toLowerCase(), query.get('head_sha')?.toLowerCase() ?? null))
+      .filter((run) => status === null || run.status === status || run.conclusion === status)
+      .reverse();
+    const id = workflowId(repository, file);
+    const base = `${this.url}/repositories/${repository.id}/actions/workflows/${id}/runs`;
+    const graph = new CommitGraph(this.scenario, repository);
+    const reply = this.page(base, listed, query, (run) => this.renderWorkflowRun(repository, graph, run));
+    return { ...reply, body: { total_count: listed.length, workflow_runs: reply.body } };
+  }
+
+  private renderWorkflowRun(
+    repository: Repository,
+    graph: CommitGraph,
+    run: ResolvedWorkflowRun & { runNumber: number },
+  ): WorkflowRun {
+    const { owner, repo } = repository;
+    const api = `${this.url}/repos/${owner}/${repo}`;
+    const runUrl = `${api}/actions/runs/${run.id}`;
+    const suiteId = WORKFLOW_RUN_SUITE_OFFSET + run.id;
+    const workflow = workflowId(repository, run.workflow);
+    const finished = run.status === 'completed';
+    const sha = run.headSha.toLowerCase();
+    const message = graph.message(sha);
+    const repositoryShown = renderMinimalRepository(this.url, repository);
+    return {
+      id: run.id,
+      name: `.github/workflows/${run.workflow}`,
+      node_id: `WFR_kwLO${Buffer.from(`${repository.id}:${run.id}`).toString('base64url')}`,
+      check_suite_id: suiteId,
+      check_suite_node_id: `CS_kwDO${Buffer.from(`${repository.id}:${suiteId}`).toString('base64url')}`,
+      head_branch: run.headBranch,
+      head_sha: sha,
+      path: `.github/workflows/${run.workflow}`,
+      run_number: run.runNumber,
+      run_attempt: run.runAttempt,
+      referenced_workflows: [],
+      event: run.event,
+      status: run.status,
+      conclusion: run.conclusion,
+      workflow_id: workflow,
+      url: runUrl,
+      html_url: `https://github.com/${owner}/${repo}/actions/runs/${run.id}`,
+      pull_requests: [],
+      created_at: run.createdAt,
+      // A finished run took five minutes.
+      updated_at: finished ? githubTime(Date.parse(run.createdAt) + 5 * 60_000) : run.createdAt,
+      actor: renderUser(HUMAN_USER),
+      triggering_actor: renderUser(HUMAN_USER),
+      run_started_at: run.createdAt,
+      jobs_url: `${runUrl}/jobs`,
+      logs_url: `${runUrl}/logs`,
+      check_suite_url: `${api}/check-suites/${suiteId}`,
+      artifacts_url: `${runUrl}/artifacts`,
+      cancel_url: `${runUrl}/cancel`,
+      rerun_url: `${runUrl}/rerun`,
+      previous_attempt_url: run.runAttempt > 1 ? `${runUrl}/attempts/${run.runAttempt - 1}` : null,
+      workflow_url: `${api}/actions/workflows/${workflow}`,
+      head_commit: {
+        id: sha,
+        tree_id: treeSha(sha),
+        message,
+        timestamp: COMMIT_DATE,
+        author: COMMIT_PERSON,
+        committer: COMMIT_PERSON,
+      },
+      repository: repositoryShown,
+      head_repository: repositoryShown,
+      head_repository_id: repository.id,
+      display_title: message.split('\n')[0] ?? message,
+    };
   }
 
   /** The apps getApp knows: GitHub Actions, OTHER_APP, the scenario's and those of the check runs. */
@@ -1339,6 +1513,88 @@ export function pullRequestEvent(options: PullRequestEventOptions) {
 }
 
 // ---- helpers ----
+
+/** A SimWorkflowRun with its defaults filled in. */
+type ResolvedWorkflowRun = Required<Omit<SimWorkflowRun, 'conclusion'>> & {
+  conclusion: WorkflowRunConclusion | null;
+};
+
+/** `run` with its defaults; `index` is its place in the scenario's `workflowRuns`. */
+function workflowRunDefaults(run: SimWorkflowRun, index: number): ResolvedWorkflowRun {
+  const status = run.status ?? 'completed';
+  const createdAt = run.createdAt ?? Date.parse(WORKFLOW_RUNS_FROM) + index * 60_000;
+  return {
+    ...run,
+    id: run.id ?? FIRST_WORKFLOW_RUN_ID + index,
+    status,
+    conclusion: run.conclusion !== undefined ? run.conclusion : status === 'completed' ? 'success' : null,
+    createdAt: githubTime(Math.floor(new Date(createdAt).getTime() / 1000) * 1000),
+    runAttempt: run.runAttempt ?? 1,
+  };
+}
+
+/** A workflow's id: made up from its repository and file, the same in every simulator. */
+function workflowId(repository: Repository, file: string): number {
+  const key = [repository.owner.toLowerCase(), repository.repo.toLowerCase(), file].join('/');
+  return 100_000_000 + Number.parseInt(createHash('sha1').update(key).digest('hex').slice(0, 6), 16);
+}
+
+/** A repository as a workflow run shows it (minimal-repository): its name, owner and API urls. */
+function renderMinimalRepository(
+  apiUrl: string,
+  repository: Repository,
+): components['schemas']['minimal-repository'] {
+  const { owner, repo } = repository;
+  const api = `${apiUrl}/repos/${owner}/${repo}`;
+  return {
+    id: repository.id,
+    node_id: `R_kgDO${Buffer.from(String(repository.id)).toString('base64url')}`,
+    name: repo,
+    full_name: `${owner}/${repo}`,
+    owner: renderUser({ login: owner, id: REPOSITORY_OWNER_ID, type: 'Organization' }),
+    private: false,
+    html_url: `https://github.com/${owner}/${repo}`,
+    description: null,
+    fork: false,
+    url: api,
+    archive_url: `${api}/{archive_format}{/ref}`,
+    assignees_url: `${api}/assignees{/user}`,
+    blobs_url: `${api}/git/blobs{/sha}`,
+    branches_url: `${api}/branches{/branch}`,
+    collaborators_url: `${api}/collaborators{/collaborator}`,
+    comments_url: `${api}/comments{/number}`,
+    commits_url: `${api}/commits{/sha}`,
+    compare_url: `${api}/compare/{base}...{head}`,
+    contents_url: `${api}/contents/{+path}`,
+    contributors_url: `${api}/contributors`,
+    deployments_url: `${api}/deployments`,
+    downloads_url: `${api}/downloads`,
+    events_url: `${api}/events`,
+    forks_url: `${api}/forks`,
+    git_commits_url: `${api}/git/commits{/sha}`,
+    git_refs_url: `${api}/git/refs{/sha}`,
+    git_tags_url: `${api}/git/tags{/sha}`,
+    hooks_url: `${api}/hooks`,
+    issue_comment_url: `${api}/issues/comments{/number}`,
+    issue_events_url: `${api}/issues/events{/number}`,
+    issues_url: `${api}/issues{/number}`,
+    keys_url: `${api}/keys{/key_id}`,
+    labels_url: `${api}/labels{/name}`,
+    languages_url: `${api}/languages`,
+    merges_url: `${api}/merges`,
+    milestones_url: `${api}/milestones{/number}`,
+    notifications_url: `${api}/notifications{?since,all,participating}`,
+    pulls_url: `${api}/pulls{/number}`,
+    releases_url: `${api}/releases{/id}`,
+    stargazers_url: `${api}/stargazers`,
+    statuses_url: `${api}/statuses/{sha}`,
+    subscribers_url: `${api}/subscribers`,
+    subscription_url: `${api}/subscription`,
+    tags_url: `${api}/tags`,
+    teams_url: `${api}/teams`,
+    trees_url: `${api}/git/trees{/sha}`,
+  };
+}
 
 /** The pulls routes after /repos/{owner}/{repo} (GET only). */
 function pullsRoute(rest: string[]): Omit<Route, 'repo'> | undefined {
