@@ -56,7 +56,7 @@ export async function run(dependencies: RunDependencies = {}): Promise<void> {
         const target = targets[index] as Settings;
         const earlier = thread.earlier[index] as EarlierComment;
         const baseline = await findBaseline(target, found, outcome, earlier, step as StepContext);
-        return judgeAgainst(outcome, baseline, target.failOn);
+        return judgeAgainst(outcome, baseline, target);
       }),
     );
     // Completed before the reports, so that the outputs carry each check run's URL.

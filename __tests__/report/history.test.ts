@@ -1,4 +1,4 @@
-import { titleHash } from '../../src/report/comment-digest.js';
+import { titleHash } from '../../src/report/digest.js';
 import {
   extendHistory,
   flakiest,

@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { HISTORY_MAX_RESULTS } from '../report/history.js';
 import { registerSecret } from '../runner/secrets.js';
 import { getInput } from '../runner/step.js';
 import { pieces } from '../runner/text.js';
@@ -50,6 +51,10 @@ export interface SharedSettings {
   dashboardTestUrl?: UrlTemplate;
   pullRequestNumber?: number;
   checkRun: 'auto' | 'true' | 'false';
+  /** How many of the base branch's results the history keeps; 0: none. */
+  history: number;
+  /** Title patterns, `*` a wildcard, whose failures never fail the step. */
+  quarantine: string[];
 }
 
 /** One target's own: what it runs, and the branch and environment it tells the service. */
@@ -80,6 +85,7 @@ export const INPUT_DEFAULTS: Readonly<Record<string, string>> = {
   summary: 'true',
   'pr-comment': 'off',
   'check-run': 'auto',
+  history: '20',
 };
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
@@ -169,6 +175,13 @@ function pullRequestInput(input: InputReader): number | undefined {
   if (/^[1-9]\d{0,9}$/.test(value) && Number(value) <= 2 ** 31 - 1) return Number(value);
   throw new InputError(
     `Input 'pull-request' must be a pull request's number, such as 42; got ${shown(value)}.`,
+  );
+}
+
+function parseHistory(value: string): number {
+  if (/^\d{1,3}$/.test(value) && Number(value) <= HISTORY_MAX_RESULTS) return Number(value);
+  throw new InputError(
+    `Input 'history' must be a number of results from 0 (off) to ${HISTORY_MAX_RESULTS}; got ${shown(value)}.`,
   );
 }
 
@@ -431,6 +444,8 @@ async function parseSettings(readRaw: InputReader, env: NodeJS.ProcessEnv): Prom
     ...dashboardTemplates(input, idTargets),
     pullRequestNumber: pullRequestInput(input),
     checkRun: parseChoice(input, 'check-run', ['auto', 'true', 'false'] as const),
+    history: parseHistory(input('history')),
+    quarantine: pieces(input('quarantine'), '\n'),
   };
   const checkNames = checkNameLines(input, idTargets.length);
   const branch = resolveBranch(input('branch'), env);

@@ -2,6 +2,7 @@ import { redact } from '../runner/secrets.js';
 import { DIGEST_MAX_CHARS, type Digest, digestLine, digestOf, readDigest } from './digest.js';
 import { linked } from './escape.js';
 import { comparisonHeadline, countsLine, headingOf } from './format.js';
+import { historyText } from './history.js';
 import type { RunOutcome } from './outcome.js';
 import { targetKey } from './pr-comment.js';
 import { renderSummary } from './summary.js';
@@ -44,7 +45,7 @@ export function inProgressCheckRun(
 export function completedCheckRun(
   outcome: RunOutcome,
   context: { owner: CheckRunOwner; commit: string },
-): { title: string; summary: string } {
+): { title: string; summary: string; text?: string } {
   const compared = outcome.comparison ? ` · ${comparisonHeadline(outcome.comparison)}` : '';
   const title = `${headingOf(outcome)}: ${countsLine(outcome.counts)}${compared}`;
   const section = renderSummary([outcome], { junitWritten: false, budgetBytes: SECTION_BUDGET_BYTES });
@@ -52,6 +53,8 @@ export function completedCheckRun(
   return {
     title: redact(title.length > TITLE_MAX_CHARS ? `${title.slice(0, TITLE_MAX_CHARS - 1)}…` : title),
     summary: redact(`${section}\n${checkRunMarker(outcome, context.owner)}\n${digest}\n`),
+    // Not redacted: hex and commas only, which a secret's mask could cut into a history that no longer reads.
+    ...(outcome.history ? { text: historyText(outcome.history) } : {}),
   };
 }
 

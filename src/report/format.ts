@@ -1,5 +1,7 @@
 import { formatDuration } from '../runner/duration.js';
+import { titleHash } from './digest.js';
 import { linked } from './escape.js';
+import { flakiest, recordOf } from './history.js';
 import type { Comparison, Counts, OutputStatus, RunOutcome, TestCase } from './outcome.js';
 
 export function plural(count: number, singular: string): string {
@@ -72,12 +74,13 @@ export function testCaseList(
   heading: string,
   testCases: readonly TestCase[],
   budget: { left: number },
-  { max = 30, marker = statusOf(markup) } = {},
+  { max = 30, marker = statusOf(markup), label = false } = {},
 ): string[] {
   if (testCases.length === 0) return [];
   const items: string[] = [];
   for (const testCase of testCases.slice(0, max)) {
-    const text = markup.item(marker(testCase) + linked(testCase.dashboardUrl, markup.text(testCase.title)));
+    const title = marker(testCase) + linked(testCase.dashboardUrl, markup.text(testCase.title));
+    const text = markup.item(label ? `${title}${labelText(testCase, markup)}` : title);
     if (text.length + 1 > budget.left) break;
     items.push(text);
     budget.left -= text.length + 1;
@@ -85,6 +88,13 @@ export function testCaseList(
   const more = testCases.length - items.length;
   if (more > 0) items.push(markup.item(`… and ${more} more`));
   return markup.list(heading, items);
+}
+
+/** " · flaky on main: failed 3 of the last 20 · ✅✅❌✅❌", where the history labelled it. */
+function labelText({ label }: TestCase, markup: ListMarkup): string {
+  if (label === undefined || label.kind === 'quarantined') return '';
+  const words = label.kind === 'new' ? '' : ` · ${markup.text(label.text, 120)}`;
+  return `${words}${label.record ? ` · ${label.record}` : ''}`;
 }
 
 const statusOf =
@@ -97,7 +107,11 @@ const PARTIAL_REASON =
 
 export function comparisonHeadline(comparison: Comparison): string {
   const partial = comparison.partial ? ' (compared in part)' : '';
-  return `${plural(comparison.newFailures.length, 'new failure')}, ${comparison.fixed.length} fixed${partial}`;
+  const base = comparison.labelledOn;
+  const labelled = base
+    ? `, ${comparison.flaky.length} flaky on ${base}, ${comparison.stillFailing.length} failing on ${base}`
+    : '';
+  return `${plural(comparison.newFailures.length, 'new failure')}${labelled}, ${comparison.fixed.length} fixed${partial}`;
 }
 
 export function comparisonLists(
@@ -107,12 +121,28 @@ export function comparisonLists(
 ): string[] {
   const status = statusOf(markup);
   const list = (heading: string, testCases: readonly TestCase[], marker = status) =>
-    testCaseList(markup, heading, testCases, budget, { marker });
+    testCaseList(markup, heading, testCases, budget, { marker, label: true });
+  const base = comparison.labelledOn;
   return [
     ...(comparison.partial ? markup.note(`Compared in part: ${PARTIAL_REASON}.`) : []),
     ...list('🆕 New failures', comparison.newFailures, (testCase) => `🆕 ${status(testCase)}`),
-    ...list('Still failing', comparison.stillFailing),
+    ...list(base ? `Flaky on ${base}` : 'Flaky there', comparison.flaky),
+    ...list(base ? `Failing on ${base}` : 'Still failing', comparison.stillFailing),
     ...list('Failing, not compared', comparison.notCompared),
     ...list('Fixed', comparison.fixed, () => '✅ '),
   ];
+}
+
+/** The quarantine's failures, and on a run of the branch itself, its flakiest test cases by their history. */
+export function historyLists(outcome: RunOutcome, markup: ListMarkup, budget: { left: number }): string[] {
+  const quarantined = testCaseList(markup, '🔒 Quarantined', outcome.quarantined ?? [], budget);
+  if (!outcome.history) return quarantined;
+  const titles = new Map(outcome.testCases.map(({ title }) => [titleHash(title), title]));
+  const items = flakiest(outcome.history).flatMap(({ hash, verdicts, changes }) => {
+    const title = titles.get(hash);
+    if (title === undefined) return [];
+    return [markup.item(`${markup.text(title)} · ${plural(changes, 'change')} · ${recordOf(verdicts)}`)];
+  });
+  const on = outcome.branch ? ` on ${outcome.branch}` : '';
+  return [...quarantined, ...(items.length > 0 ? markup.list(`Flakiest${on}`, items) : [])];
 }

@@ -1,4 +1,4 @@
-import { titleHash } from './comment-digest.js';
+import { titleHash } from './digest.js';
 import { judge } from './test-case-status.js';
 
 /*
@@ -20,6 +20,8 @@ export const HISTORY_MAX_RESULTS = 100;
 /** Longer text is refused before it is parsed. */
 const READ_MAX_CHARS = 70_000;
 const OPEN = '<!-- test-run-action history v1 ';
+/** What tells a text that holds a history, valid or not. */
+export const HISTORY_MARK = OPEN;
 const CLOSE = '-->';
 const HASH_CHARS = 12;
 /** Enough to tell commits apart in a large repository; a label shows the first 7. */

@@ -1,6 +1,7 @@
 // Both run kinds produce it; everything that reports reads only these types.
 import type { Mode } from '../inputs/settings.js';
 import type { InProgress, RunStatus } from '../service/interface.js';
+import type { History } from './history.js';
 import type { Verdict } from './test-case-status.js';
 
 export interface TestCase {
@@ -13,6 +14,16 @@ export interface TestCase {
   dashboardUrl?: string;
   /** Decided once (run/conclude.ts). */
   verdict: Verdict;
+  /** What a failure is against the base branch's history, or the quarantine; decided once (run/compare.ts). */
+  label?: FailureLabel;
+}
+
+export interface FailureLabel {
+  kind: 'new' | 'flaky' | 'failing' | 'quarantined';
+  /** For people: "flaky on main: failed 3 of the last 20". */
+  text: string;
+  /** Its results on the base branch, oldest first, then this run's: ✅✅❌✅❌. */
+  record?: string;
 }
 
 export type OutputStatus = Exclude<RunStatus, InProgress> | 'ERROR' | 'STARTED';
@@ -32,6 +43,10 @@ export interface Comparison {
   notCompared: TestCase[];
   /** The previous run had more failing test cases than its digest holds. */
   partial: boolean;
+  /** Failing now, and in some of the base branch's results (with its history): not new. */
+  flaky: TestCase[];
+  /** The base branch whose history labelled the failures, when one did. */
+  labelledOn?: string;
 }
 
 export interface RunOutcome {
@@ -66,4 +81,8 @@ export interface RunOutcome {
   checkRunUrl?: string;
   /** Sensitive values already hidden. */
   appliedOptions?: Record<string, unknown>;
+  /** Failing test cases that the quarantine keeps from failing the step. */
+  quarantined?: TestCase[];
+  /** What this run's check run carries on for the branch's later runs (a run of the branch itself). */
+  history?: History;
 }

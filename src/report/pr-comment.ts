@@ -6,6 +6,7 @@ import {
   comparisonLists,
   countsLine,
   headingOf,
+  historyLists,
   type ListMarkup,
   runLine,
   testCaseList,
@@ -91,7 +92,10 @@ export function renderComment(
   const { maxChars = COMMENT_MAX_CHARS } = context;
   // A section of a step's comment gets a share of everything: its lists, its message.
   const frameChars = Math.floor((maxChars * FRAME_CHARS) / COMMENT_MAX_CHARS);
-  const failing = outcome.reportOrder.filter((testCase) => testCase.verdict.fails);
+  const quarantined = new Set(outcome.quarantined);
+  const failing = outcome.reportOrder.filter(
+    (testCase) => testCase.verdict.fails && !quarantined.has(testCase),
+  );
   const links = [
     context.headSha ? `Commit <code>${commentText(context.headSha.slice(0, 7))}</code>` : undefined,
     context.runUrl ? linked(context.runUrl, 'workflow run') : undefined,
@@ -117,6 +121,7 @@ export function renderComment(
       ? comparisonLists(outcome.comparison, MARKDOWN, budget)
       : testCaseList(MARKDOWN, 'Failed', failing, budget)),
     ...testCaseList(MARKDOWN, 'Flaky', outcome.reportOrder.filter(isFlakyOnly), budget, { max: 10 }),
+    ...historyLists(outcome, MARKDOWN, budget),
     '<sub>Kept up to date by test-run-action: the workflow run has the full list.</sub>',
   ];
   return redact(lines.join('\n'));

@@ -54,6 +54,8 @@ function runDocument(outcome: RunOutcome) {
       durationMs: testCase.durationMs,
       testRunId: text(testCase.testRunId),
       testId: text(testCase.testId),
+      label: testCase.label?.kind ?? null,
+      record: testCase.label?.record ?? null,
     })),
   };
 }

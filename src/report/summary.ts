@@ -7,6 +7,7 @@ import {
   comparisonLists,
   countsLine,
   headingOf,
+  historyLists,
   iconOf,
   type ListMarkup,
   plural,
@@ -111,12 +112,13 @@ function sectionOf(outcome: RunOutcome, several: boolean, listChars: number, opt
   head.push(`<p>${cellText(countsLine(outcome.counts))}${flakyNote}</p>`);
   const { comparison } = outcome;
   if (comparison) {
-    const still = `${comparison.stillFailing.length} still failing`;
+    const still = comparison.labelledOn ? '' : `, ${comparison.stillFailing.length} still failing`;
     head.push(
-      `<${sub}>Compared with ${cellText(comparison.against)}: ${comparisonHeadline(comparison)}, ${still}</${sub}>`,
+      `<${sub}>Compared with ${cellText(comparison.against)}: ${comparisonHeadline(comparison)}${still}</${sub}>`,
       ...comparisonLists(comparison, HTML, { left: listChars }),
     );
   }
+  head.push(...historyLists(outcome, HTML, { left: listChars }));
   const options = outcome.appliedOptions && JSON.stringify(outcome.appliedOptions, null, 2);
   const details = options
     ? `<details><summary>Applied options</summary><pre><code>${preText(options, optionsChars)}</code></pre></details>`

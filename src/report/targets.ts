@@ -75,6 +75,8 @@ export function runsEntry(outcome: RunOutcome) {
     counts: outcome.status === 'STARTED' ? null : outcome.counts,
     newFailures: outcome.comparison?.newFailures.length ?? null,
     fixed: outcome.comparison?.fixed.length ?? null,
+    flakyFailures: outcome.comparison?.flaky.length ?? null,
+    quarantined: outcome.status === 'STARTED' ? null : (outcome.quarantined?.length ?? 0),
     dashboardUrl: outcome.dashboardUrl ?? null,
     checkRunUrl: outcome.checkRunUrl ?? null,
   };

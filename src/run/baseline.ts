@@ -2,6 +2,7 @@ import type { Settings } from '../inputs/settings.js';
 import { commitTested } from '../inputs/workflow-run.js';
 import { type CheckRunOwner, digestIn } from '../report/check-run.js';
 import { type Digest, unionOf } from '../report/digest.js';
+import { HISTORY_MARK, type History, readHistory } from '../report/history.js';
 import type { RunOutcome } from '../report/outcome.js';
 import { info } from '../runner/log.js';
 import { line } from '../runner/text.js';
@@ -22,10 +23,12 @@ const READ: GitHubTask = {
   forbidden: "The github-token needs 'checks: read' (and 'pull-requests: read' on a pull request).",
 };
 
-/** What a run is compared with, or why there is nothing. */
-export type Baseline = { kind: 'found'; digest: Digest; against: string } | { kind: 'none'; whyNone: string };
+/** What a run is compared with (with the base branch's history where its result carries one), or why there is nothing. */
+export type Baseline =
+  | { kind: 'found'; digest: Digest; against: string; base: string; history?: History }
+  | { kind: 'none'; whyNone: string };
 type Target = Parameters<typeof digestIn>[1];
-type Result = { sha: string; digest: Digest };
+type Result = { sha: string; digest: Digest; history?: History };
 const short = (sha: string) => sha.slice(0, 7);
 const none = (whyNone: string): Baseline => ({ kind: 'none', whyNone });
 
@@ -54,7 +57,8 @@ async function branchBaseline(
       const previous = start && (await results.nearest(start));
       if (!previous) return none(`no earlier commit of this branch has a result of '${name}'`);
       const against = `${short(previous.sha)} (this branch's previous result)`;
-      return { kind: 'found', digest: previous.digest, against };
+      const base = settings.branch ?? 'this branch';
+      return { kind: 'found', digest: previous.digest, against, base, history: previous.history };
     }
     // Read fresh: the payload's base is the one of the pull request's last update, and a re-run reuses it.
     const { base } = await github.pull(number);
@@ -67,6 +71,8 @@ async function branchBaseline(
       kind: 'found',
       digest: head ? unionOf(atMergeBase.digest, head.digest) : atMergeBase.digest,
       against: `${base.ref} at ${short(atMergeBase.sha)}${also} (the base branch)`,
+      base: base.ref,
+      history: atMergeBase.history && lastResults(atMergeBase.history, settings.history),
     };
   } catch (error) {
     return unread(error, "the base branch's results could not be read");
@@ -86,7 +92,8 @@ function resultsOf(github: GitHub, appId: number, name: string, target: Target, 
     const named = (await github.checkRunsOf(sha)).filter((run) => run.name === name);
     for (const run of named) {
       const digest = run.app?.id === appId ? digestIn(run.output.summary, target, owner) : undefined;
-      if (digest) return { sha, digest };
+      if (digest)
+        return { sha, digest, history: owner === 'branch' ? historyIn(run.output.text, sha) : undefined };
     }
     if (named.length > 0) {
       const whose = owner === 'branch' ? 'a run of the branch itself' : 'a run of the pull request';
@@ -107,6 +114,30 @@ function resultsOf(github: GitHub, appId: number, name: string, target: Target, 
     return undefined;
   };
   return { at, nearest };
+}
+
+/** A history that does not validate is ignored with one line: the run starts a fresh one. */
+function historyIn(text: string | null | undefined, sha: string): History | undefined {
+  const history = readHistory(text);
+  if (!history && text?.includes(HISTORY_MARK)) {
+    info(
+      line`The history in the result on ${short(sha)} does not validate: it is ignored, and a fresh one starts.`,
+    );
+  }
+  return history;
+}
+
+/** The newest `count` results of a history (a pull request reads at most 'history' of them). */
+function lastResults(history: History, count: number): History | undefined {
+  if (count === 0) return undefined;
+  if (history.commits.length <= count) return history;
+  const cut = history.commits.length - count;
+  const rows = new Map(
+    [...history.rows]
+      .map(([hash, verdicts]) => [hash, verdicts.slice(cut)] as const)
+      .filter(([, verdicts]) => /[^.]/.test(verdicts)),
+  );
+  return { commits: history.commits.slice(cut), rows, partial: Math.max(0, history.partial - cut) };
 }
 
 /**
@@ -135,7 +166,7 @@ async function pullRequestBaseline(
     const against = rerun
       ? 'the previous run of this commit (this is a re-run)'
       : 'the previous run of this target';
-    return { kind: 'found', digest: previous.digest, against };
+    return { kind: 'found', digest: previous.digest, against, base: 'the pull request' };
   } catch (error) {
     return unread(error, "the previous run's result could not be read");
   }

@@ -59,7 +59,7 @@ const answers = once(() => {
           status: z.string(),
           html_url: z.nullish(z.string()),
           app: z.nullish(z.object({ id: z.number() })),
-          output: z.object({ summary: z.nullish(z.string()) }),
+          output: z.object({ summary: z.nullish(z.string()), text: z.nullish(z.string()) }),
         }),
       ),
     }),
@@ -82,7 +82,7 @@ export interface CheckRunFields {
   conclusion?: 'success' | 'failure' | 'timed_out' | 'cancelled';
   started_at?: string;
   completed_at?: string;
-  output: { title: string; summary: string };
+  output: { title: string; summary: string; text?: string };
 }
 
 function checked<T>(schema: z.ZodMiniType<T>, value: unknown, what: string): T {
