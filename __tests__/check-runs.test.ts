@@ -277,7 +277,9 @@ describe("fail-on 'new' against the base branch", () => {
     await runWith(failed('X'), pushEnv(M2));
     const result = await runWith(failed('X'), pullRequestEnv(P1), { 'pr-comment': 'always' });
     expect(result.outputs).toMatchObject({ success: 'true', 'new-failures': '0', status: 'FAILED' });
-    expect(result.log).toContain('Compared with main at a200000 (the base branch): 0 new failures, 0 fixed.');
+    expect(result.log).toContain(
+      'Compared with main at a200000 (the base branch): 0 new failures, 0 flaky on main, 1 failing on main, 0 fixed.',
+    );
     expect(checkRunsOn(P1)).toMatchObject([{ conclusion: 'success' }]);
     expect(gh.comments(owner, repo, number)[0]?.body).toContain(
       'Compared with main at a200000 (the base branch).',
@@ -333,7 +335,8 @@ describe("fail-on 'new' against the base branch", () => {
     await runWith(failed('X'), pushEnv(M1));
     await runWith(passed('X'), pushEnv(M2));
     // The payload says the base is M1, where X failed; the merge base with main is M2, where X passes.
-    const result = await runWith(failed('X'), pullRequestEnv(P1, M1));
+    // (history: 0, round 5's rule: with main's history X would be flaky there, failed 1 of the last 2.)
+    const result = await runWith(failed('X'), pullRequestEnv(P1, M1), { history: '0' });
     expect(result.outputs).toMatchObject({ success: 'false', 'new-failures': '1' });
     expect(result.log).toContain('Compared with main at a200000 (the base branch): 1 new failure, 0 fixed.');
   });
@@ -353,7 +356,7 @@ describe("fail-on 'new' against the base branch", () => {
     const brought = await runWith(failed('X', 'Y'), pushEnv(M2));
     expect(brought.outputs).toMatchObject({ success: 'false', 'new-failures': '1' });
     expect(brought.log).toContain(
-      "Compared with a100000 (this branch's previous result): 1 new failure, 0 fixed.",
+      "Compared with a100000 (this branch's previous result): 1 new failure, 0 flaky on main, 1 failing on main, 0 fixed.",
     );
     const next = await runWith(failed('X', 'Y'), pushEnv(M3));
     expect(next.outputs).toMatchObject({ success: 'true', 'new-failures': '0' });

@@ -67,9 +67,9 @@ describe('results file', () => {
       message: 'why',
       notes: ['a note'],
       testCases: [
-        { title: long, status: 'FAILED', verdict: 'failure', durationMs: 12 },
-        { title: 'no status', status: null, verdict: 'unfinished' },
-        { title: 'flaky', status: 'FLAKY', verdict: 'flaky' },
+        { title: long, status: 'FAILED', verdict: 'failure', durationMs: 12, label: null, record: null },
+        { title: 'no status', status: null, verdict: 'unfinished', label: null, record: null },
+        { title: 'flaky', status: 'FLAKY', verdict: 'flaky', label: null, record: null },
       ],
     });
   });
