@@ -1,0 +1,227 @@
+import { readFileSync } from 'node:fs';
+import { visibleLines } from './helpers/gfm.js';
+import { runInProcess, virtualClock } from './helpers/in-process.js';
+import { projectInputs } from './helpers/inputs.js';
+import { annotations } from './helpers/runner-files.js';
+import {
+  DEFAULT_TOKEN,
+  GitHubSimulator,
+  pullRequestEventFile,
+  SAMPLE_PULL_REQUEST,
+  type Scenario,
+} from './simulator/github.js';
+import { eventFile } from './simulator/github-events.js';
+import { type SimTestCase, Simulator } from './simulator/simulator.js';
+
+/**
+ * A flake is not a regression: main's own runs build the history in their check runs, and a pull
+ * request's failures are labelled against it.
+ *
+ *   M1 - M2 - M3 - M4 - M5     main, each push tested
+ *                        \
+ *                         P1   the pull request
+ */
+const { owner, repo, number } = SAMPLE_PULL_REQUEST;
+const sha = (prefix: string) => prefix.padEnd(40, '0');
+const MAIN = ['a1', 'a2', 'a3', 'a4', 'a5'].map(sha);
+const P1 = sha('c1');
+const GRAPH: Scenario = {
+  commits: [
+    ...MAIN.map((commit, i) => ({
+      owner,
+      repo,
+      sha: commit,
+      parents: i === 0 ? [] : [MAIN[i - 1] as string],
+    })),
+    { owner, repo, sha: P1, parents: [MAIN[4] as string] },
+  ],
+  branches: [{ owner, repo, name: 'main', sha: MAIN[4] as string }],
+  pulls: [{ owner, repo, number, headSha: P1, headRef: 'feature-7', baseRef: 'main' }],
+};
+
+let gh: GitHubSimulator;
+beforeEach(async () => {
+  gh = await GitHubSimulator.start(GRAPH);
+});
+afterEach(async () => {
+  await gh?.stop();
+});
+
+const cases = (failing: string[], passing: string[] = []): SimTestCase[] => [
+  ...failing.map((title) => ({ title, status: 'FAILED' })),
+  ...passing.map((title) => ({ title, status: 'PASSED' })),
+];
+const common = () => ({
+  GITHUB_API_URL: gh.url,
+  GITHUB_REPOSITORY: `${owner}/${repo}`,
+  GITHUB_RUN_ID: '4242',
+});
+const pushEnv = (commit: string) => ({
+  ...common(),
+  GITHUB_EVENT_NAME: 'push',
+  GITHUB_SHA: commit,
+  GITHUB_REF_NAME: 'main',
+  GITHUB_REF_TYPE: 'branch',
+  GITHUB_EVENT_PATH: eventFile({ ref: 'refs/heads/main', after: commit }),
+});
+const pullRequestEnv = () => ({
+  ...common(),
+  GITHUB_EVENT_NAME: 'pull_request',
+  GITHUB_SHA: sha('e'),
+  GITHUB_EVENT_PATH: pullRequestEventFile({
+    ...SAMPLE_PULL_REQUEST,
+    headSha: P1,
+    baseSha: MAIN[4] as string,
+  }),
+});
+
+async function runWith(
+  testCases: SimTestCase[],
+  env: Record<string, string>,
+  inputs: Record<string, string> = {},
+) {
+  const final = testCases.some((testCase) => testCase.status !== 'PASSED') ? 'FAILED' : 'PASSED';
+  const sim = await Simulator.start({ project: { statuses: [final], testCases } });
+  try {
+    const extra = { 'github-token': DEFAULT_TOKEN, 'fail-on': 'new', 'pr-comment': 'always', ...inputs };
+    return await runInProcess(projectInputs(sim, extra), { clock: virtualClock(), env });
+  } finally {
+    await sim.stop();
+  }
+}
+
+/** Main's pushes, one result each: `failing[i]` failed on the i-th push, the rest of `titles` passed. */
+async function mainPushes(titles: string[], failing: string[][], inputs: Record<string, string> = {}) {
+  for (const [i, failed] of failing.entries()) {
+    const passed = titles.filter((title) => !failed.includes(title));
+    await runWith(cases(failed, passed), pushEnv(MAIN[i] as string), inputs);
+  }
+}
+
+const checkRunOf = (commit: string) => gh.checkRuns(owner, repo, commit)[0];
+
+describe('the history travels with main’s own results', () => {
+  test('X flaked once on main (pass, fail, pass, pass): its failure on the pull request is flaky, not new; Y beside it is new', async () => {
+    await mainPushes(['X', 'Y'], [[], ['X'], [], []]);
+    expect(checkRunOf(MAIN[3] as string)?.output.text).toMatch(
+      /^<!-- test-run-action history v1 commits=a1.*,a4/,
+    );
+
+    const both = await runWith(cases(['X', 'Y']), pullRequestEnv());
+    expect(both.outputs).toMatchObject({ success: 'false', 'new-failures': '1', 'flaky-failures': '1' });
+    expect(both.log).toContain(
+      'Compared with main at a400000 (the base branch): 1 new failure, 1 flaky on main, 0 failing on main, 0 fixed.',
+    );
+    const comment = gh.comments(owner, repo, number)[0]?.body ?? '';
+    const seen = visibleLines(comment);
+    expect(seen[0]).toBe('❌ Test run failed · 1 new failure, 1 flaky on main, 0 failing on main, 0 fixed');
+    expect(seen).toContain('🆕 ❌ FAILED · Y · ✅✅✅✅❌');
+    expect(seen).toContain('❌ FAILED · X · flaky on main: failed 1 of the last 4 · ✅❌✅✅❌');
+    // the check run and the summary show the same labels
+    expect(checkRunOf(P1)?.output.summary).toContain('flaky on main: failed 1 of the last 4');
+    expect(both.summary).toContain('flaky on main: failed 1 of the last 4');
+    // and the results file records them
+    const results = JSON.parse(readFileSync(both.outputs['results-file'] ?? '', 'utf8'));
+    expect(results.testCases).toEqual([
+      expect.objectContaining({ title: 'X', label: 'flaky', record: '✅❌✅✅❌' }),
+      expect.objectContaining({ title: 'Y', label: 'new', record: '✅✅✅✅❌' }),
+    ]);
+
+    const flakeOnly = await runWith(cases(['X'], ['Y']), pullRequestEnv());
+    expect(flakeOnly.outputs).toMatchObject({
+      success: 'true',
+      status: 'FAILED',
+      'new-failures': '0',
+      'flaky-failures': '1',
+    });
+  });
+
+  test('a test failing on main since a commit is labelled so, with how many results', async () => {
+    await mainPushes(['X'], [[], [], ['X'], ['X']]);
+    const result = await runWith(cases(['X']), pullRequestEnv());
+    expect(result.outputs).toMatchObject({ success: 'true', 'new-failures': '0' });
+    const seen = visibleLines(gh.comments(owner, repo, number)[0]?.body ?? '');
+    expect(seen).toContain('❌ FAILED · X · failing on main since a300000, 2 results · ✅✅❌❌❌');
+  });
+
+  test('the window: with history 2, a failure three results back is forgotten, and the test is new again', async () => {
+    await mainPushes(['X'], [['X'], [], [], []], { history: '2' });
+    expect(checkRunOf(MAIN[3] as string)?.output.text ?? '').not.toContain('commits=a1');
+    const result = await runWith(cases(['X']), pullRequestEnv(), { history: '2' });
+    expect(result.outputs).toMatchObject({ success: 'false', 'new-failures': '1', 'flaky-failures': '0' });
+    // main's results kept two: a wider window on the pull request cannot see further back
+    const wide = await runWith(cases(['X']), pullRequestEnv());
+    expect(wide.outputs).toMatchObject({ 'new-failures': '1' });
+  });
+
+  test("a pull request's own results never enter the history", async () => {
+    await mainPushes(['X'], [[], []]);
+    await runWith(cases(['X']), pullRequestEnv());
+    expect(checkRunOf(P1)?.output.text ?? '').toBe('');
+    // main's next push builds on main's previous result, which never saw X fail
+    await runWith(cases([], ['X']), pushEnv(MAIN[2] as string));
+    expect(checkRunOf(MAIN[2] as string)?.output.text ?? '').toMatch(
+      /commits=a1\S*,a2\S*,a3\S* partial=0\n-->$/,
+    );
+  });
+
+  test('a history that does not validate is ignored with one line, and a fresh one starts', async () => {
+    await mainPushes(['X'], [['X']]);
+    const run = checkRunOf(MAIN[0] as string);
+    gh.seedCheckRun({
+      owner,
+      repo,
+      headSha: MAIN[0] as string,
+      name: run?.name ?? '',
+      output: {
+        title: 'forged',
+        summary: run?.output.summary ?? '',
+        text: '<!-- test-run-action history v1 commits=zz partial=0\nnot a row\n-->',
+      },
+    });
+    const next = await runWith(cases([], ['X']), pushEnv(MAIN[1] as string));
+    expect(next.log).toContain(
+      'The history in the result on a100000 does not validate: it is ignored, and a fresh one starts.',
+    );
+    // fresh: this run's result alone, in which X passed (no row)
+    expect(checkRunOf(MAIN[1] as string)?.output.text).toBe(
+      '<!-- test-run-action history v1 commits=a20000000000 partial=0\n-->',
+    );
+  });
+
+  test('a run of main lists its flakiest test cases', async () => {
+    await mainPushes(['X', 'Y'], [['X'], [], ['X'], [], ['Y']]);
+    const summary = (await runWith(cases(['Y'], ['X']), pushEnv(MAIN[4] as string))).summary;
+    expect(summary).toContain('Flakiest on main');
+    expect(summary).toMatch(/X · 3 changes · ❌✅❌✅/);
+  });
+});
+
+describe('quarantine', () => {
+  test('a quarantined failure never fails the step; a real failure beside it does; a line matching nothing is named', async () => {
+    const inputs = { 'fail-on': 'any', quarantine: 'checkout *\nno such test' };
+    const both = await runWith(cases(['checkout applies the discount', 'search']), pullRequestEnv(), inputs);
+    expect(both.outputs).toMatchObject({ success: 'false', quarantined: '1', failed: '2' });
+    expect(annotations(both.log, 'error')[0]).toMatch(/search|2 of 2/);
+    expect(both.log).toContain("quarantine: no test case of the run matches 'no such test'.");
+    const seen = visibleLines(gh.comments(owner, repo, number)[0]?.body ?? '');
+    expect(seen).toContain('🔒 Quarantined');
+    expect(seen).toContain('❌ FAILED · checkout applies the discount');
+
+    const alone = await runWith(
+      cases(['checkout applies the discount'], ['search']),
+      pullRequestEnv(),
+      inputs,
+    );
+    expect(alone.outputs).toMatchObject({ success: 'true', status: 'FAILED', quarantined: '1', failed: '1' });
+    expect(alone.log).toContain('1 failing test case is quarantined: the quarantine does not fail the step.');
+  });
+
+  test('a quarantined test that did not fail in any result of the history may leave it, the summary says', async () => {
+    await mainPushes(['checkout'], [[], [], []]);
+    const result = await runWith(cases([], ['checkout']), pushEnv(MAIN[3] as string), {
+      quarantine: 'checkout',
+    });
+    expect(result.summary).toContain('did not fail in any of the last 3 results and may leave it');
+  });
+});
