@@ -210,6 +210,8 @@ describe('a test suite run end to end against the simulator', () => {
       verdict: 'unfinished',
       testRunId: 'suite-run-1-case-2',
       testId: 'test-2',
+      label: null,
+      record: null,
     });
     expect(fs.readFileSync(result.outputs['junit-file'], 'utf8')).toContain(
       '<failure message="did not finish (no status)" type="unfinished"/>',
@@ -491,6 +493,8 @@ describe('wait: false', () => {
           counts: null,
           newFailures: null,
           fixed: null,
+          flakyFailures: null,
+          quarantined: null,
           dashboardUrl: null,
           checkRunUrl: null,
         },
@@ -522,6 +526,8 @@ describe('wait: false', () => {
           counts: null,
           newFailures: null,
           fixed: null,
+          flakyFailures: null,
+          quarantined: null,
           dashboardUrl: null,
           checkRunUrl: null,
         },

@@ -70,7 +70,7 @@ describe.each(nodeBinaries())('check runs, dist/index.js on $name', ({ bin }) =>
     expect(onPullRequest.code).toBe(0);
     expect(onPullRequest.outputs).toMatchObject({ status: 'FAILED', success: 'true', 'new-failures': '0' });
     expect(onPullRequest.stdout).toContain(
-      'Compared with main at a200000 (the base branch): 0 new failures, 0 fixed.',
+      'Compared with main at a200000 (the base branch): 0 new failures, 0 flaky on main, 1 failing on main, 0 fixed.',
     );
     expect(gh.checkRuns(owner, repo, P1)).toMatchObject([{ conclusion: 'success' }]);
     expect(annotations(onPullRequest.stdout, 'warning')).toEqual([]);
