@@ -1,5 +1,11 @@
 import { InputError } from './inputs/input-error.js';
-import { eachTarget, type InputReader, readSettings, type Settings } from './inputs/settings.js';
+import {
+  eachTarget,
+  type InputReader,
+  readSettings,
+  type Settings,
+  type StepSettings,
+} from './inputs/settings.js';
 import { deploymentNotReady } from './inputs/workflow-run.js';
 import { annotate } from './report/annotations.js';
 import { writeReports } from './report/index.js';
@@ -26,6 +32,12 @@ interface RunDependencies {
   cancelSignal?: AbortSignal;
 }
 
+/** What the step has opened by the time something fails: its connection and its check runs. */
+interface Opened {
+  step?: StepContext;
+  checks: (CheckRunWriter | undefined)[];
+}
+
 /** The main step: read the inputs, run, report. Every failure ends in a failed step, never a throw. */
 export async function run(dependencies: RunDependencies = {}): Promise<void> {
   const { clock = systemClock, input, env, cancelSignal } = dependencies;
@@ -33,69 +45,86 @@ export async function run(dependencies: RunDependencies = {}): Promise<void> {
   saveState(STATE.isPost, 'true');
   const job = new JobCancellation(clock);
   job.listen(cancelSignal);
-  let step: StepContext | undefined;
+  const opened: Opened = { checks: [] };
   // Why the step fails; empty when it passes. `success` is written from this alone.
   const failures: string[] = [];
   let reported: { outcomes: RunOutcome[]; summary: boolean } | undefined;
-  let checks: (CheckRunWriter | undefined)[] = [];
   try {
     const settings = await readSettings(input, env);
-    step = openStep(settings, clock, job);
-    const notReady = deploymentNotReady(settings.workflow);
-    if (notReady) notice(line`${notReady}`);
-    // Before the runs: a suite run's default note names the pull request found.
-    const found = await findPullRequests(settings, step);
-    const targets = eachTarget(settings).map((target) => withPullRequestNote(target, found));
-    checks = await CheckRunWriter.openAll(targets, step);
-    const ran = await runTargets(targets, clock, job, async (index, started) =>
-      checks[index]?.started(started),
-    );
-    const thread = await openPullRequestThread(ran, settings, found, step);
-    const outcomes = await Promise.all(
-      ran.map(async (outcome, index) => {
-        const target = targets[index] as Settings;
-        const earlier = thread.earlier[index] as EarlierComment;
-        const baseline = await findBaseline(target, found, outcome, earlier, step as StepContext);
-        return judgeAgainst(outcome, baseline, target);
-      }),
-    );
-    // Completed before the reports, so that the outputs carry each check run's URL.
-    const checked = await Promise.all(
-      outcomes.map(async (outcome, index) => ({
-        ...outcome,
-        checkRunUrl: await checks[index]?.complete(outcome),
-      })),
-    );
-    const reports = await writeReports(checked, settings);
+    const step = openStep(settings, clock, job);
+    opened.step = step;
+    const outcomes = await runAndJudge(settings, step, opened);
+    const reports = await writeReports(outcomes.checked, settings);
     failures.push(...reports.failures);
-    setOutput('comment-url', (await thread.write(checked, failures.length > 0)) ?? '');
-    reported = { outcomes: checked, summary: settings.summary };
+    setOutput('comment-url', (await outcomes.thread.write(outcomes.checked, failures.length > 0)) ?? '');
+    reported = { outcomes: outcomes.checked, summary: settings.summary };
   } catch (error) {
-    // No outcome was learned: the inputs are wrong, or something unexpected broke.
-    setOutput('status', 'ERROR');
-    if (error instanceof Error && !(error instanceof InputError)) {
-      for (const stackLine of error.stack?.split('\n') ?? []) debug(line`${stackLine}`);
-    }
-    const why = error instanceof InputError ? error.message : `Unexpected error: ${reason(error)}`;
-    failures.push(why);
-    // A required check must not wait for ever: every known target's completes.
-    const known = error instanceof InputError ? error.targets : undefined;
-    if (known?.[0]) {
-      step = openStep(known[0], clock, job);
-      checks = await CheckRunWriter.openAll(known, step);
-    }
-    for (const writer of checks) {
-      await writer
-        ?.fail(why)
-        .catch((failure) => warning(line`Could not complete the check run: ${reason(failure)}`));
-    }
+    failures.push(await failedStep(error, opened, clock, job));
   } finally {
     job.dispose();
   }
-  const requests = await step?.requestCount();
+  const requests = await opened.step?.requestCount();
   if (requests) debug(line`GitHub requests of this step: ${requests}.`);
   setOutput('success', String(failures.length === 0));
   for (const failure of failures) fail(line`${failure}`);
   // Last, so that the step's own warnings and failures come out of GitHub's ten of each first.
   if (reported) annotate(reported.outcomes, reported.summary);
+}
+
+/** Every target run, judged against its baseline, its check run completed. */
+async function runAndJudge(settings: StepSettings, step: StepContext, opened: Opened) {
+  const notReady = deploymentNotReady(settings.workflow);
+  if (notReady) notice(line`${notReady}`);
+  // Before the runs: a suite run's default note names the pull request found.
+  const found = await findPullRequests(settings, step);
+  const targets = eachTarget(settings).map((target) => withPullRequestNote(target, found));
+  const checks = await CheckRunWriter.openAll(targets, step);
+  opened.checks = checks;
+  const ran = await runTargets(targets, step.clock, step.job, async (index, started) =>
+    checks[index]?.started(started),
+  );
+  const thread = await openPullRequestThread(ran, settings, found, step);
+  const outcomes = await Promise.all(
+    ran.map(async (outcome, index) => {
+      const target = targets[index] as Settings;
+      const earlier = thread.earlier[index] as EarlierComment;
+      return judgeAgainst(outcome, await findBaseline(target, found, outcome, earlier, step), target);
+    }),
+  );
+  // Completed before the reports, so that the outputs carry each check run's URL.
+  const checked = await Promise.all(
+    outcomes.map(async (outcome, index) => ({
+      ...outcome,
+      checkRunUrl: await checks[index]?.complete(outcome),
+    })),
+  );
+  return { checked, thread };
+}
+
+/**
+ * No outcome was learned: the inputs are wrong, or something unexpected broke. A required check
+ * must not wait for ever: every known target's check run completes with the reason, which is returned.
+ */
+async function failedStep(
+  error: unknown,
+  opened: Opened,
+  clock: Clock,
+  job: JobCancellation,
+): Promise<string> {
+  setOutput('status', 'ERROR');
+  if (error instanceof Error && !(error instanceof InputError)) {
+    for (const stackLine of error.stack?.split('\n') ?? []) debug(line`${stackLine}`);
+  }
+  const why = error instanceof InputError ? error.message : `Unexpected error: ${reason(error)}`;
+  const known = error instanceof InputError ? error.targets : undefined;
+  if (known?.[0]) {
+    opened.step = openStep(known[0], clock, job);
+    opened.checks = await CheckRunWriter.openAll(known, opened.step);
+  }
+  for (const writer of opened.checks) {
+    await writer
+      ?.fail(why)
+      .catch((failure) => warning(line`Could not complete the check run: ${reason(failure)}`));
+  }
+  return why;
 }

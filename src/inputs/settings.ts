@@ -1,5 +1,4 @@
 import * as path from 'node:path';
-import { HISTORY_MAX_RESULTS } from '../report/history.js';
 import { registerSecret } from '../runner/secrets.js';
 import { getInput } from '../runner/step.js';
 import { pieces } from '../runner/text.js';
@@ -177,6 +176,9 @@ function pullRequestInput(input: InputReader): number | undefined {
     `Input 'pull-request' must be a pull request's number, such as 42; got ${shown(value)}.`,
   );
 }
+
+/** How many of a branch's results a history keeps at most. */
+export const HISTORY_MAX_RESULTS = 100;
 
 function parseHistory(value: string): number {
   if (/^\d{1,3}$/.test(value) && Number(value) <= HISTORY_MAX_RESULTS) return Number(value);

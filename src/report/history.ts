@@ -1,3 +1,4 @@
+import { HISTORY_MAX_RESULTS } from '../inputs/settings.js';
 import { titleHash } from './digest.js';
 import { judge } from './test-case-status.js';
 
@@ -16,7 +17,6 @@ import { judge } from './test-case-status.js';
 
 /** Within GitHub's 65,535 characters and bytes of `output.text` (the text is ASCII). */
 export const HISTORY_MAX_CHARS = 60_000;
-export const HISTORY_MAX_RESULTS = 100;
 /** Longer text is refused before it is parsed. */
 const READ_MAX_CHARS = 70_000;
 const OPEN = '<!-- test-run-action history v1 ';
