@@ -225,3 +225,89 @@ describe('quarantine', () => {
     expect(result.summary).toContain('did not fail in any of the last 3 results and may leave it');
   });
 });
+
+describe('however far apart the results are', () => {
+  /** main M1..M11; nightly runs tested M1 and M9; the pull request branches off M11. */
+  const NIGHTLY = Array.from({ length: 11 }, (_, i) => sha(`b${(i + 1).toString(16)}`));
+  const [N1, N9, N11] = [NIGHTLY[0], NIGHTLY[8], NIGHTLY[10]] as [string, string, string];
+  const Q1 = sha('d1');
+  const WORKFLOW_REF = { GITHUB_WORKFLOW_REF: `${owner}/${repo}/.github/workflows/e2e.yml@refs/heads/main` };
+  const nightlyGraph = (runs: string[], actions: 'read' | 'none' = 'read'): Scenario => ({
+    commits: [
+      ...NIGHTLY.map((commit, i) => ({
+        owner,
+        repo,
+        sha: commit,
+        parents: i === 0 ? [] : [NIGHTLY[i - 1] as string],
+      })),
+      { owner, repo, sha: Q1, parents: [N11] },
+    ],
+    branches: [{ owner, repo, name: 'main', sha: N11 }],
+    pulls: [{ owner, repo, number, headSha: Q1, headRef: 'feature-7', baseRef: 'main' }],
+    // newest first, as GitHub lists them; a pull request's run on a branch of the same name never counts
+    workflowRuns: [
+      ...runs.map((headSha) => ({
+        owner,
+        repo,
+        workflow: 'e2e.yml',
+        headSha,
+        headBranch: 'main',
+        event: 'schedule',
+      })),
+      { owner, repo, workflow: 'e2e.yml', headSha: Q1, headBranch: 'main', event: 'pull_request' },
+    ].reverse(),
+    actions,
+  });
+  const nightlyEnv = (commit: string) => ({
+    ...pushEnv(commit),
+    ...WORKFLOW_REF,
+    GITHUB_EVENT_NAME: 'schedule',
+  });
+  const prEnv = () => ({
+    ...common(),
+    ...WORKFLOW_REF,
+    GITHUB_EVENT_NAME: 'pull_request',
+    GITHUB_SHA: sha('e'),
+    GITHUB_EVENT_PATH: pullRequestEventFile({ ...SAMPLE_PULL_REQUEST, headSha: Q1, baseSha: N11 }),
+  });
+
+  test('two nightly results eight commits apart build one history; a pull request two commits on sees both', async () => {
+    await gh.stop();
+    gh = await GitHubSimulator.start(nightlyGraph([]));
+    await runWith(cases(['X']), nightlyEnv(N1));
+    gh.setScenario(nightlyGraph([N1]));
+    const second = await runWith(cases([], ['X']), nightlyEnv(N9));
+    expect(second.log).toContain("Compared with b100000 (this branch's previous result)");
+    expect(gh.checkRuns(owner, repo, N9)[0]?.output.text).toMatch(
+      /commits=b1\S*,b9\S* partial=0\n\S+ F\.\n-->/,
+    );
+    gh.setScenario(nightlyGraph([N1, N9]));
+    const pr = await runWith(cases(['X']), prEnv());
+    expect(pr.outputs).toMatchObject({ success: 'true', 'new-failures': '0', 'flaky-failures': '1' });
+    expect(pr.log).toContain('Compared with main at b900000 (the base branch)');
+  });
+
+  test("without 'actions: read', round 5's look-back, and one line naming the permission", async () => {
+    await gh.stop();
+    gh = await GitHubSimulator.start(nightlyGraph([N1], 'none'));
+    await runWith(cases(['X']), nightlyEnv(N1));
+    const second = await runWith(cases([], ['X']), nightlyEnv(N9));
+    expect(second.log).toMatch(
+      /Could not list this workflow's runs of main \(the workflow needs 'permissions: actions: read'\): looking back 5 commits instead\./,
+    );
+    // eight commits back is past the look-back: the history starts again
+    expect(gh.checkRuns(owner, repo, N9)[0]?.output.text).toMatch(/commits=b9\S* partial=0/);
+  });
+
+  test('a re-run of an old commit is never the newest result: ancestry decides, not time', async () => {
+    await gh.stop();
+    gh = await GitHubSimulator.start(nightlyGraph([]));
+    await runWith(cases(['X']), nightlyEnv(N1));
+    gh.setScenario(nightlyGraph([N1]));
+    await runWith(cases([], ['X']), nightlyEnv(N9));
+    // N1 is run again after N9 (newest by time); N11's previous result is still N9's
+    gh.setScenario(nightlyGraph([N1, N9, N1]));
+    const next = await runWith(cases([], ['X']), nightlyEnv(N11));
+    expect(next.log).toContain("Compared with b900000 (this branch's previous result)");
+  });
+});

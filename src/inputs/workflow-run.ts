@@ -29,7 +29,7 @@ interface EventCommit {
 }
 
 /** The events on which a run tests a branch itself, not a pull request: their results may be a baseline. */
-const BRANCH_EVENTS = ['push', 'schedule', 'workflow_dispatch', 'merge_group'];
+export const BRANCH_EVENTS = ['push', 'schedule', 'workflow_dispatch', 'merge_group'];
 
 export const isPullRequestEvent = (eventName: string | undefined) =>
   eventName === 'pull_request' || eventName === 'pull_request_target';
@@ -109,6 +109,10 @@ export interface WorkflowRun {
   pullRequest?: PullRequestRef;
   eventCommit?: EventCommit;
   mergeGroup?: { headSha: string; baseSha?: string };
+  /** The workflow's file name (`e2e.yml`), from GITHUB_WORKFLOW_REF: its runs hold the branch's results. */
+  workflowFile?: string;
+  /** GITHUB_REF_NAME when the ref is a branch. */
+  branch?: string;
 }
 
 export function readWorkflowRun(env: NodeJS.ProcessEnv): WorkflowRun {
@@ -124,6 +128,8 @@ export function readWorkflowRun(env: NodeJS.ProcessEnv): WorkflowRun {
     pullRequest: readPullRequest(env),
     eventCommit: readEventCommit(env),
     mergeGroup: readMergeGroup(env),
+    workflowFile: /^[^@]*\/\.github\/workflows\/([^/@]+)@/.exec(env.GITHUB_WORKFLOW_REF ?? '')?.[1],
+    branch: env.GITHUB_REF_TYPE === 'branch' ? env.GITHUB_REF_NAME || undefined : undefined,
   };
 }
 

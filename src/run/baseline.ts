@@ -1,12 +1,12 @@
 import type { Settings } from '../inputs/settings.js';
-import { commitTested } from '../inputs/workflow-run.js';
+import { BRANCH_EVENTS, commitTested } from '../inputs/workflow-run.js';
 import { type CheckRunOwner, digestIn } from '../report/check-run.js';
 import { type Digest, unionOf } from '../report/digest.js';
 import { HISTORY_MARK, type History, readHistory } from '../report/history.js';
 import type { RunOutcome } from '../report/outcome.js';
 import { info } from '../runner/log.js';
 import { line } from '../runner/text.js';
-import { Aborted, GitHubError } from '../service/errors.js';
+import { Aborted, GitHubError, isForbidden } from '../service/errors.js';
 import type { GitHub } from '../service/github.js';
 import { checkRunName, checkRunOwner } from './check-runs.js';
 import { type GitHubTask, gitHubFor, logFailure, type StepContext } from './github-client.js';
@@ -54,7 +54,7 @@ async function branchBaseline(
     const results = resultsOf(github, await github.appId(ACTIONS_APP), name, target, 'branch');
     if (number === undefined) {
       const start = workflow.mergeGroup?.baseSha ?? (await github.firstParent(commit));
-      const previous = start && (await results.nearest(start));
+      const previous = start && (await nearestOnBranch(github, settings, workflow.branch, start, results));
       if (!previous) return none(`no earlier commit of this branch has a result of '${name}'`);
       const against = `${short(previous.sha)} (this branch's previous result)`;
       const base = settings.branch ?? 'this branch';
@@ -63,7 +63,8 @@ async function branchBaseline(
     // Read fresh: the payload's base is the one of the pull request's last update, and a re-run reuses it.
     const { base } = await github.pull(number);
     if (!base.ref) return none("GitHub did not name the pull request's base branch");
-    const atMergeBase = await results.nearest(await github.mergeBase(base.ref, commit));
+    const mergeBase = await github.mergeBase(base.ref, commit);
+    const atMergeBase = await nearestOnBranch(github, settings, base.ref, mergeBase, results);
     if (!atMergeBase) return none(`${base.ref} has no result of '${name}' at the merge base`);
     const head = base.sha && base.sha !== atMergeBase.sha ? await results.at(base.sha) : undefined;
     const also = head ? ` and its head ${short(head.sha)}` : '';
@@ -84,6 +85,48 @@ function unread(error: unknown, whyNone: string): Baseline {
   if (!(error instanceof GitHubError)) throw error;
   logFailure(error, READ, info);
   return none(whyNone);
+}
+
+/** Of this workflow's runs of the branch, the newest this many commits are looked at. */
+const WORKFLOW_RUN_CANDIDATES = 5;
+
+/**
+ * The branch's result nearest before `sha` (or on it), whatever the distance: among the commits of
+ * this workflow's completed runs of the branch, the nearest ancestor with a result (by ancestry,
+ * never by time: a re-run of an old commit is not the newest). Else round 5's look-back, with a line.
+ */
+async function nearestOnBranch(
+  github: GitHub,
+  { workflow }: Settings,
+  branch: string | undefined,
+  sha: string,
+  results: ReturnType<typeof resultsOf>,
+): Promise<Result | undefined> {
+  const file = workflow.workflowFile;
+  if (!file || !branch) return results.nearest(sha);
+  let best: { result: Result; ahead: number } | undefined;
+  try {
+    const runs = await github.workflowRuns(file, branch);
+    const commits = new Set(runs.filter(({ event }) => BRANCH_EVENTS.includes(event)).map((run) => run.sha));
+    for (const candidate of [...commits].slice(0, WORKFLOW_RUN_CANDIDATES)) {
+      const ahead = await github.aheadOf(candidate, sha);
+      if (ahead === undefined || (best && ahead >= best.ahead)) continue;
+      const result = await results.at(candidate);
+      if (result) best = { result, ahead };
+    }
+  } catch (error) {
+    if (!(error instanceof GitHubError) || error instanceof Aborted) throw error;
+    const advice = isForbidden(error) ? " (the workflow needs 'permissions: actions: read')" : '';
+    info(
+      line`Could not list this workflow's runs of ${branch}${advice}: looking back ${LOOKBACK_COMMITS} commits instead. ${error.message}`,
+    );
+    return results.nearest(sha);
+  }
+  if (best) return best.result;
+  info(
+    line`No run of ${file} on ${branch} has a result of this target before ${short(sha)}: looking back ${LOOKBACK_COMMITS} commits instead.`,
+  );
+  return results.nearest(sha);
 }
 
 /** This target's results on commits, as only `owner`'s runs, through the GitHub Actions app, wrote them. */

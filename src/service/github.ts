@@ -65,7 +65,16 @@ const answers = once(() => {
     }),
     checkRunWritten: z.object({ id: z.number(), html_url: z.nullish(z.string()) }),
     commit: z.object({ sha: z.string(), parents: z.array(z.object({ sha: z.string() })) }),
-    comparison: z.object({ merge_base_commit: z.object({ sha: z.string() }) }),
+    comparison: z.object({
+      merge_base_commit: z.object({ sha: z.string() }),
+      status: z.string(),
+      ahead_by: z.number(),
+    }),
+    workflowRuns: z.object({
+      workflow_runs: z.array(
+        z.object({ head_sha: z.string(), event: z.string(), status: z.nullish(z.string()) }),
+      ),
+    }),
     app: z.object({ id: z.number() }),
   };
 });
@@ -500,13 +509,33 @@ export class GitHub {
     return (await this.once(`commit ${sha}`, read)).parents[0]?.sha;
   }
 
-  mergeBase(base: string, head: string): Promise<string> {
+  async mergeBase(base: string, head: string): Promise<string> {
+    return (await this.compare(base, head)).merge_base_commit.sha;
+  }
+
+  /** How many commits `head` is ahead of `base`, when `base` is one of its ancestors (or itself). */
+  async aheadOf(base: string, head: string): Promise<number | undefined> {
+    const { status, ahead_by } = await this.compare(base, head);
+    return status === 'ahead' || status === 'identical' ? ahead_by : undefined;
+  }
+
+  private compare(base: string, head: string) {
     const params = { ...this.repo, basehead: `${base}...${head}` };
-    const what = `compare ${base} with ${head.slice(0, 7)}`;
+    const what = `compare ${/^[0-9a-f]{40}$/.test(base) ? base.slice(0, 7) : base} with ${head.slice(0, 7)}`;
     const compare = this.rest.repos.compareCommitsWithBasehead;
-    const read = async () =>
-      (await this.send(what, answers().comparison, compare, params)).merge_base_commit.sha;
-    return this.once(`merge base ${base}...${head}`, read);
+    return this.once(`compare ${base}...${head}`, () =>
+      this.send(what, answers().comparison, compare, params),
+    );
+  }
+
+  /** The commits of a workflow's completed runs on a branch, newest first: one page of 100, read once. */
+  async workflowRuns(file: string, branch: string): Promise<{ sha: string; event: string }[]> {
+    const params = { ...this.repo, workflow_id: file, branch, status: 'completed', per_page: 100 } as const;
+    const what = `list the runs of workflow ${file} on ${branch}`;
+    const list = this.rest.actions.listWorkflowRuns;
+    const read = () => this.send(what, answers().workflowRuns, list, params);
+    const { workflow_runs } = await this.once(`runs ${file} ${branch}`, read);
+    return workflow_runs.map(({ head_sha, event }) => ({ sha: head_sha, event }));
   }
 
   /** An app's id by its slug: GitHub Enterprise Server's GitHub Actions app has another id than github.com's. */
