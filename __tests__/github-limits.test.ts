@@ -37,6 +37,7 @@ const GRAPH: Scenario = {
 };
 const WRITES: Operation[] = ['createCheckRun', 'updateCheckRun', 'createComment', 'updateComment'];
 const READS: Operation[] = [
+  'listWorkflowRuns',
   'getApp',
   'getPull',
   'compare',
@@ -60,7 +61,11 @@ const common = () => ({
   GITHUB_API_URL: gh.url,
   GITHUB_REPOSITORY: `${owner}/${repo}`,
   GITHUB_RUN_ID: '4242',
+  GITHUB_WORKFLOW_REF: `${owner}/${repo}/.github/workflows/e2e.yml@refs/heads/main`,
 });
+/** This workflow's runs of main, in the order they ran (GitHub lists them newest first). */
+const mainRuns = (commits: string[]): Scenario['workflowRuns'] =>
+  commits.map((headSha) => ({ owner, repo, workflow: 'e2e.yml', headSha, headBranch: 'main', event: 'push' }));
 const pullRequestEnv = () => ({
   ...common(),
   GITHUB_EVENT_NAME: 'pull_request',
@@ -110,7 +115,11 @@ function counted() {
 /** One pull request step of `count` targets after main's pushes left results on M1..M3, counted. */
 async function pullRequestStep(count: number) {
   gh = await GitHubSimulator.start(GRAPH);
-  for (const commit of [M1, M2, M3]) await step(count, pushEnv(commit));
+  for (const [i, commit] of [M1, M2, M3].entries()) {
+    gh.setScenario({ ...GRAPH, workflowRuns: mainRuns([M1, M2, M3].slice(0, i)) });
+    await step(count, pushEnv(commit));
+  }
+  gh.setScenario({ ...GRAPH, workflowRuns: mainRuns([M1, M2, M3]) });
   gh.resetCounts();
   await step(count, pullRequestEnv());
   return counted();
@@ -124,11 +133,14 @@ describe('once per step', () => {
     await gh.stop();
     const twenty = await pullRequestStep(20);
     expect(one.reads).toEqual({
+      // this workflow's runs of main, whose commits are the candidates for the base result
+      listWorkflowRuns: 1,
       getApp: 1,
       // the lookup of the base branch, and the head just before the comment is written
       getPull: 2,
-      compare: 1,
-      // the commit tested's (for its check runs), the merge base's and the base branch head's
+      // the merge base, and each candidate (M3, M2, M1) against it: is it an ancestor, how near?
+      compare: 4,
+      // the commit tested's (for its check runs), M2's (the nearest candidate) and M3's (the base branch's head)
       listCheckRunsForRef: 3,
       // the lookup, and the look for a second comment made at the same time after creating one
       listComments: 2,
@@ -147,6 +159,8 @@ describe('once per step', () => {
     gh.resetCounts();
     await step(20, pushEnv(M3));
     expect(counted().reads).toEqual({
+      // no runs of main are listed here: the look-back
+      listWorkflowRuns: 1,
       getApp: 1,
       // M3's parent, then M2's
       getGitCommit: 2,

@@ -244,7 +244,7 @@ describe('however far apart the results are', () => {
     ],
     branches: [{ owner, repo, name: 'main', sha: N11 }],
     pulls: [{ owner, repo, number, headSha: Q1, headRef: 'feature-7', baseRef: 'main' }],
-    // newest first, as GitHub lists them; a pull request's run on a branch of the same name never counts
+    // in the order they ran; a pull request's run on a branch of the same name never counts
     workflowRuns: [
       ...runs.map((headSha) => ({
         owner,
@@ -255,7 +255,7 @@ describe('however far apart the results are', () => {
         event: 'schedule',
       })),
       { owner, repo, workflow: 'e2e.yml', headSha: Q1, headBranch: 'main', event: 'pull_request' },
-    ].reverse(),
+    ],
     actions,
   });
   const nightlyEnv = (commit: string) => ({
