@@ -14,7 +14,7 @@ import { LocalApp } from '../simulator/local-app.js';
 import { ConnectProxy } from '../simulator/proxy.js';
 import { DEFAULT_API_KEY, type ProjectScript, type Scenario, Simulator } from '../simulator/simulator.js';
 import { CA_CERT_PATH } from '../simulator/tls-front.js';
-import { previewStory, pullRequestStory, STORY_INPUTS } from './pull-request-story.js';
+import { historyStory, previewStory, pullRequestStory, STORY_INPUTS } from './pull-request-story.js';
 
 const passing: ProjectScript = {
   statuses: ['QUEUED', 'RUNNING', 'RUNNING', 'PASSED'],
@@ -216,6 +216,13 @@ const SCENARIOS: DemoScenario[] = [
     run: pullRequestScenario,
   },
   {
+    name: 'history',
+    what: "main's four pushes (one flakes), then a pull request: a flake passes fail-on: new, a regression fails it",
+    passes: false,
+    why: "the pull request's second push breaks checkout",
+    run: historyScenario,
+  },
+  {
     name: 'preview',
     what: "the same two pushes as preview deployments of a fork's pull request (deployment_status)",
     passes: false,
@@ -271,6 +278,23 @@ async function pullRequestScenario(): Promise<boolean> {
     console.log(`${name}=${story.outputs[name] ?? ''}`);
   }
   return story.outputs.success === 'true';
+}
+
+// A flake is not a regression: main's history labels the pull request's failures.
+async function historyScenario(): Promise<boolean> {
+  banner(
+    "main's four pushes, one of which fails the search test by chance; then a pull request's two pushes",
+  );
+  const story = await historyStory();
+  for (const [i, comment] of story.comments.entries()) {
+    console.log(`--- the pull request comment after its push ${i + 1} (fail-on: new) ---`);
+    console.log(comment);
+    console.log('--- outputs ---');
+    for (const name of ['status', 'success', 'new-failures', 'flaky-failures']) {
+      console.log(`${name}=${story.outputs[i]?.[name] ?? ''}`);
+    }
+  }
+  return story.outputs.at(-1)?.success === 'true';
 }
 
 // The same two pushes, tested on their preview deployments (deployment_status) of a fork's pull request.

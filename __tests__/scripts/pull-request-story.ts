@@ -76,10 +76,18 @@ async function runStep(
   testCases: SimTestCase[],
   runNumber: number,
   env: Record<string, string>,
+  extra: Record<string, string> = {},
 ) {
   const sim = await Simulator.start({
     runIds: [`run-${runNumber}`],
-    project: { statuses: ['RUNNING', 'FAILED'], testCases, runMs: 184_000 },
+    project: {
+      statuses: [
+        'RUNNING',
+        testCases.some(({ status }) => status === 'FAILED' || status === 'TIMEDOUT') ? 'FAILED' : 'PASSED',
+      ],
+      testCases,
+      runMs: 184_000,
+    },
   });
   try {
     const inputs = {
@@ -88,7 +96,10 @@ async function runStep(
       'poll-interval': '50ms',
       'github-token': DEFAULT_TOKEN,
     };
-    return await runDist({ ...inputs, ...STORY_INPUTS }, { env: { GITHUB_API_URL: gh.url, ...env } });
+    return await runDist(
+      { ...inputs, ...STORY_INPUTS, ...extra },
+      { env: { GITHUB_API_URL: gh.url, ...env } },
+    );
   } finally {
     await sim.stop();
   }
@@ -149,4 +160,109 @@ function runPreview(gh: GitHubSimulator, testCases: SimTestCase[], sha: string, 
     GITHUB_REF_NAME: 'patch-1',
     GITHUB_RUN_ID: String(8_800 + runNumber),
   });
+}
+
+/** main's four pushes: 'Search suggests products' fails once by chance (the second); the payment page times out since the third. */
+const mainPushes: SimTestCase[][] = [1, 2, 3, 4].map((push) =>
+  firstPush.map((testCase) => {
+    const flaked = testCase.title === 'Search suggests products' && push === 2;
+    if (testCase.title === 'Payment page loads' && push >= 3) return testCase;
+    const status = testCase.status === 'SKIPPED' ? 'SKIPPED' : flaked ? 'FAILED' : 'PASSED';
+    return { ...testCase, status };
+  }),
+);
+
+export interface HistoryStory {
+  /** The pull request comment after each of its two pushes. */
+  comments: string[];
+  outputs: Record<string, string>[];
+}
+
+/**
+ * A flake is not a regression: main's four pushes build the history in their check runs (one of
+ * them fails the search test by chance; the payment page fails since the third). The pull
+ * request's first push fails those two: flaky on main and failing on main, and `fail-on: new`
+ * passes. Its second push fails them again, and breaks checkout: a new failure, which fails the step.
+ */
+export async function historyStory(): Promise<HistoryStory> {
+  const repository = { owner: PR.owner, repo: PR.repo };
+  const main = [1, 2, 3, 4].map((push) => `a${push}`.padEnd(40, '0'));
+  const pushes = [1, 2].map((push) => `c${push}`.padEnd(40, '0'));
+  const commits = [...main, ...pushes].map((sha, i, all) => ({
+    ...repository,
+    sha,
+    parents: i === 0 ? [] : [all[i - 1] as string],
+  }));
+  const workflow = {
+    GITHUB_WORKFLOW_REF: `${PR.owner}/${PR.repo}/.github/workflows/e2e.yml@refs/heads/main`,
+  };
+  const branches = [{ ...repository, name: 'main', sha: main[3] as string }];
+  const gh = await GitHubSimulator.start({ commits, branches });
+  const inputs = { 'fail-on': 'new' };
+  try {
+    for (const [i, sha] of main.entries()) {
+      const ran = main.slice(0, i).map((headSha) => ({
+        ...repository,
+        workflow: 'e2e.yml',
+        headSha,
+        headBranch: 'main',
+        event: 'push',
+      }));
+      gh.setScenario({ commits, branches, workflowRuns: ran });
+      await runStep(
+        gh,
+        mainPushes[i] ?? [],
+        20 + i,
+        {
+          ...workflow,
+          GITHUB_EVENT_NAME: 'push',
+          GITHUB_EVENT_PATH: eventFile({ ref: 'refs/heads/main', after: sha }),
+          GITHUB_SHA: sha,
+          GITHUB_REF_NAME: 'main',
+          GITHUB_REF_TYPE: 'branch',
+        },
+        inputs,
+      );
+    }
+    const story: HistoryStory = { comments: [], outputs: [] };
+    const ran = main.map((headSha) => ({
+      ...repository,
+      workflow: 'e2e.yml',
+      headSha,
+      headBranch: 'main',
+      event: 'push',
+    }));
+    const failing = [
+      ['Search suggests products', 'Payment page loads'],
+      ['Search suggests products', 'Payment page loads', 'Checkout with a saved card'],
+    ];
+    for (const [i, headSha] of pushes.entries()) {
+      gh.setScenario({ commits, branches, workflowRuns: ran, pulls: [{ ...PR, headSha, baseRef: 'main' }] });
+      const testCases = firstPush.map((testCase) => ({
+        ...testCase,
+        status: failing[i]?.includes(testCase.title)
+          ? 'FAILED'
+          : testCase.status === 'SKIPPED'
+            ? 'SKIPPED'
+            : 'PASSED',
+      }));
+      const result = await runStep(
+        gh,
+        testCases,
+        30 + i,
+        {
+          ...workflow,
+          GITHUB_EVENT_NAME: 'pull_request',
+          GITHUB_EVENT_PATH: pullRequestEventFile({ ...PR, headSha, baseSha: main[3] }),
+          GITHUB_HEAD_REF: PR.headRef,
+        },
+        inputs,
+      );
+      story.comments.push(gh.comments(PR.owner, PR.repo, PR.number)[0]?.body ?? '');
+      story.outputs.push(result.outputs);
+    }
+    return story;
+  } finally {
+    await gh.stop();
+  }
 }
