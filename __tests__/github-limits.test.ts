@@ -65,7 +65,14 @@ const common = () => ({
 });
 /** This workflow's runs of main, in the order they ran (GitHub lists them newest first). */
 const mainRuns = (commits: string[]): Scenario['workflowRuns'] =>
-  commits.map((headSha) => ({ owner, repo, workflow: 'e2e.yml', headSha, headBranch: 'main', event: 'push' }));
+  commits.map((headSha) => ({
+    owner,
+    repo,
+    workflow: 'e2e.yml',
+    headSha,
+    headBranch: 'main',
+    event: 'push',
+  }));
 const pullRequestEnv = () => ({
   ...common(),
   GITHUB_EVENT_NAME: 'pull_request',

@@ -11,6 +11,8 @@
  *    script and the toolkit floor (@actions/core and @actions/http-client bundled with ncc -m as
  *    CommonJS, as dist/ is).
  * 4. endless: dist/index.js against an answer that never ends (time, peak memory).
+ * 5. history: the work after the last answer with a history of 20 results beside none, in process,
+ *    and the check run's output sizes (bench/history.ts).
  *
  * One-off comparisons that settled a decision (the bundle's format, what dist/ loads, the digest,
  * the tunnel, the cancellation, in-process report timings) are kept as figures in bench/results.md.
@@ -28,6 +30,7 @@ import { Simulator } from '../__tests__/simulator/simulator.js';
 import { makeTestCases } from './cases.js';
 import { buildFloor, distVariants, measureColdStart } from './cold-start.js';
 import { type DistRun, runAgainstEndlessAnswer, runDistWhole, writeExitProbe } from './dist-probe.js';
+import { benchHistory } from './history.js';
 import { DIST_ENTRY, nodeBinaries, PROJECT_ROOT, removeDir } from './spawn.js';
 import { bytes, mb, median, ms, percentile, table } from './stats.js';
 
@@ -242,6 +245,10 @@ try {
   if (runs('targets')) await benchTargets(sim, exitProbe);
   if (runs('cold-start')) await benchColdStart(sim);
   if (runs('endless')) await benchEndless(sim, exitProbe);
+  if (runs('history')) {
+    heading('history: 10,000 test cases, 1,000 flaky in a window of 20');
+    benchHistory(print);
+  }
 } finally {
   await sim?.stop();
   removeDir(tmp);

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /*
  * The digest of a run's failing test cases, hidden in the target's check run for later runs to
@@ -30,10 +30,19 @@ export interface Digest {
 }
 
 export function titleHash(title: string): string {
-  return createHash('sha256')
-    .update(title)
-    .digest('hex')
-    .slice(0, HASH_BYTES * 2);
+  return hash('sha256', title, 'hex').slice(0, HASH_BYTES * 2);
+}
+
+const hashes = new WeakMap<object, string>();
+
+/** A test case's title hash, made once: the comparison, the history and every report ask for it. */
+export function hashOf(testCase: { title: string }): string {
+  let made = hashes.get(testCase);
+  if (made === undefined) {
+    made = titleHash(testCase.title);
+    hashes.set(testCase, made);
+  }
+  return made;
 }
 
 export function digestOf(
@@ -42,11 +51,11 @@ export function digestOf(
 ): Digest {
   const byHash = new Map<string, number>();
   let failing = 0;
-  for (const { title, verdict } of testCases) {
-    if (!verdict.fails) continue;
+  for (const testCase of testCases) {
+    if (!testCase.verdict.fails) continue;
     failing++;
-    const hash = titleHash(title);
-    byHash.set(hash, (byHash.get(hash) ?? 0) + 1);
+    const title = hashOf(testCase);
+    byHash.set(title, (byHash.get(title) ?? 0) + 1);
   }
   return encode(byHash, failing, commit);
 }

@@ -1,7 +1,5 @@
 import { formatDuration } from '../runner/duration.js';
-import { titleHash } from './digest.js';
 import { linked } from './escape.js';
-import { flakiest, recordOf } from './history.js';
 import type { Comparison, Counts, OutputStatus, RunOutcome, TestCase } from './outcome.js';
 
 export function plural(count: number, singular: string): string {
@@ -136,13 +134,9 @@ export function comparisonLists(
 /** The quarantine's failures, and on a run of the branch itself, its flakiest test cases by their history. */
 export function historyLists(outcome: RunOutcome, markup: ListMarkup, budget: { left: number }): string[] {
   const quarantined = testCaseList(markup, '🔒 Quarantined', outcome.quarantined ?? [], budget);
-  if (!outcome.history) return quarantined;
-  const titles = new Map(outcome.testCases.map(({ title }) => [titleHash(title), title]));
-  const items = flakiest(outcome.history).flatMap(({ hash, verdicts, changes }) => {
-    const title = titles.get(hash);
-    if (title === undefined) return [];
-    return [markup.item(`${markup.text(title)} · ${plural(changes, 'change')} · ${recordOf(verdicts)}`)];
-  });
+  const items = (outcome.flakiest ?? []).map(({ title, changes, record }) =>
+    markup.item(`${markup.text(title)} · ${plural(changes, 'change')} · ${record}`),
+  );
   const on = outcome.branch ? ` on ${outcome.branch}` : '';
   return [...quarantined, ...(items.length > 0 ? markup.list(`Flakiest${on}`, items) : [])];
 }

@@ -1,5 +1,5 @@
 import { HISTORY_MAX_RESULTS } from '../inputs/settings.js';
-import { titleHash } from './digest.js';
+import { hashOf } from './digest.js';
 import { judge } from './test-case-status.js';
 
 /*
@@ -124,13 +124,14 @@ export function extendHistory(previous: History | undefined, run: HistoryRun, wi
 /** This run's verdict of each title that did not pass. */
 function columnOf(testCases: HistoryRun['testCases']): Map<string, string> {
   const column = new Map<string, string>();
-  for (const { title, verdict } of testCases) {
+  for (const testCase of testCases) {
+    const { verdict } = testCase;
     let char = PASSED;
     if (verdict.fails || verdict.count === 'failed') char = 'F';
     else if (verdict.count === 'flaky') char = 'K';
     else if (verdict.count === 'skipped') char = 'S';
     if (char === PASSED) continue;
-    const hash = titleHash(title);
+    const hash = hashOf(testCase);
     const earlier = column.get(hash) ?? PASSED;
     if (WORSE.indexOf(char) > WORSE.indexOf(earlier)) column.set(hash, char);
   }

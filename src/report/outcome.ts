@@ -85,4 +85,6 @@ export interface RunOutcome {
   quarantined?: TestCase[];
   /** What this run's check run carries on for the branch's later runs (a run of the branch itself). */
   history?: History;
+  /** With that history: the test cases of this run that changed most between passing and failing. */
+  flakiest?: { title: string; changes: number; record: string }[];
 }

@@ -1,8 +1,15 @@
 import type { Settings } from '../inputs/settings.js';
 import { commitTested } from '../inputs/workflow-run.js';
-import { type Digest, titleHash } from '../report/digest.js';
+import { type Digest, hashOf } from '../report/digest.js';
 import { comparisonHeadline, plural } from '../report/format.js';
-import { extendHistory, type History, labelFailure, quarantineMatcher, recordOf } from '../report/history.js';
+import {
+  extendHistory,
+  flakiest,
+  type History,
+  labelFailure,
+  quarantineMatcher,
+  recordOf,
+} from '../report/history.js';
 import type { Comparison, RunOutcome, TestCase } from '../report/outcome.js';
 import { info } from '../runner/log.js';
 import { line } from '../runner/text.js';
@@ -39,7 +46,7 @@ export function compareRuns(
   };
   for (const testCase of testCases) {
     if (!testCase.verdict.fails || quarantined.has(testCase)) continue;
-    const hash = titleHash(testCase.title);
+    const hash = hashOf(testCase);
     // The digest was cut past this title's hash: it may have failed then too.
     const held = previous.failingHeldUpTo === undefined || hash <= previous.failingHeldUpTo;
     if (!held) comparison.notCompared.push(testCase);
@@ -50,7 +57,7 @@ export function compareRuns(
   // now is still failing before it is fixed.
   for (const testCase of testCases) {
     const passed = !testCase.verdict.fails && testCase.verdict.count === 'passed';
-    if (passed && matched(titleHash(testCase.title))) comparison.fixed.push(testCase);
+    if (passed && matched(hashOf(testCase))) comparison.fixed.push(testCase);
   }
   return comparison;
 }
@@ -64,18 +71,18 @@ function labelWith(comparison: Comparison, history: History, base: string): void
   comparison.labelledOn = base;
   const of = history.commits.length;
   const recordOfTitle = (testCase: TestCase) => {
-    const verdicts = history.rows.get(titleHash(testCase.title)) ?? '.'.repeat(of);
+    const verdicts = history.rows.get(hashOf(testCase)) ?? '.'.repeat(of);
     return `${recordOf(verdicts)}${testCase.verdict.icon}`;
   };
   for (const testCase of comparison.stillFailing) {
-    const label = labelFailure(titleHash(testCase.title), history, true);
+    const label = labelFailure(hashOf(testCase), history, true);
     const since =
       label.kind === 'failing' ? ` since ${label.since.slice(0, 7)}, ${plural(label.results, 'result')}` : '';
     testCase.label = { kind: 'failing', text: `failing on ${base}${since}`, record: recordOfTitle(testCase) };
   }
   const stillNew: TestCase[] = [];
   for (const testCase of comparison.newFailures) {
-    const label = labelFailure(titleHash(testCase.title), history, false);
+    const label = labelFailure(hashOf(testCase), history, false);
     if (label.kind === 'new') {
       testCase.label = { kind: 'new', text: 'new', record: recordOfTitle(testCase) };
       stillNew.push(testCase);
@@ -104,8 +111,10 @@ function quarantineOf(outcome: RunOutcome, lines: readonly string[], history?: H
     );
   if (history) {
     const clean = outcome.testCases.filter(
-      ({ title, verdict }) =>
-        matcher.matches(title) && !verdict.fails && !/[FK]/.test(history.rows.get(titleHash(title)) ?? ''),
+      (testCase) =>
+        matcher.matches(testCase.title) &&
+        !testCase.verdict.fails &&
+        !/[FK]/.test(history.rows.get(hashOf(testCase)) ?? ''),
     );
     if (clean.length > 0) {
       const names = clean
@@ -143,7 +152,7 @@ export function judgeAgainst(
     comparison,
     quarantined: quarantine.failing,
     notes: [...outcome.notes, ...quarantine.notes],
-    history: branchHistory(outcome, found?.history, settings),
+    ...branchHistory(outcome, found?.history, settings),
   };
   for (const note of quarantine.notes) info(line`${note}`);
   if (outcome.success) return judged;
@@ -191,11 +200,23 @@ function branchHistory(
   outcome: RunOutcome,
   previous: History | undefined,
   settings: Pick<Settings, 'history' | 'workflow' | 'pullRequestNumber'>,
-): History | undefined {
+): Pick<RunOutcome, 'history' | 'flakiest'> {
   const commit = commitTested(settings.workflow);
-  if (settings.history === 0 || !commit || !FINISHED.includes(outcome.status)) return undefined;
-  if (checkRunOwner(settings) !== 'branch') return undefined;
-  return extendHistory(previous, { commit, testCases: outcome.testCases }, settings.history);
+  if (settings.history === 0 || !commit || !FINISHED.includes(outcome.status)) return {};
+  if (checkRunOwner(settings) !== 'branch') return {};
+  const history = extendHistory(previous, { commit, testCases: outcome.testCases }, settings.history);
+  const ranked = flakiest(history);
+  if (ranked.length === 0) return { history };
+  // Titles by hash, for the few ranked: only this run's test cases can be named.
+  const wanted = new Set(ranked.map(({ hash }) => hash));
+  const titles = new Map(
+    outcome.testCases.filter((each) => wanted.has(hashOf(each))).map((each) => [hashOf(each), each.title]),
+  );
+  const named = ranked.flatMap(({ hash, verdicts, changes }) => {
+    const title = titles.get(hash);
+    return title === undefined ? [] : [{ title, changes, record: recordOf(verdicts) }];
+  });
+  return { history, flakiest: named };
 }
 
 /** Only a run that finished has test cases that tell the step's result. */
