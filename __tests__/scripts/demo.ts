@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { runDist } from '../helpers/dist-runner.js';
 import { renderSummary } from '../helpers/render-summary.js';
 import { StandInCloudflared } from '../simulator/cloudflared-stand-in.js';
+import { DEFAULT_TOKEN, GitHubSimulator, SAMPLE_PULL_REQUEST } from '../simulator/github.js';
 import { LocalApp } from '../simulator/local-app.js';
 import { ConnectProxy } from '../simulator/proxy.js';
 import { DEFAULT_API_KEY, type ProjectScript, type Scenario, Simulator } from '../simulator/simulator.js';
@@ -118,6 +119,16 @@ async function runStep(
   env: Record<string, string> = {},
 ): Promise<boolean> {
   const sim = await Simulator.start(scenario);
+  // A push to main, as the runner describes it, with GitHub played by its simulator: the check run.
+  const gh = await GitHubSimulator.start();
+  const push = {
+    GITHUB_API_URL: gh.url,
+    GITHUB_REPOSITORY: `${SAMPLE_PULL_REQUEST.owner}/${SAMPLE_PULL_REQUEST.repo}`,
+    GITHUB_EVENT_NAME: 'push',
+    GITHUB_SHA: DEMO_COMMIT,
+    GITHUB_REF_NAME: 'main',
+    GITHUB_REF_TYPE: 'branch',
+  };
   try {
     banner(`${title}: node dist/index.js, as the runner runs it, against the simulator at ${sim.url}`);
     for (const [name, value] of Object.entries(inputs)) {
@@ -130,9 +141,10 @@ async function runStep(
         'api-key': DEFAULT_API_KEY,
         'base-url': sim.url,
         'poll-interval': '300ms',
+        'github-token': DEFAULT_TOKEN,
         ...inputs,
       },
-      { env },
+      { env: { ...push, ...env } },
     );
     console.log('--- log ---');
     process.stdout.write(shownLog(result.stdout));
@@ -145,15 +157,27 @@ async function runStep(
       console.log('--- the start request the service received (the sensitive value shown as *** here) ---');
       console.log(JSON.stringify(start.body, null, 2).replaceAll('demo-only-password', '***'));
     }
+    for (const run of gh.checkRuns(
+      push.GITHUB_REPOSITORY.split('/')[0] ?? '',
+      SAMPLE_PULL_REQUEST.repo,
+      DEMO_COMMIT,
+    )) {
+      console.log(
+        `--- the check run on ${DEMO_COMMIT.slice(0, 7)}: ${run.name}, ${run.conclusion}: ${run.output.title} ---`,
+      );
+    }
     console.log('--- job summary ---');
     console.log(renderSummary(result.summary));
     return result.code === 0;
   } finally {
     await sim.stop();
+    await gh.stop();
   }
 }
 
 const project = { 'project-id': 'shop-web', environment: 'staging' };
+/** The pushed commit the single-run scenarios test. */
+const DEMO_COMMIT = 'd3e0'.padEnd(40, '0');
 
 interface DemoScenario {
   name: string;
