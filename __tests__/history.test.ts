@@ -189,6 +189,25 @@ describe('the history travels with main’s own results', () => {
     );
   });
 
+  test('a run of main that did not finish adds no verdicts: the next one builds on the result before it', async () => {
+    await mainPushes(['X'], [['X']]);
+    const sim = await Simulator.start({ project: { statuses: ['RUNNING'] } });
+    try {
+      const inputs = { 'github-token': DEFAULT_TOKEN, timeout: '1s', 'poll-interval': '200ms' };
+      const timedOut = await runInProcess(projectInputs(sim, inputs), {
+        clock: virtualClock(),
+        env: pushEnv(MAIN[1] as string),
+      });
+      expect(timedOut.outputs.status).toBe('TIMEDOUT');
+    } finally {
+      await sim.stop();
+    }
+    expect(checkRunOf(MAIN[1] as string)?.output.summary).not.toContain('test-run-action digest');
+    const next = await runWith(cases([], ['X']), pushEnv(MAIN[2] as string));
+    expect(next.log).toContain("Compared with a100000 (this branch's previous result)");
+    expect(checkRunOf(MAIN[2] as string)?.output.text).toMatch(/commits=a1\S*,a3\S* partial=0\n\S+ F\.\n-->/);
+  });
+
   test('a run of main lists its flakiest test cases', async () => {
     await mainPushes(['X', 'Y'], [['X'], [], ['X'], [], ['Y']]);
     const summary = (await runWith(cases(['Y'], ['X']), pushEnv(MAIN[4] as string))).summary;

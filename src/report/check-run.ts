@@ -49,10 +49,12 @@ export function completedCheckRun(
   const compared = outcome.comparison ? ` · ${comparisonHeadline(outcome.comparison)}` : '';
   const title = `${headingOf(outcome)}: ${countsLine(outcome.counts)}${compared}`;
   const section = renderSummary([outcome], { junitWritten: false, budgetBytes: SECTION_BUDGET_BYTES });
-  const digest = digestLine(digestOf(outcome.testCases, context.commit));
+  // Only a run with test cases to report is a result a later run may compare with.
+  const tested = ['PASSED', 'FAILED', 'INTERRUPTED'].includes(outcome.status);
+  const digest = tested ? `${digestLine(digestOf(outcome.testCases, context.commit))}\n` : '';
   return {
     title: redact(title.length > TITLE_MAX_CHARS ? `${title.slice(0, TITLE_MAX_CHARS - 1)}…` : title),
-    summary: redact(`${section}\n${checkRunMarker(outcome, context.owner)}\n${digest}\n`),
+    summary: redact(`${section}\n${checkRunMarker(outcome, context.owner)}\n${digest}`),
     // Not redacted: hex and commas only, which a secret's mask could cut into a history that no longer reads.
     ...(outcome.history ? { text: historyText(outcome.history) } : {}),
   };

@@ -202,8 +202,10 @@ function branchHistory(
   settings: Pick<Settings, 'history' | 'workflow' | 'pullRequestNumber'>,
 ): Pick<RunOutcome, 'history' | 'flakiest'> {
   const commit = commitTested(settings.workflow);
-  if (settings.history === 0 || !commit || !FINISHED.includes(outcome.status)) return {};
-  if (checkRunOwner(settings) !== 'branch') return {};
+  if (settings.history === 0 || !commit || checkRunOwner(settings) !== 'branch') return {};
+  // An interrupted run is a result to compare with, but adds no verdicts: the history goes on as it was.
+  if (outcome.status === 'INTERRUPTED' && previous) return { history: previous };
+  if (!FINISHED.includes(outcome.status)) return {};
   const history = extendHistory(previous, { commit, testCases: outcome.testCases }, settings.history);
   const ranked = flakiest(history);
   if (ranked.length === 0) return { history };
