@@ -10,7 +10,7 @@ import {
   SAMPLE_PULL_REQUEST,
   type Scenario,
 } from './simulator/github.js';
-import { eventFile } from './simulator/github-events.js';
+import { pushToMainEnv } from './simulator/github-events.js';
 import { DEFAULT_API_KEY, type SimTestCase, Simulator } from './simulator/simulator.js';
 
 /**
@@ -79,14 +79,7 @@ const pullRequestEnv = () => ({
   GITHUB_SHA: sha('e'),
   GITHUB_EVENT_PATH: pullRequestEventFile({ ...SAMPLE_PULL_REQUEST, headSha: P1, baseSha: M3 }),
 });
-const pushEnv = (commit: string) => ({
-  ...common(),
-  GITHUB_EVENT_NAME: 'push',
-  GITHUB_SHA: commit,
-  GITHUB_REF_NAME: 'main',
-  GITHUB_REF_TYPE: 'branch',
-  GITHUB_EVENT_PATH: eventFile({ ref: 'refs/heads/main', after: commit }),
-});
+const pushEnv = (commit: string) => ({ ...pushToMainEnv(gh.url, commit), ...common() });
 
 /** A step of `count` suites, each failing X, on the event `env` describes. */
 async function step(count: number, env: Record<string, string>, inputs: Record<string, string> = {}) {

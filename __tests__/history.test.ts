@@ -10,7 +10,7 @@ import {
   SAMPLE_PULL_REQUEST,
   type Scenario,
 } from './simulator/github.js';
-import { eventFile } from './simulator/github-events.js';
+import { pushToMainEnv } from './simulator/github-events.js';
 import { type SimTestCase, Simulator } from './simulator/simulator.js';
 
 /**
@@ -56,14 +56,7 @@ const common = () => ({
   GITHUB_REPOSITORY: `${owner}/${repo}`,
   GITHUB_RUN_ID: '4242',
 });
-const pushEnv = (commit: string) => ({
-  ...common(),
-  GITHUB_EVENT_NAME: 'push',
-  GITHUB_SHA: commit,
-  GITHUB_REF_NAME: 'main',
-  GITHUB_REF_TYPE: 'branch',
-  GITHUB_EVENT_PATH: eventFile({ ref: 'refs/heads/main', after: commit }),
-});
+const pushEnv = (commit: string) => pushToMainEnv(gh.url, commit);
 const pullRequestEnv = () => ({
   ...common(),
   GITHUB_EVENT_NAME: 'pull_request',

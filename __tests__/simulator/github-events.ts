@@ -116,3 +116,17 @@ export function eventFile(payload: unknown): string {
   fs.writeFileSync(file, JSON.stringify(payload));
   return file;
 }
+
+/** The runner's variables for a push to `main` of octo/shop at `commit`, with GitHub at `apiUrl`. */
+export function pushToMainEnv(apiUrl: string, commit: string): Record<string, string> {
+  return {
+    GITHUB_API_URL: apiUrl,
+    GITHUB_REPOSITORY: 'octo/shop',
+    GITHUB_RUN_ID: '4242',
+    GITHUB_EVENT_NAME: 'push',
+    GITHUB_SHA: commit,
+    GITHUB_REF_NAME: 'main',
+    GITHUB_REF_TYPE: 'branch',
+    GITHUB_EVENT_PATH: eventFile({ ref: 'refs/heads/main', after: commit }),
+  };
+}
