@@ -7,6 +7,7 @@ import {
   inProgressCheckRun,
 } from '../report/check-run.js';
 import type { RunOutcome } from '../report/outcome.js';
+import type { TargetKey } from '../report/pr-comment.js';
 import { info, warning } from '../runner/log.js';
 import { redact } from '../runner/secrets.js';
 import { saveState } from '../runner/step.js';
@@ -23,8 +24,6 @@ const WRITE: GitHubTask = {
   forbidden:
     "The github-token cannot write check runs: the workflow needs 'permissions: checks: write' (a token of a pull request from a fork is read-only on pull_request, and a personal access token cannot write check runs at all).",
 };
-
-type Target = Parameters<typeof checkRunMarker>[0];
 
 /** The name branch protection requires: check-name, else one derived from the target. */
 export function checkRunName(settings: Pick<Settings, 'checkName' | 'target' | 'environment'>): string {
@@ -62,7 +61,7 @@ export class CheckRunWriter {
   private constructor(
     private readonly shared: Shared,
     private readonly name: string,
-    private readonly target: Target,
+    private readonly target: TargetKey,
     private readonly index: number,
   ) {}
 
@@ -96,7 +95,7 @@ export class CheckRunWriter {
   }
 
   /** Once the remote run has started; before it is polled, so that a killed step leaves its id to the post step. */
-  async started(target: Target & Pick<RunOutcome, 'runId' | 'dashboardUrl'>): Promise<void> {
+  async started(target: TargetKey & Pick<RunOutcome, 'runId' | 'dashboardUrl'>): Promise<void> {
     const output = inProgressCheckRun(target, this.shared.owner);
     const fields: CheckRunFields = { status: 'in_progress', started_at: this.now(), output };
     await this.write(target, fields);
@@ -136,7 +135,7 @@ export class CheckRunWriter {
    * The first write looks for this target's check run on the commit (a re-run's, or a second
    * workflow's) and updates it; it creates one where there is none. Each write has its own budget.
    */
-  private async write(target: Target, fields: CheckRunFields): Promise<CheckRunWritten | undefined> {
+  private async write(target: TargetKey, fields: CheckRunFields): Promise<CheckRunWritten | undefined> {
     if (this.refused) return undefined;
     const { github, commit } = this.shared;
     const marker = checkRunMarker(target, this.shared.owner);
