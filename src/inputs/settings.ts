@@ -257,6 +257,17 @@ function idLines(input: InputReader, name: string): string[] {
   return ids;
 }
 
+/** Why no input names a target: what to give instead. */
+function noTargetError(mode: string, runId: string | undefined): string {
+  if (runId)
+    return "Input 'run-id' needs 'project-id' for a project run, or 'mode: suite' for a test suite run.";
+  if (mode === 'project') return "Input 'project-id' is required for a project run.";
+  if (mode === 'suite') {
+    return "Input 'test-suite-id' is required to start a test suite run (or 'run-id' to attach to one).";
+  }
+  return "Neither 'project-id' nor 'test-suite-id' is set; give 'project-id' for a project run or 'test-suite-id' for a test suite run.";
+}
+
 /** Project ids first, then suite ids, each in the order given. */
 function resolveTargets(input: InputReader): IdTarget[] {
   const mode = parseChoice(input, 'mode', ['', 'project', 'suite'], "'project' or 'suite'");
@@ -265,29 +276,28 @@ function resolveTargets(input: InputReader): IdTarget[] {
   const runIdText = input('run-id');
   const runId = runIdText === '' ? undefined : checkedId('run-id', runIdText);
   const count = projectIds.length + suiteIds.length;
-  const conflict =
-    count > MAX_TARGETS
-      ? `Inputs 'project-id' and 'test-suite-id' name ${count} targets; one step runs at most ${MAX_TARGETS}.`
-      : mode === 'project' && suiteIds.length > 0
-        ? "Input 'test-suite-id' is set but 'mode' is 'project'; a project run needs 'project-id'."
-        : mode === 'suite' && projectIds.length > 0
-          ? "Input 'project-id' is set but 'mode' is 'suite'; a test suite run needs 'test-suite-id'."
-          : runId && count > 1
-            ? "Input 'run-id' attaches to one run: give one 'project-id' or 'test-suite-id' with it, not several."
-            : undefined;
-  if (conflict) throw new InputError(conflict);
-  // No id names a target, unless 'run-id' attaches to a suite's run that needs none.
-  if (count === 0 && !(runId && mode === 'suite')) {
+  if (count > MAX_TARGETS) {
     throw new InputError(
-      runId
-        ? "Input 'run-id' needs 'project-id' for a project run, or 'mode: suite' for a test suite run."
-        : mode === 'project'
-          ? "Input 'project-id' is required for a project run."
-          : mode === 'suite'
-            ? "Input 'test-suite-id' is required to start a test suite run (or 'run-id' to attach to one)."
-            : "Neither 'project-id' nor 'test-suite-id' is set; give 'project-id' for a project run or 'test-suite-id' for a test suite run.",
+      `Inputs 'project-id' and 'test-suite-id' name ${count} targets; one step runs at most ${MAX_TARGETS}.`,
     );
   }
+  if (mode === 'project' && suiteIds.length > 0) {
+    throw new InputError(
+      "Input 'test-suite-id' is set but 'mode' is 'project'; a project run needs 'project-id'.",
+    );
+  }
+  if (mode === 'suite' && projectIds.length > 0) {
+    throw new InputError(
+      "Input 'project-id' is set but 'mode' is 'suite'; a test suite run needs 'test-suite-id'.",
+    );
+  }
+  if (runId && count > 1) {
+    throw new InputError(
+      "Input 'run-id' attaches to one run: give one 'project-id' or 'test-suite-id' with it, not several.",
+    );
+  }
+  // No id names a target, unless 'run-id' attaches to a suite's run that needs none.
+  if (count === 0 && !(runId && mode === 'suite')) throw new InputError(noTargetError(mode, runId));
   const [projectId] = projectIds;
   if (runId && projectId) return [{ kind: 'project', projectId, runId }];
   if (runId) return [{ kind: 'suite-attach', testSuiteId: suiteIds[0], runId }];

@@ -1,10 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { isRecord } from './options-text.js';
 
-/** In the base repository. */
-export interface PullRequestRef {
+/** A repository, as `owner/repo` names it. */
+export interface Repo {
   owner: string;
   repo: string;
+}
+
+/** `owner/repo` parsed, or undefined where it names no repository. */
+function parseRepo(fullName: string | undefined): Repo | undefined {
+  const [owner, repo] = (fullName ?? '').split('/');
+  return owner && repo ? { owner, repo } : undefined;
+}
+
+/** In the base repository. */
+export interface PullRequestRef extends Repo {
   number: number;
   /**
    * The commit tested (`commitTested`), written to only while it is the pull request's head
@@ -51,11 +61,11 @@ function readPullRequest(env: NodeJS.ProcessEnv): PullRequestRef | undefined {
   const payload = readPayload(env);
   const number = at(payload, 'pull_request', 'number');
   const fullName = env.GITHUB_REPOSITORY || text(at(payload, 'repository', 'full_name')) || '';
-  const [owner, repo] = fullName.split('/');
-  if (!owner || !repo || typeof number !== 'number') return undefined;
+  const base = parseRepo(fullName);
+  if (!base || typeof number !== 'number') return undefined;
   const headRepository = text(at(payload, 'pull_request', 'head', 'repo', 'full_name'));
   const fromFork = headRepository?.toLowerCase() !== fullName.toLowerCase();
-  return { owner, repo, number, headSha: text(at(payload, 'pull_request', 'head', 'sha')), fromFork };
+  return { ...base, number, headSha: text(at(payload, 'pull_request', 'head', 'sha')), fromFork };
 }
 
 function readEventCommit(env: NodeJS.ProcessEnv): EventCommit | undefined {
@@ -101,6 +111,8 @@ export interface WorkflowRun {
   serverUrl: string;
   /** `owner/repo`. */
   repository?: string;
+  /** `repository` parsed; undefined where it names no repository. */
+  repo?: Repo;
   sha?: string;
   runId?: string;
   runAttempt?: string;
@@ -121,6 +133,7 @@ export function readWorkflowRun(env: NodeJS.ProcessEnv): WorkflowRun {
     apiUrl: env.GITHUB_API_URL || 'https://api.github.com',
     serverUrl: env.GITHUB_SERVER_URL || 'https://github.com',
     repository: env.GITHUB_REPOSITORY || undefined,
+    repo: parseRepo(env.GITHUB_REPOSITORY),
     sha: env.GITHUB_SHA || undefined,
     runId: env.GITHUB_RUN_ID || undefined,
     runAttempt: env.GITHUB_RUN_ATTEMPT || undefined,

@@ -4,7 +4,7 @@ import { linked } from './escape.js';
 import { comparisonHeadline, countsLine, headingOf } from './format.js';
 import { historyText } from './history.js';
 import type { RunOutcome } from './outcome.js';
-import { targetKey } from './pr-comment.js';
+import { type TargetKey, targetKey } from './pr-comment.js';
 import { renderSummary } from './summary.js';
 
 /** GitHub refuses a check run's summary over 65,535 characters, and over as many UTF-8 bytes. */
@@ -19,15 +19,13 @@ const TITLE_MAX_CHARS = 500;
  */
 export type CheckRunOwner = 'branch' | 'pull-request';
 
-type Target = Parameters<typeof targetKey>[0];
-
-export function checkRunMarker(target: Target, owner: CheckRunOwner): string {
+export function checkRunMarker(target: TargetKey, owner: CheckRunOwner): string {
   return `<!-- test-run-action check ${targetKey(target)} of=${owner} -->`;
 }
 
 /** Created as soon as the remote run has started. */
 export function inProgressCheckRun(
-  outcome: Target & Pick<RunOutcome, 'runId' | 'dashboardUrl'>,
+  outcome: TargetKey & Pick<RunOutcome, 'runId' | 'dashboardUrl'>,
   owner: CheckRunOwner,
 ): { title: string; summary: string } {
   const kind = outcome.mode === 'project' ? 'Project run' : 'Test suite run';
@@ -63,7 +61,7 @@ export function completedCheckRun(
 /** The digest of a check run's summary, when its marker says `owner`'s run wrote it for this target. */
 export function digestIn(
   summary: string | null | undefined,
-  target: Target,
+  target: TargetKey,
   owner: CheckRunOwner,
 ): Digest | undefined {
   if (!summary?.includes(checkRunMarker(target, owner))) return undefined;

@@ -4,6 +4,7 @@ import { type CheckRunOwner, digestIn } from '../report/check-run.js';
 import { type Digest, unionOf } from '../report/digest.js';
 import { HISTORY_MARK, type History, readHistory } from '../report/history.js';
 import type { RunOutcome } from '../report/outcome.js';
+import type { TargetKey } from '../report/pr-comment.js';
 import { info } from '../runner/log.js';
 import { line } from '../runner/text.js';
 import { Aborted, GitHubError, isForbidden } from '../service/errors.js';
@@ -27,7 +28,6 @@ const READ: GitHubTask = {
 export type Baseline =
   | { kind: 'found'; digest: Digest; against: string; base: string; history?: History }
   | { kind: 'none'; whyNone: string };
-type Target = Parameters<typeof digestIn>[1];
 type Result = { sha: string; digest: Digest; history?: History };
 const short = (sha: string) => sha.slice(0, 7);
 const none = (whyNone: string): Baseline => ({ kind: 'none', whyNone });
@@ -40,7 +40,7 @@ const none = (whyNone: string): Baseline => ({ kind: 'none', whyNone });
 async function branchBaseline(
   settings: Settings,
   number: number | undefined,
-  target: Target,
+  target: TargetKey,
   step: StepContext,
 ): Promise<Baseline> {
   const { workflow } = settings;
@@ -130,7 +130,7 @@ async function nearestOnBranch(
 }
 
 /** This target's results on commits, as only `owner`'s runs, through the GitHub Actions app, wrote them. */
-function resultsOf(github: GitHub, appId: number, name: string, target: Target, owner: CheckRunOwner) {
+function resultsOf(github: GitHub, appId: number, name: string, target: TargetKey, owner: CheckRunOwner) {
   const at = async (sha: string): Promise<Result | undefined> => {
     const named = (await github.checkRunsOf(sha)).filter((run) => run.name === name);
     for (const run of named) {
@@ -190,7 +190,7 @@ function lastResults(history: History, count: number): History | undefined {
 async function pullRequestBaseline(
   settings: Settings,
   earlier: EarlierComment,
-  target: Target,
+  target: TargetKey,
   step: StepContext,
 ): Promise<Baseline> {
   if (settings.checkRun === 'false') {

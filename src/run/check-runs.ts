@@ -7,13 +7,21 @@ import {
   inProgressCheckRun,
 } from '../report/check-run.js';
 import type { RunOutcome } from '../report/outcome.js';
+import type { TargetKey } from '../report/pr-comment.js';
 import { info, warning } from '../runner/log.js';
 import { redact } from '../runner/secrets.js';
 import { saveState } from '../runner/step.js';
 import { line } from '../runner/text.js';
 import type { Clock } from '../service/clock.js';
 import { Aborted, GitHubError, isForbidden } from '../service/errors.js';
-import type { CheckRun, CheckRunFields, CheckRunWritten, GitHub } from '../service/github.js';
+import type {
+  CheckRun,
+  CheckRunConclusion,
+  CheckRunFields,
+  CheckRunOutput,
+  CheckRunWritten,
+  GitHub,
+} from '../service/github.js';
 import { type GitHubTask, logFailure, type StepContext } from './github-client.js';
 import { identityOf } from './index.js';
 import { STATE, stateOf } from './state.js';
@@ -23,8 +31,6 @@ const WRITE: GitHubTask = {
   forbidden:
     "The github-token cannot write check runs: the workflow needs 'permissions: checks: write' (a token of a pull request from a fork is read-only on pull_request, and a personal access token cannot write check runs at all).",
 };
-
-type Target = Parameters<typeof checkRunMarker>[0];
 
 /** The name branch protection requires: check-name, else one derived from the target. */
 export function checkRunName(settings: Pick<Settings, 'checkName' | 'target' | 'environment'>): string {
@@ -45,12 +51,18 @@ export function checkRunOwner(settings: Pick<Settings, 'workflow' | 'pullRequest
 
 const CONCLUSIONS = { TIMEDOUT: 'timed_out', CANCELLED: 'cancelled' } as const;
 
+/** The one payload of a completed check run, whichever way the step ended. */
+function completed(conclusion: CheckRunConclusion, output: CheckRunOutput, clock: Clock): CheckRunFields {
+  return { status: 'completed', conclusion, completed_at: new Date(clock.now()).toISOString(), output };
+}
+
 /** What the writers of one step share: the connection, whose listing of the commit's check runs is made once. */
-interface Shared {
+interface WritersContext {
   github: GitHub;
   owner: CheckRunOwner;
   commit: string;
-  loud: boolean;
+  /** check-run 'true': a check run that cannot be written is a warning ('auto': a line). */
+  warnOnFailure: boolean;
   clock: Clock;
 }
 
@@ -60,9 +72,9 @@ export class CheckRunWriter {
   private refused = false;
 
   private constructor(
-    private readonly shared: Shared,
+    private readonly context: WritersContext,
     private readonly name: string,
-    private readonly target: Target,
+    private readonly target: TargetKey,
     private readonly index: number,
   ) {}
 
@@ -77,28 +89,26 @@ export class CheckRunWriter {
     const commit = commitTested(settings.workflow);
     if (settings.checkRun === 'false' || !settings.wait || !commit || !settings.workflow.repository)
       return none;
-    const loud = settings.checkRun === 'true';
+    const warnOnFailure = settings.checkRun === 'true';
     if (!settings.githubToken) {
       const why = line`No check run: input 'github-token' is empty (it defaults to the workflow's token).`;
-      loud ? warning(why) : info(why);
+      warnOnFailure ? warning(why) : info(why);
       return none;
     }
     const github = await step.github();
     if (!github) return none;
-    const shared: Shared = { github, owner: checkRunOwner(settings), commit, loud, clock: step.clock };
+    const owner = checkRunOwner(settings);
+    const context: WritersContext = { github, owner, commit, warnOnFailure, clock: step.clock };
     return targets.map(
-      (target, index) => new CheckRunWriter(shared, checkRunName(target), identityOf(target), index),
+      (target, index) => new CheckRunWriter(context, checkRunName(target), identityOf(target), index),
     );
   }
 
-  private now(): string {
-    return new Date(this.shared.clock.now()).toISOString();
-  }
-
   /** Once the remote run has started; before it is polled, so that a killed step leaves its id to the post step. */
-  async started(target: Target & Pick<RunOutcome, 'runId' | 'dashboardUrl'>): Promise<void> {
-    const output = inProgressCheckRun(target, this.shared.owner);
-    const fields: CheckRunFields = { status: 'in_progress', started_at: this.now(), output };
+  async started(target: TargetKey & Pick<RunOutcome, 'runId' | 'dashboardUrl'>): Promise<void> {
+    const output = inProgressCheckRun(target, this.context.owner);
+    const startedAt = new Date(this.context.clock.now()).toISOString();
+    const fields: CheckRunFields = { status: 'in_progress', started_at: startedAt, output };
     await this.write(target, fields);
     if (this.id !== undefined) saveState(stateOf(STATE.checkRunId, this.index), String(this.id));
   }
@@ -112,23 +122,18 @@ export class CheckRunWriter {
         : outcome.success
           ? 'success'
           : 'failure';
-    const output = completedCheckRun(outcome, { owner: this.shared.owner, commit: this.shared.commit });
-    const fields: CheckRunFields = { status: 'completed', conclusion, completed_at: this.now(), output };
-    const written = await this.write(outcome, fields);
+    const { owner, commit, clock } = this.context;
+    const output = completedCheckRun(outcome, { owner, commit });
+    const written = await this.write(outcome, completed(conclusion, output, clock));
     if (written) saveState(stateOf(STATE.checkRunId, this.index), '');
     return written?.html_url ?? undefined;
   }
 
   /** A step that failed before it learned the outcome (an input error, say): its check run fails with it. */
   async fail(message: string): Promise<void> {
-    const summary = `${message}\n\n${checkRunMarker(this.target, this.shared.owner)}\n`;
+    const summary = `${message}\n\n${checkRunMarker(this.target, this.context.owner)}\n`;
     const output = { title: 'Could not learn the outcome', summary: redact(summary) };
-    const fields: CheckRunFields = {
-      status: 'completed',
-      conclusion: 'failure',
-      completed_at: this.now(),
-      output,
-    };
+    const fields = completed('failure', output, this.context.clock);
     if (await this.write(this.target, fields)) saveState(stateOf(STATE.checkRunId, this.index), '');
   }
 
@@ -136,10 +141,10 @@ export class CheckRunWriter {
    * The first write looks for this target's check run on the commit (a re-run's, or a second
    * workflow's) and updates it; it creates one where there is none. Each write has its own budget.
    */
-  private async write(target: Target, fields: CheckRunFields): Promise<CheckRunWritten | undefined> {
+  private async write(target: TargetKey, fields: CheckRunFields): Promise<CheckRunWritten | undefined> {
     if (this.refused) return undefined;
-    const { github, commit } = this.shared;
-    const marker = checkRunMarker(target, this.shared.owner);
+    const { github, commit, owner } = this.context;
+    const marker = checkRunMarker(target, owner);
     const ours = (runs: CheckRun[]) =>
       runs.find((run) => run.name === this.name && run.output.summary?.includes(marker));
     try {
@@ -152,7 +157,7 @@ export class CheckRunWriter {
       this.id = written.id;
       if (fields.status === 'completed') {
         info(
-          line`Check run '${this.name}' on ${this.shared.commit.slice(0, 7)}: ${fields.conclusion ?? ''}. ${written.html_url ?? ''}`,
+          line`Check run '${this.name}' on ${commit.slice(0, 7)}: ${fields.conclusion ?? ''}. ${written.html_url ?? ''}`,
         );
       }
       return written;
@@ -163,7 +168,7 @@ export class CheckRunWriter {
       this.refused = isForbidden(error);
       const task = { ...WRITE, doing: `write check run '${this.name}'` };
       // 'auto' asks for a check run where one can be had: a failure is a line, never a warning.
-      logFailure(error, task, this.shared.loud ? warning : info);
+      logFailure(error, task, this.context.warnOnFailure ? warning : info);
       return undefined;
     }
   }
@@ -174,11 +179,9 @@ export async function closeLeftoverCheckRun(id: string, step: StepContext): Prom
   if (!/^\d+$/.test(id)) return;
   const github = await step.github();
   const summary = 'The job was cancelled or stopped before the step could report the run.';
-  await github?.updateCheckRun(Number(id), {
-    status: 'completed',
-    conclusion: 'cancelled',
-    completed_at: new Date(step.clock.now()).toISOString(),
-    output: { title: 'Cancelled', summary },
-  });
+  await github?.updateCheckRun(
+    Number(id),
+    completed('cancelled', { title: 'Cancelled', summary }, step.clock),
+  );
   info(line`Completed the check run the main step left in progress (${id}) as cancelled.`);
 }

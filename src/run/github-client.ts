@@ -39,8 +39,8 @@ export function openStep(settings: SharedSettings, clock: Clock, job: JobCancell
 
 async function connect(settings: SharedSettings, clock: Clock, job: JobCancellation) {
   const token = settings.githubToken;
-  const [owner, repo] = (settings.workflow.repository ?? '').split('/');
-  if (!token || !owner || !repo) return undefined;
+  const { repo } = settings.workflow;
+  if (!token || !repo) return undefined;
   // Octokit, and zod for GitHub's answers, come only with a GitHub request: every other run starts without them.
   const [{ getOctokit }, { GitHub, githubFetch }] = await Promise.all([
     import('@actions/github'),
@@ -53,18 +53,13 @@ async function connect(settings: SharedSettings, clock: Clock, job: JobCancellat
     userAgent: USER_AGENT,
     request: { fetch: githubFetch(apiUrl, requestTimeoutMs, clock) },
   });
-  return new GitHub(
-    octokit,
-    apiUrl,
-    { owner, repo },
-    {
-      clock,
-      requestTimeoutMs,
-      signal: job.signal,
-      until: () => job.deadline,
-      rateLimitMs: Math.min(RATE_LIMIT_BOUND_MS, settings.timeoutMs),
-    },
-  );
+  return new GitHub(octokit, apiUrl, repo, {
+    clock,
+    requestTimeoutMs,
+    signal: job.signal,
+    until: () => job.deadline,
+    rateLimitMs: Math.min(RATE_LIMIT_BOUND_MS, settings.timeoutMs),
+  });
 }
 
 /** The step's connection for a task, or undefined after one line saying there is no token. */

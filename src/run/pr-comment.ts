@@ -121,6 +121,25 @@ async function keepOneComment(
   return url;
 }
 
+const UNREAD = 'the pull request comment could not be read';
+
+/** Why no comment is written for these outcomes; undefined when one is. */
+function whySkipped(outcomes: RunOutcome[], found: PullRequestsOfRun): string | undefined {
+  if (outcomes.every((outcome) => outcome.status === 'STARTED'))
+    return 'the run was started with wait: false';
+  // A newer push usually cancels this run; its comment must not be overwritten by the old one.
+  if (outcomes.some((outcome) => outcome.status === 'CANCELLED')) return 'the job was cancelled';
+  return found.pullRequests[0] ? undefined : found.whyNone;
+}
+
+/** Why a target has no earlier comment to compare with, when the first pull request's thread has none of it. */
+function whyNoEarlierComment(thread: { untrusted: boolean } | undefined): string {
+  if (!thread) return UNREAD;
+  if (thread.untrusted)
+    return 'GitHub could not say who the github-token acts as, so no earlier comment is trusted';
+  return 'this is the first run of this target on the pull request';
+}
+
 /**
  * Before the reports are written: they compare with the earlier comment. One comment for the
  * step; a target's earlier result is read from it, or from a comment of that target alone (a
@@ -139,20 +158,12 @@ export async function openPullRequestThread(
     write: async () => undefined,
   });
   if (settings.prComment === 'off') return none("pr-comment is 'off'");
-  const skip = outcomes.every((outcome) => outcome.status === 'STARTED')
-    ? 'the run was started with wait: false'
-    : // A newer push usually cancels this run; its comment must not be overwritten by the old one.
-      outcomes.some((outcome) => outcome.status === 'CANCELLED')
-      ? 'the job was cancelled'
-      : firstPullRequest
-        ? undefined
-        : found.whyNone;
+  const skip = whySkipped(outcomes, found);
   if (skip) info(line`No pull request comment: ${skip}.`);
   if (skip || !firstPullRequest) return none(skip ?? 'the pull request could not be found');
   const task = commentTask(settings.workflow);
   const github = await gitHubFor(step, settings, task);
-  const unread = 'the pull request comment could not be read';
-  if (!github) return none(unread);
+  if (!github) return none(UNREAD);
   const marker = stepMarker(outcomes);
   const markers =
     outcomes.length === 1
@@ -171,7 +182,7 @@ export async function openPullRequestThread(
   }
   const [first] = threads;
   const opened = threads.filter((thread) => thread !== undefined);
-  if (opened.length === 0) return none(unread);
+  if (opened.length === 0) return none(UNREAD);
   const runUrl = workflowRunUrl(settings.workflow, { attempt: true });
   const write = async (ran: RunOutcome[], stepFails: boolean) => {
     const body = renderStepComment(ran, { headSha, runUrl });
@@ -183,11 +194,7 @@ export async function openPullRequestThread(
     }
     return urls.find((url) => url !== undefined);
   };
-  const whyNone = !first
-    ? unread
-    : first.untrusted
-      ? 'GitHub could not say who the github-token acts as, so no earlier comment is trusted'
-      : 'this is the first run of this target on the pull request';
+  const whyNone = whyNoEarlierComment(first);
   // The newest of the comments that report the target: the step's, or a matrix's.
   const earlier = outcomes.map((outcome): EarlierComment => {
     const body = (first?.comments ?? []).filter(({ body }) => body && reports(body, outcome)).at(-1)?.body;

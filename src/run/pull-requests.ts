@@ -43,8 +43,8 @@ export async function findPullRequests(
     return none(`the workflow runs on ${workflow.eventName ?? 'an unknown event'}, not on a pull request`);
   }
   if (!asked) return none();
-  const [owner, repo] = (workflow.repository ?? '').split('/');
-  if (!owner || !repo) return none('GITHUB_REPOSITORY does not name the repository');
+  const { repo } = workflow;
+  if (!repo) return none('GITHUB_REPOSITORY does not name the repository');
   const github = await gitHubFor(step, settings, LOOKUP);
   if (!github) return none();
   try {
@@ -58,7 +58,7 @@ export async function findPullRequests(
     // The comment's write checks that this is still the head of each.
     const headSha = commitTested(workflow);
     const pullRequests = found.slice(0, MAX_PULL_REQUESTS);
-    return { pullRequests: pullRequests.map((number) => ({ owner, repo, number, headSha })) };
+    return { pullRequests: pullRequests.map((number) => ({ ...repo, number, headSha })) };
   } catch (error) {
     // A cancelled job ends as CANCELLED through its runs, not here.
     if (error instanceof Aborted) return none('the job was cancelled');

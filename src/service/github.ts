@@ -85,13 +85,16 @@ export type Pull = z.infer<ReturnType<typeof answers>['pull']>;
 export type CheckRunWritten = z.infer<ReturnType<typeof answers>['checkRunWritten']>;
 export type CheckRun = z.infer<ReturnType<typeof answers>['checkRuns']>['check_runs'][number];
 
+export type CheckRunConclusion = 'success' | 'failure' | 'timed_out' | 'cancelled';
+export type CheckRunOutput = { title: string; summary: string; text?: string };
+
 /** What a check run is updated with (and, with its name and commit, created with), as far as this action sends it. */
 export interface CheckRunFields {
   status: 'in_progress' | 'completed';
-  conclusion?: 'success' | 'failure' | 'timed_out' | 'cancelled';
+  conclusion?: CheckRunConclusion;
   started_at?: string;
   completed_at?: string;
-  output: { title: string; summary: string; text?: string };
+  output: CheckRunOutput;
 }
 
 function checked<T>(schema: z.ZodMiniType<T>, value: unknown, what: string): T {
