@@ -48,9 +48,9 @@ export async function runTargets(
   const tunnels = await openRunTunnels(targets, clock, job);
   const runOne = async (settings: Settings, index: number): Promise<RunOutcome> => {
     const suiteStart = settings.target.kind === 'suite-start';
-    if (!('close' in tunnels)) {
-      const status = tunnels.cancelled ? 'CANCELLED' : 'ERROR';
-      const why = `${tunnels.message} No run was started.`;
+    if (tunnels.kind === 'failed') {
+      const status = tunnels.error.cancelled ? 'CANCELLED' : 'ERROR';
+      const why = `${tunnels.error.message} No run was started.`;
       // Only the suite runs needed it: a project run goes on.
       if (suiteStart) return emptyOutcome(identityOf(settings), status, why);
       return startAndWait(settings, index, clock, job, started);
@@ -63,7 +63,7 @@ export async function runTargets(
       targets.map(async (settings, index) => withLinks(await runOne(settings, index), settings)),
     );
   } finally {
-    if ('close' in tunnels) await tunnels.close();
+    if (tunnels.kind === 'open') await tunnels.close();
   }
 }
 
@@ -91,11 +91,11 @@ async function startAndWait(
   const { driver } = plan;
   const startedAt = clock.now();
   const started = await startOrAttach(plan, identityOf(settings), startedAt + settings.timeoutMs, job);
-  if ('status' in started) return started;
-  const identity = started;
+  if (started.kind === 'refused') return started.outcome;
+  const identity = started.run;
   const { runId } = identity;
 
-  const leftRunning = whyLeftRunning(driver, runId, 'attachTo' in plan, settings.cancelOnAbort);
+  const leftRunning = whyLeftRunning(driver, runId, plan.kind === 'attach', settings.cancelOnAbort);
   const cancellable = settings.wait && leftRunning === undefined;
   saveState(stateOf(STATE.runId, index), runId);
   saveState(stateOf(STATE.cancellable, index), String(cancellable));
@@ -108,7 +108,7 @@ async function startAndWait(
   let settled = true;
   try {
     const result = await waitForFinish(driver, runId, settings, clock, job.signal, startedAt);
-    if ('message' in result) {
+    if (result.kind === 'unfinished') {
       if (leftRunning) info(line`${leftRunning}`);
       const ended = leftRunning
         ? { note: leftRunning, settled: true }
@@ -116,7 +116,7 @@ async function startAndWait(
       settled = ended.settled;
       outcome = emptyOutcome(identity, result.status, result.message, [ended.note]);
     } else {
-      outcome = finishedOutcome(identity, result);
+      outcome = finishedOutcome(identity, result.run);
     }
   } catch (error) {
     if (!(error instanceof ServiceError)) throw error;
@@ -127,21 +127,27 @@ async function startAndWait(
 }
 
 /** The run, with what its start told of it, or the outcome when no run could be started. */
+type Started =
+  | { kind: 'started'; run: RunIdentity & { runId: string } }
+  | { kind: 'refused'; outcome: RunOutcome };
+
 async function startOrAttach(
   plan: RunPlan,
   identity: RunIdentity,
   deadline: number,
   job: JobCancellation,
-): Promise<(RunIdentity & { runId: string }) | RunOutcome> {
+): Promise<Started> {
   const { driver } = plan;
-  if ('attachTo' in plan) {
+  const refused = (status: 'CANCELLED' | 'ERROR', message: string): Started => ({
+    kind: 'refused',
+    outcome: emptyOutcome(identity, status, message),
+  });
+  if (plan.kind === 'attach') {
     const named = identity.mode === 'project' || identity.testSuiteId !== undefined;
-    info(line`Attaching to ${driver.kind} ${plan.attachTo}${named ? ` of ${driver.target}` : ''}.`);
-    return { ...identity, runId: plan.attachTo };
+    info(line`Attaching to ${driver.kind} ${plan.runId}${named ? ` of ${driver.target}` : ''}.`);
+    return { kind: 'started', run: { ...identity, runId: plan.runId } };
   }
-  if (job.signal.aborted) {
-    return emptyOutcome(identity, 'CANCELLED', 'The job was cancelled before the run was started.');
-  }
+  if (job.signal.aborted) return refused('CANCELLED', 'The job was cancelled before the run was started.');
   const { branch, environment, playwrightProjectName } = identity;
   const details = [
     branch ? `branch '${branch}'` : 'no branch',
@@ -156,20 +162,21 @@ async function startOrAttach(
     const { runId, testSuiteName, appliedOptions } = started;
     info(line`Started ${driver.kind} ${runId}${testSuiteName ? ` (${testSuiteName})` : ''}.`);
     const projectId = identity.projectId ?? started.projectId;
-    return { ...identity, runId, testSuiteName, projectId, appliedOptions };
+    return { kind: 'started', run: { ...identity, runId, testSuiteName, projectId, appliedOptions } };
   } catch (error) {
-    if (error instanceof ServiceError) return emptyOutcome(identity, 'ERROR', error.message);
+    if (error instanceof ServiceError) return refused('ERROR', error.message);
     if (!(error instanceof Aborted)) throw error;
     const message = !error.mayHaveActed
       ? 'The job was cancelled before the service accepted the start request: no run was started.'
       : error.abandoned
         ? `The job was cancelled and the start request went unanswered for ${START_GRACE_MS / 1000} s more: the service may have started a run, which this step cannot cancel without its id. Check the runs on the service.`
         : `The job was cancelled while the run was being started. ${error.message}`;
-    return emptyOutcome(identity, 'CANCELLED', message);
+    return refused('CANCELLED', message);
   }
 }
 
-type Unfinished = { status: 'TIMEDOUT' | 'CANCELLED' | 'ERROR'; message: string };
+type Unfinished = { kind: 'unfinished'; status: 'TIMEDOUT' | 'CANCELLED' | 'ERROR'; message: string };
+type Waited = { kind: 'finished'; run: FinishedRun } | Unfinished;
 
 const HEARTBEAT_MS = 60_000;
 /** The poll at the deadline may run this far past it (and no further than one request-timeout). */
@@ -188,13 +195,13 @@ async function waitForFinish(
   clock: Clock,
   signal: AbortSignal,
   startedAt: number,
-): Promise<FinishedRun | Unfinished> {
+): Promise<Waited> {
   const deadline = startedAt + settings.timeoutMs;
   const run = `${driver.kind} ${runId}`;
   const elapsed = () => formatDuration(clock.now() - startedAt);
   let lastStatus: string | undefined;
   let lastLineAt = clock.now();
-  const look = async (last: boolean) => {
+  const look = async (last: boolean): Promise<Waited | undefined> => {
     const lastLook = clock.now() + Math.min(LAST_LOOK_MS, settings.requestTimeoutMs);
     const poll = await driver.poll(runId, { deadline: last ? lastLook : deadline, signal });
     // A line when the status changes, and one a minute while it does not.
@@ -204,7 +211,8 @@ async function waitForFinish(
       lastStatus = poll.status;
       lastLineAt = clock.now();
     }
-    return poll.finished ?? (last ? timedOut(run, settings.timeoutMs, lastStatus) : undefined);
+    if (poll.finished) return { kind: 'finished', run: poll.finished };
+    return last ? timedOut(run, settings.timeoutMs, lastStatus) : undefined;
   };
   try {
     const intervalMs = () => jitteredInterval(settings.pollIntervalMs, clock.random);
@@ -216,7 +224,11 @@ async function waitForFinish(
     if (error instanceof DeadlineExceeded) return timedOut(run, settings.timeoutMs, lastStatus, error);
     if (!(error instanceof Aborted)) throw error;
   }
-  return { status: 'CANCELLED', message: `The job was cancelled while waiting for ${run}.` };
+  return {
+    kind: 'unfinished',
+    status: 'CANCELLED',
+    message: `The job was cancelled while waiting for ${run}.`,
+  };
 }
 
 /** A run still going at the deadline; an ERROR when the service was failing then, not a slow run. */
@@ -226,15 +238,19 @@ function timedOut(run: string, timeoutMs: number, lastStatus?: string, error?: D
     const message = error.gaveUpEarly
       ? error.serviceFailure
       : `${error.serviceFailure} Still failing when ${timeout} expired.`;
-    return { status: 'ERROR', message };
+    return { kind: 'unfinished', status: 'ERROR', message };
   }
   const last = lastStatus ? `; its last status was ${lastStatus}` : '';
-  return { status: 'TIMEDOUT', message: `${run} did not finish within ${timeout}${last}.` };
+  return {
+    kind: 'unfinished',
+    status: 'TIMEDOUT',
+    message: `${run} did not finish within ${timeout}${last}.`,
+  };
 }
 
 type RunPlan = { driver: RunDriver } & (
-  | { start: (context: CallContext) => Promise<StartedRun> }
-  | { attachTo: string }
+  | { kind: 'start'; start: (context: CallContext) => Promise<StartedRun> }
+  | { kind: 'attach'; runId: string }
 );
 
 /** The only place where the two modes differ: which driver, and what starts a run. */
@@ -243,20 +259,20 @@ export function planRun(settings: Settings, clock: Clock): RunPlan {
   const { target } = settings;
   if (target.kind === 'project') {
     const driver = new ProjectRunDriver(client, target.projectId);
-    if (target.runId !== undefined) return { driver, attachTo: target.runId };
+    if (target.runId !== undefined) return { kind: 'attach', driver, runId: target.runId };
     const { branch, environment } = settings;
     const request = { branch, environment, playwrightProjectName: target.playwrightProjectName };
-    return { driver, start: (context) => driver.start(request, context) };
+    return { kind: 'start', driver, start: (context) => driver.start(request, context) };
   }
   const driver = new SuiteRunDriver(client, target.testSuiteId);
-  if (target.kind === 'suite-attach') return { driver, attachTo: target.runId };
+  if (target.kind === 'suite-attach') return { kind: 'attach', driver, runId: target.runId };
   const { testSuiteId, options } = target;
   const start = async (context: CallContext): Promise<StartedRun> => {
     const started = await driver.start(testSuiteId, options, context);
     const appliedOptions = started.appliedOptions && hideSensitiveValues(started.appliedOptions, options);
     return { ...started, appliedOptions };
   };
-  return { driver, start };
+  return { kind: 'start', driver, start };
 }
 
 /** Sent while the job is ending. */
