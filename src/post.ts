@@ -58,7 +58,7 @@ export async function cleanup(dependencies: CleanupDependencies = {}): Promise<v
       if (!isOpen(index)) return;
       const { driver } = planRun(settings, clock);
       info(line`The main step did not see ${driver.kind} ${runId} to an end; cancelling it.`);
-      await cancelRun(driver, runId, clock, settings.requestTimeoutMs).catch((error) =>
+      await cancelRun(driver, runId, settings.requestTimeoutMs, step).catch((error) =>
         warning(line`Could not cancel run ${runId}: ${reason(error)}`),
       );
     }),

@@ -22,6 +22,12 @@ import { type JobCancellation, START_GRACE_MS } from './signals.js';
 import { STATE, stateOf } from './state.js';
 import { openRunTunnels } from './tunnel.js';
 
+/** What every step of a run needs: the clock and the job's cancellation (a step's `StepContext` has both). */
+export interface RunContext {
+  clock: Clock;
+  job: JobCancellation;
+}
+
 /** Told once a target's run has started and this step waits for it (its check run goes in progress). */
 type OnStarted = (index: number, run: RunIdentity) => Promise<void>;
 
@@ -32,8 +38,7 @@ type OnStarted = (index: number, run: RunIdentity) => Promise<void>;
  */
 export async function runTargets(
   targets: Settings[],
-  clock: Clock,
-  job: JobCancellation,
+  context: RunContext,
   onStarted: OnStarted,
 ): Promise<RunOutcome[]> {
   // Set as each run starts, so that a step that fails later still names every run: one a line.
@@ -45,7 +50,7 @@ export async function runTargets(
     setOutputLines('run-id', runIds);
     if (targets[index]?.wait) await onStarted(index, run);
   };
-  const tunnels = await openRunTunnels(targets, clock, job);
+  const tunnels = await openRunTunnels(targets, context);
   const runOne = async (settings: Settings, index: number): Promise<RunOutcome> => {
     const suiteStart = settings.target.kind === 'suite-start';
     if (tunnels.kind === 'failed') {
@@ -53,9 +58,9 @@ export async function runTargets(
       const why = `${tunnels.error.message} No run was started.`;
       // Only the suite runs needed it: a project run goes on.
       if (suiteStart) return emptyOutcome(identityOf(settings), status, why);
-      return startAndWait(settings, index, clock, job, started);
+      return startAndWait(settings, index, context, started);
     }
-    const outcome = await startAndWait(tunnels.targets[index] as Settings, index, clock, job, started);
+    const outcome = await startAndWait(tunnels.targets[index] as Settings, index, context, started);
     return suiteStart && tunnels.note ? { ...outcome, notes: [...outcome.notes, tunnels.note] } : outcome;
   };
   try {
@@ -83,14 +88,13 @@ export function identityOf(settings: Settings): RunIdentity {
 async function startAndWait(
   settings: Settings,
   index: number,
-  clock: Clock,
-  job: JobCancellation,
+  context: RunContext,
   onStarted: OnStarted,
 ): Promise<RunOutcome> {
-  const plan = planRun(settings, clock);
+  const plan = planRun(settings, context.clock);
   const { driver } = plan;
-  const startedAt = clock.now();
-  const started = await startOrAttach(plan, identityOf(settings), startedAt + settings.timeoutMs, job);
+  const startedAt = context.clock.now();
+  const started = await startOrAttach(plan, startedAt + settings.timeoutMs, context.job);
   if (started.kind === 'refused') return started.outcome;
   const identity = started.run;
   const { runId } = identity;
@@ -107,12 +111,12 @@ async function startAndWait(
   let outcome: RunOutcome;
   let settled = true;
   try {
-    const result = await waitForFinish(driver, runId, settings, clock, job.signal, startedAt);
+    const result = await waitForFinish({ driver, runId, startedAt }, settings, context);
     if (result.kind === 'unfinished') {
       if (leftRunning) info(line`${leftRunning}`);
       const ended = leftRunning
         ? { note: leftRunning, settled: true }
-        : await cancelRun(driver, runId, clock, settings.requestTimeoutMs, job.deadline);
+        : await cancelRun(driver, runId, settings.requestTimeoutMs, context);
       settled = ended.settled;
       outcome = emptyOutcome(identity, result.status, result.message, [ended.note]);
     } else {
@@ -131,13 +135,8 @@ type Started =
   | { kind: 'started'; run: RunIdentity & { runId: string } }
   | { kind: 'refused'; outcome: RunOutcome };
 
-async function startOrAttach(
-  plan: RunPlan,
-  identity: RunIdentity,
-  deadline: number,
-  job: JobCancellation,
-): Promise<Started> {
-  const { driver } = plan;
+async function startOrAttach(plan: RunPlan, deadline: number, job: JobCancellation): Promise<Started> {
+  const { driver, identity } = plan;
   const refused = (status: 'CANCELLED' | 'ERROR', message: string): Started => ({
     kind: 'refused',
     outcome: emptyOutcome(identity, status, message),
@@ -187,15 +186,20 @@ export function jitteredInterval(pollIntervalMs: number, random: () => number): 
   return Math.round(pollIntervalMs * (0.9 + 0.2 * random()));
 }
 
+/** A run this step waits for: its driver, its id, and when the step started it. */
+interface Watched {
+  driver: RunDriver;
+  runId: string;
+  startedAt: number;
+}
+
 /** At the deadline, one more poll: a run that finished meanwhile is reported so, and never cancelled. */
 async function waitForFinish(
-  driver: RunDriver,
-  runId: string,
+  { driver, runId, startedAt }: Watched,
   settings: Settings,
-  clock: Clock,
-  signal: AbortSignal,
-  startedAt: number,
+  { clock, job }: RunContext,
 ): Promise<Waited> {
+  const { signal } = job;
   const deadline = startedAt + settings.timeoutMs;
   const run = `${driver.kind} ${runId}`;
   const elapsed = () => formatDuration(clock.now() - startedAt);
@@ -248,7 +252,7 @@ function timedOut(run: string, timeoutMs: number, lastStatus?: string, error?: D
   };
 }
 
-type RunPlan = { driver: RunDriver } & (
+type RunPlan = { driver: RunDriver; identity: RunIdentity } & (
   | { kind: 'start'; start: (context: CallContext) => Promise<StartedRun> }
   | { kind: 'attach'; runId: string }
 );
@@ -257,22 +261,23 @@ type RunPlan = { driver: RunDriver } & (
 export function planRun(settings: Settings, clock: Clock): RunPlan {
   const client = new ServiceClient(settings.baseUrl, settings.apiKey, settings.requestTimeoutMs, clock);
   const { target } = settings;
+  const identity = identityOf(settings);
   if (target.kind === 'project') {
     const driver = new ProjectRunDriver(client, target.projectId);
-    if (target.runId !== undefined) return { kind: 'attach', driver, runId: target.runId };
+    if (target.runId !== undefined) return { kind: 'attach', driver, identity, runId: target.runId };
     const { branch, environment } = settings;
     const request = { branch, environment, playwrightProjectName: target.playwrightProjectName };
-    return { kind: 'start', driver, start: (context) => driver.start(request, context) };
+    return { kind: 'start', driver, identity, start: (context) => driver.start(request, context) };
   }
   const driver = new SuiteRunDriver(client, target.testSuiteId);
-  if (target.kind === 'suite-attach') return { kind: 'attach', driver, runId: target.runId };
+  if (target.kind === 'suite-attach') return { kind: 'attach', driver, identity, runId: target.runId };
   const { testSuiteId, options } = target;
   const start = async (context: CallContext): Promise<StartedRun> => {
     const started = await driver.start(testSuiteId, options, context);
     const appliedOptions = started.appliedOptions && hideSensitiveValues(started.appliedOptions, options);
     return { ...started, appliedOptions };
   };
-  return { kind: 'start', driver, start };
+  return { kind: 'start', driver, identity, start };
 }
 
 /** Sent while the job is ending. */
@@ -290,14 +295,17 @@ function whyLeftRunning(driver: RunDriver, runId: string, attached: boolean, can
   return undefined;
 }
 
-/** A failure only warns; `settled` is false when a later try (the post step) could still cancel it. */
+/**
+ * By the cancelled job's deadline, or within a few seconds. A failure only warns; `settled` is false when
+ * a later try (the post step) could still cancel it.
+ */
 export async function cancelRun(
   driver: RunDriver,
   runId: string,
-  clock: Clock,
   requestTimeoutMs: number,
-  deadline = clock.now() + CANCEL_BUDGET_MS,
+  { clock, job }: RunContext,
 ): Promise<{ note: string; settled: boolean }> {
+  const deadline = job.deadline ?? clock.now() + CANCEL_BUDGET_MS;
   try {
     await driver.cancel?.(runId, {
       deadline,

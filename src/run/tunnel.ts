@@ -3,10 +3,9 @@ import { debug, group, info, warning } from '../runner/log.js';
 import { registerSecret } from '../runner/secrets.js';
 import { saveState } from '../runner/step.js';
 import { line, safe } from '../runner/text.js';
-import type { Clock } from '../service/clock.js';
 import type { TunnelError } from '../tunnel/open.js';
 import { rewriteTunnelUrls } from '../tunnel/rewrite.js';
-import type { JobCancellation } from './signals.js';
+import type { RunContext } from './index.js';
 import { STATE } from './state.js';
 
 /** The targets as the runs see them (their local URLs rewritten), or why the tunnels did not open. */
@@ -19,11 +18,7 @@ export type RunTunnels =
  * number of suites. Their pids are left for the post step, in case the main step is killed before
  * `close()`.
  */
-export async function openRunTunnels(
-  targets: Settings[],
-  clock: Clock,
-  job: JobCancellation,
-): Promise<RunTunnels> {
+export async function openRunTunnels(targets: Settings[], { clock, job }: RunContext): Promise<RunTunnels> {
   const origins = [
     ...new Set(targets.flatMap(({ target }) => (target.kind === 'suite-start' ? target.tunnelOrigins : []))),
   ];
