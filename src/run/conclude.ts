@@ -37,18 +37,20 @@ export function finishedOutcome(identity: RunIdentity, run: FinishedRun): RunOut
     };
   });
   const project = identity.mode === 'project';
-  const status = (project ? run.serviceStatus : failing === 0 ? 'PASSED' : 'FAILED') as OutputStatus;
+  const suiteStatus = failing === 0 ? 'PASSED' : 'FAILED';
+  const status = (project ? run.serviceStatus : suiteStatus) as OutputStatus;
   const success = status === 'PASSED' && failing === 0;
   const flakyNote =
     identity.failOnFlaky && counts.flaky > 0
       ? ` (${plural(counts.flaky, 'flaky test case')} counted as failed: fail-on-flaky is true)`
       : '';
   const ended = project && status !== 'PASSED' ? ` ended ${status}` : '';
-  const message = success
-    ? undefined
-    : ended && counts.total === 0
-      ? `${runName(identity)}${ended}, with no test case reported.`
-      : `${runName(identity)}${ended}: ${failing} of ${plural(counts.total, 'test case')} failed${flakyNote}.`;
+  let message: string | undefined;
+  if (!success && ended && counts.total === 0) {
+    message = `${runName(identity)}${ended}, with no test case reported.`;
+  } else if (!success) {
+    message = `${runName(identity)}${ended}: ${failing} of ${plural(counts.total, 'test case')} failed${flakyNote}.`;
+  }
   // A finish before the start, or months after it, is an unknown duration.
   const durationMs = Date.parse(run.finishedAt ?? '') - Date.parse(run.startedAt ?? '');
   return {

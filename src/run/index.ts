@@ -165,13 +165,19 @@ async function startOrAttach(plan: RunPlan, deadline: number, job: JobCancellati
   } catch (error) {
     if (error instanceof ServiceError) return refused('ERROR', error.message);
     if (!(error instanceof Aborted)) throw error;
-    const message = !error.mayHaveActed
-      ? 'The job was cancelled before the service accepted the start request: no run was started.'
-      : error.abandoned
-        ? `The job was cancelled and the start request went unanswered for ${START_GRACE_MS / 1000} s more: the service may have started a run, which this step cannot cancel without its id. Check the runs on the service.`
-        : `The job was cancelled while the run was being started. ${error.message}`;
-    return refused('CANCELLED', message);
+    return refused('CANCELLED', whyNoRunKnown(error));
   }
+}
+
+/** After a start the job's cancellation cut short. */
+function whyNoRunKnown(error: Aborted): string {
+  if (!error.mayHaveActed) {
+    return 'The job was cancelled before the service accepted the start request: no run was started.';
+  }
+  if (error.abandoned) {
+    return `The job was cancelled and the start request went unanswered for ${START_GRACE_MS / 1000} s more: the service may have started a run, which this step cannot cancel without its id. Check the runs on the service.`;
+  }
+  return `The job was cancelled while the run was being started. ${error.message}`;
 }
 
 type Unfinished = { kind: 'unfinished'; status: 'TIMEDOUT' | 'CANCELLED' | 'ERROR'; message: string };
