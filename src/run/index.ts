@@ -3,7 +3,7 @@ import { modeOf, type Settings } from '../inputs/settings.js';
 import { expandUrl } from '../inputs/url-template.js';
 import type { RunOutcome } from '../report/outcome.js';
 import { formatDuration } from '../runner/duration.js';
-import { info, warning } from '../runner/log.js';
+import { info, reason, warning } from '../runner/log.js';
 import { saveState, setOutputLines } from '../runner/step.js';
 import { line } from '../runner/text.js';
 import { type CallContext, ServiceClient } from '../service/client.js';
@@ -321,9 +321,9 @@ export async function cancelRun(
     info(note);
     return { note, settled: true };
   } catch (error) {
-    const reason =
-      error instanceof ServiceError ? error.message : `Could not cancel ${driver.kind} ${runId}: ${error}`;
-    const note = line`${reason} It may still be running.`;
+    const run = `${driver.kind} ${runId}`;
+    const why = error instanceof ServiceError ? error.message : `Could not cancel ${run}: ${reason(error)}`;
+    const note = line`${why} It may still be running.`;
     warning(note);
     return { note, settled: false };
   }
