@@ -95,18 +95,17 @@ export function withLinks(outcome: RunOutcome, settings: Settings): RunOutcome {
   if (runTemplate === undefined && testTemplate === undefined) return outcome;
   // A value that would choose the link's host gives no link, and one warning per template.
   const refusals = new Set<string>();
-  const expand = (...args: Parameters<typeof expandUrl>) => {
-    const expanded = expandUrl(...args);
+  const link = (expanded: string | undefined | { refused: string }) => {
     if (typeof expanded !== 'object') return expanded;
     refusals.add(expanded.refused);
     return undefined;
   };
   const run = { projectId: outcome.projectId, runId: outcome.runId, testSuiteId: outcome.testSuiteId };
-  const dashboardUrl = expand(runTemplate, run);
+  const dashboardUrl = link(expandUrl(runTemplate, run));
   // In place: the test cases are this run's own, and so each keeps its place in the report order.
   for (const testCase of testTemplate === undefined ? [] : outcome.testCases) {
     const { testRunId, testId } = testCase;
-    testCase.dashboardUrl = expand(testTemplate, { ...run, testRunId, testId });
+    testCase.dashboardUrl = link(expandUrl(testTemplate, { ...run, testRunId, testId }));
   }
   const message =
     !outcome.success && outcome.message ? failureMessage(outcome.message, dashboardUrl) : outcome.message;
