@@ -80,9 +80,7 @@ async function runAndJudge(settings: StepSettings, step: StepContext, opened: Op
   const targets = eachTarget(settings).map((target) => withPullRequestNote(target, found));
   const checks = await CheckRunWriter.openAll(targets, step);
   opened.checks = checks;
-  const ran = await runTargets(targets, step.clock, step.job, async (index, started) =>
-    checks[index]?.started(started),
-  );
+  const ran = await runTargets(targets, step, async (index, started) => checks[index]?.started(started));
   const thread = await openPullRequestThread(ran, settings, found, step);
   const outcomes = await Promise.all(
     ran.map(async (outcome, index) => {

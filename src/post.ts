@@ -3,7 +3,7 @@ import { closeLeftoverCheckRun } from './run/check-runs.js';
 import { openStep } from './run/github-client.js';
 import { cancelRun, planRun } from './run/index.js';
 import { JobCancellation } from './run/signals.js';
-import { STATE, stateOf } from './run/state.js';
+import { STATE, type StateName, stateOf } from './run/state.js';
 import { stopLeftoverTunnels } from './run/tunnel.js';
 import { beginStep, info, reason, warning } from './runner/log.js';
 import { getState } from './runner/step.js';
@@ -23,7 +23,7 @@ export async function cleanup(dependencies: CleanupDependencies = {}): Promise<v
   const { state = getState, clock = systemClock } = dependencies;
   beginStep();
   await stopLeftoverTunnels(state);
-  const saved = (name: Parameters<typeof stateOf>[0], index: number) => state(stateOf(name, index));
+  const saved = (name: StateName, index: number) => state(stateOf(name, index));
   const isOpen = (index: number) =>
     saved(STATE.runId, index) !== '' &&
     saved(STATE.cancellable, index) === 'true' &&
@@ -58,7 +58,7 @@ export async function cleanup(dependencies: CleanupDependencies = {}): Promise<v
       if (!isOpen(index)) return;
       const { driver } = planRun(settings, clock);
       info(line`The main step did not see ${driver.kind} ${runId} to an end; cancelling it.`);
-      await cancelRun(driver, runId, clock, settings.requestTimeoutMs).catch((error) =>
+      await cancelRun(driver, runId, settings.requestTimeoutMs, step).catch((error) =>
         warning(line`Could not cancel run ${runId}: ${reason(error)}`),
       );
     }),

@@ -37,18 +37,20 @@ export function finishedOutcome(identity: RunIdentity, run: FinishedRun): RunOut
     };
   });
   const project = identity.mode === 'project';
-  const status = (project ? run.serviceStatus : failing === 0 ? 'PASSED' : 'FAILED') as OutputStatus;
+  const suiteStatus = failing === 0 ? 'PASSED' : 'FAILED';
+  const status = (project ? run.serviceStatus : suiteStatus) as OutputStatus;
   const success = status === 'PASSED' && failing === 0;
   const flakyNote =
     identity.failOnFlaky && counts.flaky > 0
       ? ` (${plural(counts.flaky, 'flaky test case')} counted as failed: fail-on-flaky is true)`
       : '';
   const ended = project && status !== 'PASSED' ? ` ended ${status}` : '';
-  const message = success
-    ? undefined
-    : ended && counts.total === 0
-      ? `${runName(identity)}${ended}, with no test case reported.`
-      : `${runName(identity)}${ended}: ${failing} of ${plural(counts.total, 'test case')} failed${flakyNote}.`;
+  let message: string | undefined;
+  if (!success && ended && counts.total === 0) {
+    message = `${runName(identity)}${ended}, with no test case reported.`;
+  } else if (!success) {
+    message = `${runName(identity)}${ended}: ${failing} of ${plural(counts.total, 'test case')} failed${flakyNote}.`;
+  }
   // A finish before the start, or months after it, is an unknown duration.
   const durationMs = Date.parse(run.finishedAt ?? '') - Date.parse(run.startedAt ?? '');
   return {
@@ -93,18 +95,17 @@ export function withLinks(outcome: RunOutcome, settings: Settings): RunOutcome {
   if (runTemplate === undefined && testTemplate === undefined) return outcome;
   // A value that would choose the link's host gives no link, and one warning per template.
   const refusals = new Set<string>();
-  const expand = (...args: Parameters<typeof expandUrl>) => {
-    const expanded = expandUrl(...args);
+  const link = (expanded: string | undefined | { refused: string }) => {
     if (typeof expanded !== 'object') return expanded;
     refusals.add(expanded.refused);
     return undefined;
   };
   const run = { projectId: outcome.projectId, runId: outcome.runId, testSuiteId: outcome.testSuiteId };
-  const dashboardUrl = expand(runTemplate, run);
+  const dashboardUrl = link(expandUrl(runTemplate, run));
   // In place: the test cases are this run's own, and so each keeps its place in the report order.
   for (const testCase of testTemplate === undefined ? [] : outcome.testCases) {
     const { testRunId, testId } = testCase;
-    testCase.dashboardUrl = expand(testTemplate, { ...run, testRunId, testId });
+    testCase.dashboardUrl = link(expandUrl(testTemplate, { ...run, testRunId, testId }));
   }
   const message =
     !outcome.success && outcome.message ? failureMessage(outcome.message, dashboardUrl) : outcome.message;

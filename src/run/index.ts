@@ -3,7 +3,7 @@ import { modeOf, type Settings } from '../inputs/settings.js';
 import { expandUrl } from '../inputs/url-template.js';
 import type { RunOutcome } from '../report/outcome.js';
 import { formatDuration } from '../runner/duration.js';
-import { info, warning } from '../runner/log.js';
+import { info, reason, warning } from '../runner/log.js';
 import { saveState, setOutputLines } from '../runner/step.js';
 import { line } from '../runner/text.js';
 import { type CallContext, ServiceClient } from '../service/client.js';
@@ -22,6 +22,12 @@ import { type JobCancellation, START_GRACE_MS } from './signals.js';
 import { STATE, stateOf } from './state.js';
 import { openRunTunnels } from './tunnel.js';
 
+/** What every step of a run needs: the clock and the job's cancellation (a step's `StepContext` has both). */
+export interface RunContext {
+  clock: Clock;
+  job: JobCancellation;
+}
+
 /** Told once a target's run has started and this step waits for it (its check run goes in progress). */
 type OnStarted = (index: number, run: RunIdentity) => Promise<void>;
 
@@ -32,8 +38,7 @@ type OnStarted = (index: number, run: RunIdentity) => Promise<void>;
  */
 export async function runTargets(
   targets: Settings[],
-  clock: Clock,
-  job: JobCancellation,
+  context: RunContext,
   onStarted: OnStarted,
 ): Promise<RunOutcome[]> {
   // Set as each run starts, so that a step that fails later still names every run: one a line.
@@ -45,17 +50,17 @@ export async function runTargets(
     setOutputLines('run-id', runIds);
     if (targets[index]?.wait) await onStarted(index, run);
   };
-  const tunnels = await openRunTunnels(targets, clock, job);
+  const tunnels = await openRunTunnels(targets, context);
   const runOne = async (settings: Settings, index: number): Promise<RunOutcome> => {
     const suiteStart = settings.target.kind === 'suite-start';
-    if (!('close' in tunnels)) {
-      const status = tunnels.cancelled ? 'CANCELLED' : 'ERROR';
-      const why = `${tunnels.message} No run was started.`;
+    if (tunnels.kind === 'failed') {
+      const status = tunnels.error.cancelled ? 'CANCELLED' : 'ERROR';
+      const why = `${tunnels.error.message} No run was started.`;
       // Only the suite runs needed it: a project run goes on.
       if (suiteStart) return emptyOutcome(identityOf(settings), status, why);
-      return startAndWait(settings, index, clock, job, started);
+      return startAndWait(settings, index, context, started);
     }
-    const outcome = await startAndWait(tunnels.targets[index] as Settings, index, clock, job, started);
+    const outcome = await startAndWait(tunnels.targets[index] as Settings, index, context, started);
     return suiteStart && tunnels.note ? { ...outcome, notes: [...outcome.notes, tunnels.note] } : outcome;
   };
   try {
@@ -63,7 +68,7 @@ export async function runTargets(
       targets.map(async (settings, index) => withLinks(await runOne(settings, index), settings)),
     );
   } finally {
-    if ('close' in tunnels) await tunnels.close();
+    if (tunnels.kind === 'open') await tunnels.close();
   }
 }
 
@@ -83,19 +88,18 @@ export function identityOf(settings: Settings): RunIdentity {
 async function startAndWait(
   settings: Settings,
   index: number,
-  clock: Clock,
-  job: JobCancellation,
+  context: RunContext,
   onStarted: OnStarted,
 ): Promise<RunOutcome> {
-  const plan = planRun(settings, clock);
+  const plan = planRun(settings, context.clock);
   const { driver } = plan;
-  const startedAt = clock.now();
-  const started = await startOrAttach(plan, identityOf(settings), startedAt + settings.timeoutMs, job);
-  if ('status' in started) return started;
-  const identity = started;
+  const startedAt = context.clock.now();
+  const started = await startOrAttach(plan, startedAt + settings.timeoutMs, context.job);
+  if (started.kind === 'refused') return started.outcome;
+  const identity = started.run;
   const { runId } = identity;
 
-  const leftRunning = whyLeftRunning(driver, runId, 'attachTo' in plan, settings.cancelOnAbort);
+  const leftRunning = whyLeftRunning(driver, runId, plan.kind === 'attach', settings.cancelOnAbort);
   const cancellable = settings.wait && leftRunning === undefined;
   saveState(stateOf(STATE.runId, index), runId);
   saveState(stateOf(STATE.cancellable, index), String(cancellable));
@@ -107,16 +111,16 @@ async function startAndWait(
   let outcome: RunOutcome;
   let settled = true;
   try {
-    const result = await waitForFinish(driver, runId, settings, clock, job.signal, startedAt);
-    if ('message' in result) {
+    const result = await waitForFinish({ driver, runId, startedAt }, settings, context);
+    if (result.kind === 'unfinished') {
       if (leftRunning) info(line`${leftRunning}`);
       const ended = leftRunning
         ? { note: leftRunning, settled: true }
-        : await cancelRun(driver, runId, clock, settings.requestTimeoutMs, job.deadline);
+        : await cancelRun(driver, runId, settings.requestTimeoutMs, context);
       settled = ended.settled;
       outcome = emptyOutcome(identity, result.status, result.message, [ended.note]);
     } else {
-      outcome = finishedOutcome(identity, result);
+      outcome = finishedOutcome(identity, result.run);
     }
   } catch (error) {
     if (!(error instanceof ServiceError)) throw error;
@@ -127,21 +131,22 @@ async function startAndWait(
 }
 
 /** The run, with what its start told of it, or the outcome when no run could be started. */
-async function startOrAttach(
-  plan: RunPlan,
-  identity: RunIdentity,
-  deadline: number,
-  job: JobCancellation,
-): Promise<(RunIdentity & { runId: string }) | RunOutcome> {
-  const { driver } = plan;
-  if ('attachTo' in plan) {
+type Started =
+  | { kind: 'started'; run: RunIdentity & { runId: string } }
+  | { kind: 'refused'; outcome: RunOutcome };
+
+async function startOrAttach(plan: RunPlan, deadline: number, job: JobCancellation): Promise<Started> {
+  const { driver, identity } = plan;
+  const refused = (status: 'CANCELLED' | 'ERROR', message: string): Started => ({
+    kind: 'refused',
+    outcome: emptyOutcome(identity, status, message),
+  });
+  if (plan.kind === 'attach') {
     const named = identity.mode === 'project' || identity.testSuiteId !== undefined;
-    info(line`Attaching to ${driver.kind} ${plan.attachTo}${named ? ` of ${driver.target}` : ''}.`);
-    return { ...identity, runId: plan.attachTo };
+    info(line`Attaching to ${driver.kind} ${plan.runId}${named ? ` of ${driver.target}` : ''}.`);
+    return { kind: 'started', run: { ...identity, runId: plan.runId } };
   }
-  if (job.signal.aborted) {
-    return emptyOutcome(identity, 'CANCELLED', 'The job was cancelled before the run was started.');
-  }
+  if (job.signal.aborted) return refused('CANCELLED', 'The job was cancelled before the run was started.');
   const { branch, environment, playwrightProjectName } = identity;
   const details = [
     branch ? `branch '${branch}'` : 'no branch',
@@ -156,20 +161,27 @@ async function startOrAttach(
     const { runId, testSuiteName, appliedOptions } = started;
     info(line`Started ${driver.kind} ${runId}${testSuiteName ? ` (${testSuiteName})` : ''}.`);
     const projectId = identity.projectId ?? started.projectId;
-    return { ...identity, runId, testSuiteName, projectId, appliedOptions };
+    return { kind: 'started', run: { ...identity, runId, testSuiteName, projectId, appliedOptions } };
   } catch (error) {
-    if (error instanceof ServiceError) return emptyOutcome(identity, 'ERROR', error.message);
+    if (error instanceof ServiceError) return refused('ERROR', error.message);
     if (!(error instanceof Aborted)) throw error;
-    const message = !error.mayHaveActed
-      ? 'The job was cancelled before the service accepted the start request: no run was started.'
-      : error.abandoned
-        ? `The job was cancelled and the start request went unanswered for ${START_GRACE_MS / 1000} s more: the service may have started a run, which this step cannot cancel without its id. Check the runs on the service.`
-        : `The job was cancelled while the run was being started. ${error.message}`;
-    return emptyOutcome(identity, 'CANCELLED', message);
+    return refused('CANCELLED', whyNoRunKnown(error));
   }
 }
 
-type Unfinished = { status: 'TIMEDOUT' | 'CANCELLED' | 'ERROR'; message: string };
+/** After a start the job's cancellation cut short. */
+function whyNoRunKnown(error: Aborted): string {
+  if (!error.mayHaveActed) {
+    return 'The job was cancelled before the service accepted the start request: no run was started.';
+  }
+  if (error.abandoned) {
+    return `The job was cancelled and the start request went unanswered for ${START_GRACE_MS / 1000} s more: the service may have started a run, which this step cannot cancel without its id. Check the runs on the service.`;
+  }
+  return `The job was cancelled while the run was being started. ${error.message}`;
+}
+
+type Unfinished = { kind: 'unfinished'; status: 'TIMEDOUT' | 'CANCELLED' | 'ERROR'; message: string };
+type Waited = { kind: 'finished'; run: FinishedRun } | Unfinished;
 
 const HEARTBEAT_MS = 60_000;
 /** The poll at the deadline may run this far past it (and no further than one request-timeout). */
@@ -180,21 +192,26 @@ export function jitteredInterval(pollIntervalMs: number, random: () => number): 
   return Math.round(pollIntervalMs * (0.9 + 0.2 * random()));
 }
 
+/** A run this step waits for: its driver, its id, and when the step started it. */
+interface Watched {
+  driver: RunDriver;
+  runId: string;
+  startedAt: number;
+}
+
 /** At the deadline, one more poll: a run that finished meanwhile is reported so, and never cancelled. */
 async function waitForFinish(
-  driver: RunDriver,
-  runId: string,
+  { driver, runId, startedAt }: Watched,
   settings: Settings,
-  clock: Clock,
-  signal: AbortSignal,
-  startedAt: number,
-): Promise<FinishedRun | Unfinished> {
+  { clock, job }: RunContext,
+): Promise<Waited> {
+  const { signal } = job;
   const deadline = startedAt + settings.timeoutMs;
   const run = `${driver.kind} ${runId}`;
   const elapsed = () => formatDuration(clock.now() - startedAt);
   let lastStatus: string | undefined;
   let lastLineAt = clock.now();
-  const look = async (last: boolean) => {
+  const look = async (last: boolean): Promise<Waited | undefined> => {
     const lastLook = clock.now() + Math.min(LAST_LOOK_MS, settings.requestTimeoutMs);
     const poll = await driver.poll(runId, { deadline: last ? lastLook : deadline, signal });
     // A line when the status changes, and one a minute while it does not.
@@ -204,7 +221,8 @@ async function waitForFinish(
       lastStatus = poll.status;
       lastLineAt = clock.now();
     }
-    return poll.finished ?? (last ? timedOut(run, settings.timeoutMs, lastStatus) : undefined);
+    if (poll.finished) return { kind: 'finished', run: poll.finished };
+    return last ? timedOut(run, settings.timeoutMs, lastStatus) : undefined;
   };
   try {
     const intervalMs = () => jitteredInterval(settings.pollIntervalMs, clock.random);
@@ -216,7 +234,11 @@ async function waitForFinish(
     if (error instanceof DeadlineExceeded) return timedOut(run, settings.timeoutMs, lastStatus, error);
     if (!(error instanceof Aborted)) throw error;
   }
-  return { status: 'CANCELLED', message: `The job was cancelled while waiting for ${run}.` };
+  return {
+    kind: 'unfinished',
+    status: 'CANCELLED',
+    message: `The job was cancelled while waiting for ${run}.`,
+  };
 }
 
 /** A run still going at the deadline; an ERROR when the service was failing then, not a slow run. */
@@ -226,37 +248,42 @@ function timedOut(run: string, timeoutMs: number, lastStatus?: string, error?: D
     const message = error.gaveUpEarly
       ? error.serviceFailure
       : `${error.serviceFailure} Still failing when ${timeout} expired.`;
-    return { status: 'ERROR', message };
+    return { kind: 'unfinished', status: 'ERROR', message };
   }
   const last = lastStatus ? `; its last status was ${lastStatus}` : '';
-  return { status: 'TIMEDOUT', message: `${run} did not finish within ${timeout}${last}.` };
+  return {
+    kind: 'unfinished',
+    status: 'TIMEDOUT',
+    message: `${run} did not finish within ${timeout}${last}.`,
+  };
 }
 
-type RunPlan = { driver: RunDriver } & (
-  | { start: (context: CallContext) => Promise<StartedRun> }
-  | { attachTo: string }
+type RunPlan = { driver: RunDriver; identity: RunIdentity } & (
+  | { kind: 'start'; start: (context: CallContext) => Promise<StartedRun> }
+  | { kind: 'attach'; runId: string }
 );
 
 /** The only place where the two modes differ: which driver, and what starts a run. */
 export function planRun(settings: Settings, clock: Clock): RunPlan {
   const client = new ServiceClient(settings.baseUrl, settings.apiKey, settings.requestTimeoutMs, clock);
   const { target } = settings;
+  const identity = identityOf(settings);
   if (target.kind === 'project') {
     const driver = new ProjectRunDriver(client, target.projectId);
-    if (target.runId !== undefined) return { driver, attachTo: target.runId };
+    if (target.runId !== undefined) return { kind: 'attach', driver, identity, runId: target.runId };
     const { branch, environment } = settings;
     const request = { branch, environment, playwrightProjectName: target.playwrightProjectName };
-    return { driver, start: (context) => driver.start(request, context) };
+    return { kind: 'start', driver, identity, start: (context) => driver.start(request, context) };
   }
   const driver = new SuiteRunDriver(client, target.testSuiteId);
-  if (target.kind === 'suite-attach') return { driver, attachTo: target.runId };
+  if (target.kind === 'suite-attach') return { kind: 'attach', driver, identity, runId: target.runId };
   const { testSuiteId, options } = target;
   const start = async (context: CallContext): Promise<StartedRun> => {
     const started = await driver.start(testSuiteId, options, context);
     const appliedOptions = started.appliedOptions && hideSensitiveValues(started.appliedOptions, options);
     return { ...started, appliedOptions };
   };
-  return { driver, start };
+  return { kind: 'start', driver, identity, start };
 }
 
 /** Sent while the job is ending. */
@@ -274,14 +301,17 @@ function whyLeftRunning(driver: RunDriver, runId: string, attached: boolean, can
   return undefined;
 }
 
-/** A failure only warns; `settled` is false when a later try (the post step) could still cancel it. */
+/**
+ * By the cancelled job's deadline, or within a few seconds. A failure only warns; `settled` is false when
+ * a later try (the post step) could still cancel it.
+ */
 export async function cancelRun(
   driver: RunDriver,
   runId: string,
-  clock: Clock,
   requestTimeoutMs: number,
-  deadline = clock.now() + CANCEL_BUDGET_MS,
+  { clock, job }: RunContext,
 ): Promise<{ note: string; settled: boolean }> {
+  const deadline = job.deadline ?? clock.now() + CANCEL_BUDGET_MS;
   try {
     await driver.cancel?.(runId, {
       deadline,
@@ -291,9 +321,9 @@ export async function cancelRun(
     info(note);
     return { note, settled: true };
   } catch (error) {
-    const reason =
-      error instanceof ServiceError ? error.message : `Could not cancel ${driver.kind} ${runId}: ${error}`;
-    const note = line`${reason} It may still be running.`;
+    const run = `${driver.kind} ${runId}`;
+    const why = error instanceof ServiceError ? error.message : `Could not cancel ${run}: ${reason(error)}`;
+    const note = line`${why} It may still be running.`;
     warning(note);
     return { note, settled: false };
   }

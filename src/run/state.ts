@@ -11,7 +11,9 @@ export const STATE = {
   checkRunId: 'checkRunId',
 } as const;
 
+export type StateName = (typeof STATE)[keyof typeof STATE];
+
 /** A target's own entry: the first target's under the name itself, so that one target saves what it always did. */
-export function stateOf(name: (typeof STATE)[keyof typeof STATE], index: number): string {
+export function stateOf(name: StateName, index: number): string {
   return index === 0 ? name : `${name}-${index}`;
 }

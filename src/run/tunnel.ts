@@ -3,27 +3,27 @@ import { debug, group, info, warning } from '../runner/log.js';
 import { registerSecret } from '../runner/secrets.js';
 import { saveState } from '../runner/step.js';
 import { line, safe } from '../runner/text.js';
-import type { Clock } from '../service/clock.js';
 import type { TunnelError } from '../tunnel/open.js';
 import { rewriteTunnelUrls } from '../tunnel/rewrite.js';
-import type { JobCancellation } from './signals.js';
+import type { RunContext } from './index.js';
 import { STATE } from './state.js';
+
+/** The targets as the runs see them (their local URLs rewritten), or why the tunnels did not open. */
+export type RunTunnels =
+  | { kind: 'open'; targets: Settings[]; note: string; close(): Promise<void> }
+  | { kind: 'failed'; error: TunnelError };
 
 /**
  * One tunnel per origin for the whole step, open before the first suite run starts, whatever the
  * number of suites. Their pids are left for the post step, in case the main step is killed before
  * `close()`.
  */
-export async function openRunTunnels(
-  targets: Settings[],
-  clock: Clock,
-  job: JobCancellation,
-): Promise<{ targets: Settings[]; note: string; close(): Promise<void> } | TunnelError> {
+export async function openRunTunnels(targets: Settings[], { clock, job }: RunContext): Promise<RunTunnels> {
   const origins = [
     ...new Set(targets.flatMap(({ target }) => (target.kind === 'suite-start' ? target.tunnelOrigins : []))),
   ];
   const [settings] = targets as [Settings];
-  if (origins.length === 0) return { targets, note: '', close: async () => {} };
+  if (origins.length === 0) return { kind: 'open', targets, note: '', close: async () => {} };
   // Loaded only for a tunnel: @actions/tool-cache and the process handling cost every other run nothing.
   const open = await import('../tunnel/open.js');
   const { originWaitMs, urlWaitMs, reachWaitMs } = open.TUNNEL_BOUNDS;
@@ -53,7 +53,7 @@ export async function openRunTunnels(
         opening = false;
       }),
   );
-  if (tunnels instanceof open.TunnelError) return tunnels;
+  if (tunnels instanceof open.TunnelError) return { kind: 'failed', error: tunnels };
   for (const text of up) info(line`${text}`);
   saveState(STATE.tunnelPids, tunnels.map((tunnel) => tunnel.pid).join(' '));
   let closing: Promise<void> | undefined;
@@ -73,6 +73,7 @@ export async function openRunTunnels(
   });
   const local = tunnels.map((tunnel) => safe(tunnel.localOrigin)).join(', ');
   return {
+    kind: 'open',
     targets: tunnelled,
     note: `The run tested this job's own app through a Cloudflare quick tunnel to ${local}.`,
     close,
