@@ -36,7 +36,7 @@ function baseHistory(titles: string[]): History {
   return history as History;
 }
 
-export function benchHistory(print: (text?: string) => void, rounds = 15): void {
+export function benchHistory(print: (text?: string) => void, rounds = 31): void {
   const results = makeTestCases(CASES) as TestCaseResult[];
   // This run: 1,000 of them fail (the flaky ones), the rest pass.
   const thisRun = results.map((testCase, i) => ({ ...testCase, status: i < FLAKY ? 'FAILED' : 'PASSED' }));

@@ -177,9 +177,16 @@ const ICONS: Record<string, string> = {
   S: judge('SKIPPED', false).icon,
 };
 
-/** One icon per result, oldest to newest: `✅✅❌✅⚠️`. */
+const records = new Map<string, string>();
+
+/** One icon per result, oldest to newest: `✅✅❌✅⚠️`. Made once per pattern: rows share few of them. */
 export function recordOf(verdicts: string): string {
-  return Array.from(verdicts, (verdict) => ICONS[verdict] ?? '').join('');
+  let record = records.get(verdicts);
+  if (record === undefined) {
+    record = Array.from(verdicts, (verdict) => ICONS[verdict] ?? '').join('');
+    records.set(verdicts, record);
+  }
+  return record;
 }
 
 /** The rows with the most changes between passing and failing (F or K); skipped results left out. */
@@ -210,7 +217,11 @@ function changesIn(verdicts: string): number {
 
 const hasNonPass = (verdicts: string) => /[^.]/.test(verdicts);
 const lastFailure = (verdicts: string) => Math.max(verdicts.lastIndexOf('F'), verdicts.lastIndexOf('K'));
-const countFailures = (verdicts: string) => verdicts.length - verdicts.replace(/[FK]/g, '').length;
+function countFailures(verdicts: string): number {
+  let failures = 0;
+  for (const verdict of verdicts) if (verdict === 'F' || verdict === 'K') failures++;
+  return failures;
+}
 const byHash = (a: { hash: string }, b: { hash: string }) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0);
 
 /**
