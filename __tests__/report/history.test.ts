@@ -6,6 +6,7 @@ import {
   type History,
   historyText,
   labelFailure,
+  lastResults,
   quarantineMatcher,
   readHistory,
   recordOf,
@@ -166,6 +167,24 @@ describe('a run added to the history', () => {
     for (const window of [0, 101, 1.5, Number.NaN])
       expect(() => extendHistory(undefined, run(1), window)).toThrow();
     expect(() => extendHistory(undefined, { commit: 'HEAD', testCases: [] }, 20)).toThrow();
+  });
+});
+
+describe('the newest results of a history', () => {
+  const history = chain(20, run(1, { A: 'FAILED' }), run(2, { B: 'FLAKY' }), run(3), run(4, { B: 'FAILED' }));
+
+  test('the window cut: older columns go, and a row with no failure left goes with them', () => {
+    expect(lastResults(history, 2)).toEqual({
+      commits: [short(3), short(4)],
+      rows: rows({ [titleHash('B')]: '.F' }),
+      partial: 0,
+    });
+  });
+
+  test('a window as long as the history keeps it whole; 0 keeps nothing', () => {
+    expect(lastResults(history, 4)).toBe(history);
+    expect(lastResults(history, 20)).toBe(history);
+    expect(lastResults(history, 0)).toBeUndefined();
   });
 });
 

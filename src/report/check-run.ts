@@ -3,7 +3,7 @@ import { DIGEST_MAX_CHARS, type Digest, digestLine, digestOf, readDigest } from 
 import { linked } from './escape.js';
 import { comparisonHeadline, countsLine, headingOf } from './format.js';
 import { historyText } from './history.js';
-import type { RunOutcome } from './outcome.js';
+import { type RunOutcome, WITH_RESULTS } from './outcome.js';
 import { type TargetKey, targetKey } from './pr-comment.js';
 import { renderSummary } from './summary.js';
 
@@ -47,9 +47,9 @@ export function completedCheckRun(
   const compared = outcome.comparison ? ` · ${comparisonHeadline(outcome.comparison)}` : '';
   const title = `${headingOf(outcome)}: ${countsLine(outcome.counts)}${compared}`;
   const section = renderSummary([outcome], { junitWritten: false, budgetBytes: SECTION_BUDGET_BYTES });
-  // Only a run with test cases to report is a result a later run may compare with.
-  const tested = ['PASSED', 'FAILED', 'INTERRUPTED'].includes(outcome.status);
-  const digest = tested ? `${digestLine(digestOf(outcome.testCases, context.commit))}\n` : '';
+  const digest = WITH_RESULTS.includes(outcome.status)
+    ? `${digestLine(digestOf(outcome.testCases, context.commit))}\n`
+    : '';
   return {
     title: redact(title.length > TITLE_MAX_CHARS ? `${title.slice(0, TITLE_MAX_CHARS - 1)}…` : title),
     summary: redact(`${section}\n${checkRunMarker(outcome, context.owner)}\n${digest}`),

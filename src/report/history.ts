@@ -121,6 +121,18 @@ export function extendHistory(previous: History | undefined, run: HistoryRun, wi
   return withinBudget({ commits, rows, partial });
 }
 
+/** The newest `count` results of a history, none for 0 (a pull request reads at most 'history' of them). */
+export function lastResults(history: History, count: number): History | undefined {
+  if (count === 0) return undefined;
+  const cut = Math.max(0, history.commits.length - count);
+  if (cut === 0) return history;
+  const rows = new Map<string, string>();
+  for (const [hash, verdicts] of history.rows) {
+    if (hasNonPass(verdicts.slice(cut))) rows.set(hash, verdicts.slice(cut));
+  }
+  return { commits: history.commits.slice(cut), rows, partial: Math.max(0, history.partial - cut) };
+}
+
 /** This run's verdict of each title that did not pass. */
 function columnOf(testCases: HistoryRun['testCases']): Map<string, string> {
   const column = new Map<string, string>();

@@ -28,6 +28,9 @@ export interface FailureLabel {
 
 export type OutputStatus = Exclude<RunStatus, InProgress> | 'ERROR' | 'STARTED';
 
+/** A run that ended so has test cases to report: a result a later run may compare with. */
+export const WITH_RESULTS: readonly OutputStatus[] = ['PASSED', 'FAILED', 'INTERRUPTED'];
+
 export type Counts = Record<'total' | Verdict['count'], number>;
 
 /** What changed since the baseline: the base branch's result, the branch's previous one, or the previous run on the pull request. */

@@ -2,8 +2,8 @@ import type { Settings } from '../inputs/settings.js';
 import { BRANCH_EVENTS, commitTested } from '../inputs/workflow-run.js';
 import { type CheckRunOwner, digestIn } from '../report/check-run.js';
 import { type Digest, unionOf } from '../report/digest.js';
-import { HISTORY_MARK, type History, readHistory } from '../report/history.js';
-import type { RunOutcome } from '../report/outcome.js';
+import { HISTORY_MARK, type History, lastResults, readHistory } from '../report/history.js';
+import { type RunOutcome, WITH_RESULTS } from '../report/outcome.js';
 import type { TargetKey } from '../report/pr-comment.js';
 import { info } from '../runner/log.js';
 import { line } from '../runner/text.js';
@@ -170,19 +170,6 @@ function historyIn(text: string | null | undefined, sha: string): History | unde
   return history;
 }
 
-/** The newest `count` results of a history (a pull request reads at most 'history' of them). */
-function lastResults(history: History, count: number): History | undefined {
-  if (count === 0) return undefined;
-  if (history.commits.length <= count) return history;
-  const cut = history.commits.length - count;
-  const rows = new Map(
-    [...history.rows]
-      .map(([hash, verdicts]) => [hash, verdicts.slice(cut)] as const)
-      .filter(([, verdicts]) => /[^.]/.test(verdicts)),
-  );
-  return { commits: history.commits.slice(cut), rows, partial: Math.max(0, history.partial - cut) };
-}
-
 /**
  * The fallback: the previous run on the pull request, the check run of the commit the action's own
  * comment reported. On a re-run of that commit, its check run as the listing at the start found it.
@@ -233,7 +220,7 @@ export async function findBaseline(
   const number = found.pullRequests[0]?.number ?? settings.workflow.pullRequest?.number;
   // Neither a base branch nor a comment: one reason, the lookup's.
   if (!onBranch && number === undefined) return none(found.whyNone ?? 'the pull request could not be found');
-  if (!FINISHED.includes(ran.status)) {
+  if (!WITH_RESULTS.includes(ran.status)) {
     return onBranch ? none('the run did not finish') : pullRequestBaseline(settings, earlier, ran, step);
   }
   const fromBranch = await branchBaseline(settings, onBranch ? undefined : number, ran, step);
@@ -247,6 +234,3 @@ export async function findBaseline(
   );
   return fallback;
 }
-
-/** Only a run that finished has test cases to compare, and only then is GitHub asked. */
-const FINISHED: readonly string[] = ['PASSED', 'FAILED', 'INTERRUPTED'];
