@@ -57,7 +57,7 @@ async function branchBaseline(
       const previous = start && (await nearestOnBranch(github, settings, workflow.branch, start, results));
       if (!previous) return none(`no earlier commit of this branch has a result of '${name}'`);
       const against = `${short(previous.sha)} (this branch's previous result)`;
-      const base = settings.branch ?? 'this branch';
+      const base = workflow.branch ?? 'this branch';
       return { kind: 'found', digest: previous.digest, against, base, history: previous.history };
     }
     // Read fresh: the payload's base is the one of the pull request's last update, and a re-run reuses it.
