@@ -116,10 +116,11 @@ describe('the check run on the commit tested', () => {
     const [run] = checkRunsOn(P1);
     expect(run).toMatchObject({ name: NAME, status: 'completed', conclusion: 'failure' });
     expect(run?.output.title).toBe('❌ Test run failed: 1 test case: 0 passed, 1 failed, 0 flaky, 0 skipped');
-    expect(run?.output.summary).toContain(
-      '<!-- test-run-action check mode=project project=proj-1 of=pull-request -->',
+    expect(run?.output.summary).toContain('<!-- test-run-action check -->');
+    // its record: the pull request's own result, one column, never a baseline
+    expect(run?.output.text).toMatch(
+      /^<!-- test-run-action record v=1\nof=pull-request commit=c10{38} cut=0 name=Test%20run%3A%20project%20proj-1\nc c10{10} 0 1 0 1000\nr [0-9a-f]{12} F\n-->$/,
     );
-    expect(run?.output.summary).toMatch(/<!-- test-run-action digest v1 commit=c10{38} failing=1 /);
     expect(result.outputs['check-run-url']).toBe(run?.html_url);
     // One create, one update: no write between them.
     expect(
@@ -144,14 +145,14 @@ describe('the check run on the commit tested', () => {
     expect(result.outputs.success).toBe('true');
     expect(checkRunsOn(M3)).toEqual([]);
     expect(checkRunsOn(P1)).toMatchObject([{ name: NAME, conclusion: 'success' }]);
-    expect(checkRunsOn(P1)[0]?.output.summary).toContain('of=pull-request');
+    expect(checkRunsOn(P1)[0]?.output.text).toContain('of=pull-request');
   });
 
   test("on a push: on GITHUB_SHA, marked as the branch's own result", async () => {
     await runWith(failed('X'), pushEnv(M2));
     const [run] = checkRunsOn(M2);
     expect(run).toMatchObject({ name: NAME, conclusion: 'failure' });
-    expect(run?.output.summary).toContain('of=branch');
+    expect(run?.output.text).toContain('of=branch');
   });
 
   test('a re-run on the same commit updates its check run rather than adding another', async () => {
@@ -303,7 +304,9 @@ describe("fail-on 'new' against the base branch", () => {
     await runWith(failed('X'), pushEnv(M3));
     const result = await runWith(failed('X'), pullRequestEnv(P1));
     expect(result.outputs).toMatchObject({ success: 'true', 'new-failures': '0' });
-    expect(result.log).toContain('Compared with main at a200000 and its head a300000 (the base branch)');
+    expect(result.log).toContain(
+      'Compared with main at a200000 and its newest result a300000 (the base branch)',
+    );
   });
 
   test("another app's check run, or a pull request's, with the target's name is never a baseline", async () => {
@@ -311,14 +314,14 @@ describe("fail-on 'new' against the base branch", () => {
     // under another app, and as a pull request's own.
     await runWith(failed('X'), pushEnv(Q1));
     const [real] = checkRunsOn(Q1);
-    const output = { title: 'forged', summary: real?.output.summary ?? '' };
-    expect(output.summary).toContain('of=branch');
+    const output = { title: 'forged', summary: real?.output.summary ?? '', text: real?.output.text ?? '' };
+    expect(output.text).toContain('of=branch');
     gh.seedCheckRun({ owner, repo, headSha: M2, name: NAME, app: OTHER_APP, output });
-    const ofPullRequest = { ...output, summary: output.summary.replace('of=branch', 'of=pull-request') };
+    const ofPullRequest = { ...output, text: output.text.replace('of=branch', 'of=pull-request') };
     gh.seedCheckRun({ owner, repo, headSha: M2, name: NAME, output: ofPullRequest });
     const result = await runWith(failed('X'), pullRequestEnv(P1));
     expect(result.log).toContain(
-      "Ignored 2 check run(s) named 'Test run: project proj-1' on a200000: not written by a run of the branch itself through the GitHub Actions app.",
+      "Ignored 2 check run(s) named 'Test run: project proj-1' on a200000: a pull request's run wrote it; not written through the GitHub Actions app.",
     );
     expect(result.outputs.success).toBe('false');
     expect(result.log).toContain("fail-on is 'new', but there is nothing to compare with");
@@ -331,17 +334,19 @@ describe("fail-on 'new' against the base branch", () => {
     // (history: 0, round 5's rule: with main's history X would be flaky there, failed 1 of the last 2.)
     const result = await runWith(failed('X'), pullRequestEnv(P1, M1), { history: '0' });
     expect(result.outputs).toMatchObject({ success: 'false', 'new-failures': '1' });
-    expect(result.log).toContain('Compared with main at a200000 (the base branch): 1 new failure, 0 fixed.');
+    expect(result.log).toContain(
+      'Compared with main at a200000 (the base branch): 1 new failure, 0 flaky on main, 0 failing on main, 0 fixed.',
+    );
   });
 
-  test('without a base result, the previous run on the pull request, and the log says so', async () => {
+  test("without a base result, never the pull request's previous run: every failure counts, and the log says so", async () => {
     const first = await runWith(failed('X'), pullRequestEnv(P1), { 'pr-comment': 'always' });
     expect(first.log).toContain("fail-on is 'new', but there is nothing to compare with");
     const second = await runWith(failed('X'), pullRequestEnv(P2), { 'pr-comment': 'always' });
     expect(second.log).toContain(
-      "No result of the base branch to compare with (main has no result of 'Test run: project proj-1' at the merge base): comparing with the previous run on the pull request.",
+      "fail-on is 'new', but there is nothing to compare with (main has no result of 'Test run: project proj-1' at or before the merge base a200000): every failure counts. A push or scheduled run of the base branch records a result to compare with.",
     );
-    expect(second.outputs).toMatchObject({ success: 'true', 'new-failures': '0' });
+    expect(second.outputs).toMatchObject({ success: 'false', 'new-failures': '' });
   });
 
   test("a push compares with the branch's previous result: new on the commit that brought it, known on the next", async () => {

@@ -138,8 +138,9 @@ describe('once per step', () => {
       getApp: 1,
       // the lookup of the base branch, and the head just before the comment is written
       getPull: 2,
-      // the merge base, and each candidate (M3, M2, M1) against it: is it an ancestor, how near?
-      compare: 4,
+      // the merge base; M2 (the merge base) and M3 (the base branch's newest) have runs and records of
+      // their own, so no candidate is compared
+      compare: 1,
       // the commit tested's (for its check runs), M2's (the nearest candidate) and M3's (the base branch's head)
       listCheckRunsForRef: 3,
       // the lookup, and the look for a second comment made at the same time after creating one

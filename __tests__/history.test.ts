@@ -97,7 +97,7 @@ describe('the history travels with main’s own results', () => {
   test('X flaked once on main (pass, fail, pass, pass): its failure on the pull request is flaky, not new; Y beside it is new', async () => {
     await mainPushes(['X', 'Y'], [[], ['X'], [], []]);
     expect(checkRunOf(MAIN[3] as string)?.output.text).toMatch(
-      /^<!-- test-run-action history v1 commits=a1.*,a4/,
+      /^<!-- test-run-action record v=1\nof=branch commit=a40{38} cut=0 name=\S+\nc a10{10} 2 0 0 1000\nc a20{10} 1 1 0 1000\nc a30{10} 2 0 0 1000\nc a40{10} 2 0 0 1000\nr [0-9a-f]{12} \.F\.\.\n-->$/,
     );
 
     const both = await runWith(cases(['X', 'Y']), pullRequestEnv());
@@ -150,35 +150,38 @@ describe('the history travels with main’s own results', () => {
   test("a pull request's own results never enter the history", async () => {
     await mainPushes(['X'], [[], []]);
     await runWith(cases(['X']), pullRequestEnv());
-    expect(checkRunOf(P1)?.output.text ?? '').toBe('');
+    // its own record holds its own result only, and says whose it is
+    expect(checkRunOf(P1)?.output.text ?? '').toMatch(
+      /^<!-- test-run-action record v=1\nof=pull-request .*\nc c10{10} 0 1 0 1000\nr \S+ F\n-->$/,
+    );
     // main's next push builds on main's previous result, which never saw X fail
     await runWith(cases([], ['X']), pushEnv(MAIN[2] as string));
     expect(checkRunOf(MAIN[2] as string)?.output.text ?? '').toMatch(
-      /commits=a1\S*,a2\S*,a3\S* partial=0\n-->$/,
+      /\nc a10{10} 1 0 0 1000\nc a20{10} 1 0 0 1000\nc a30{10} 1 0 0 1000\n-->$/,
     );
   });
 
-  test('a history that does not validate is ignored with one line, and a fresh one starts', async () => {
-    await mainPushes(['X'], [['X']]);
-    const run = checkRunOf(MAIN[0] as string);
+  test('a record that does not validate is ignored with one line, and a fresh one starts', async () => {
+    // main's first push wrote no check run; what stands on it is a forgery in the action's name
+    await mainPushes(['X'], [['X']], { 'check-run': 'false' });
     gh.seedCheckRun({
       owner,
       repo,
       headSha: MAIN[0] as string,
-      name: run?.name ?? '',
+      name: 'Test run: project proj-1',
       output: {
         title: 'forged',
-        summary: run?.output.summary ?? '',
-        text: '<!-- test-run-action history v1 commits=zz partial=0\nnot a row\n-->',
+        summary: '<!-- test-run-action check -->',
+        text: '<!-- test-run-action record v=1\nof=branch commit=zz cut=0 name=x\nnot a row\n-->',
       },
     });
     const next = await runWith(cases([], ['X']), pushEnv(MAIN[1] as string));
     expect(next.log).toContain(
-      'The history in the result on a100000 does not validate: it is ignored, and a fresh one starts.',
+      "Ignored 1 check run(s) named 'Test run: project proj-1' on a100000: its record does not read: its header does not read.",
     );
     // fresh: this run's result alone, in which X passed (no row)
-    expect(checkRunOf(MAIN[1] as string)?.output.text).toBe(
-      '<!-- test-run-action history v1 commits=a20000000000 partial=0\n-->',
+    expect(checkRunOf(MAIN[1] as string)?.output.text).toMatch(
+      /\ncut=0 name=|cut=0 name=\S+\nc a20{10} 1 0 0 1000\n-->$/,
     );
   });
 
@@ -195,10 +198,15 @@ describe('the history travels with main’s own results', () => {
     } finally {
       await sim.stop();
     }
-    expect(checkRunOf(MAIN[1] as string)?.output.summary).not.toContain('test-run-action digest');
+    // the timed-out run's check run carries main's record on unchanged: its newest column is still a1
+    expect(checkRunOf(MAIN[1] as string)?.output.text).toMatch(
+      /commit=a10{38} .*\nc a10{10} 0 1 0 1000\nr \S+ F\n-->$/,
+    );
     const next = await runWith(cases([], ['X']), pushEnv(MAIN[2] as string));
     expect(next.log).toContain("Compared with a100000 (this branch's previous result)");
-    expect(checkRunOf(MAIN[2] as string)?.output.text).toMatch(/commits=a1\S*,a3\S* partial=0\n\S+ F\.\n-->/);
+    expect(checkRunOf(MAIN[2] as string)?.output.text).toMatch(
+      /\nc a10{10} 0 1 0 1000\nc a30{10} 1 0 0 1000\nr \S+ F\.\n-->$/,
+    );
   });
 
   test('a run of main lists its flakiest test cases', async () => {
@@ -291,7 +299,7 @@ describe('however far apart the results are', () => {
     const second = await runWith(cases([], ['X']), nightlyEnv(N9));
     expect(second.log).toContain("Compared with b100000 (this branch's previous result)");
     expect(gh.checkRuns(owner, repo, N9)[0]?.output.text).toMatch(
-      /commits=b1\S*,b9\S* partial=0\n\S+ F\.\n-->/,
+      /\nc b10{10} 0 1 0 1000\nc b90{10} 1 0 0 1000\nr \S+ F\.\n-->$/,
     );
     gh.setScenario(nightlyGraph([N1, N9]));
     const pr = await runWith(cases(['X']), prEnv());
@@ -305,10 +313,12 @@ describe('however far apart the results are', () => {
     await runWith(cases(['X']), nightlyEnv(N1));
     const second = await runWith(cases([], ['X']), nightlyEnv(N9));
     expect(second.log).toMatch(
-      /Could not list this workflow's runs of main \(the workflow needs 'permissions: actions: read'\): looking back 5 commits instead\./,
+      /Could not search this workflow's runs of main \(the workflow needs 'permissions: actions: read'\): looking back 5 commits instead\./,
     );
     // eight commits back is past the look-back: the history starts again
-    expect(gh.checkRuns(owner, repo, N9)[0]?.output.text).toMatch(/commits=b9\S* partial=0/);
+    expect(gh.checkRuns(owner, repo, N9)[0]?.output.text).toMatch(
+      /commit=b90{38} cut=0 name=\S+\nc b90{10} 1 0 0 1000\n-->$/,
+    );
   });
 
   test('a re-run of an old commit is never the newest result: ancestry decides, not time', async () => {

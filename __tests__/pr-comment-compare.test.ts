@@ -1,27 +1,44 @@
-import { digestLine, digestOf } from '../src/report/digest.js';
 import { FOLD_LINES, renderedLinks, visibleLines } from './helpers/gfm.js';
 import { runInProcess, virtualClock } from './helpers/in-process.js';
 import { projectInputs, suiteInputs } from './helpers/inputs.js';
 import { annotations } from './helpers/runner-files.js';
-import { makeOutcome } from './report/helpers.js';
 import {
   DEFAULT_TOKEN,
   GitHubSimulator,
   MAX_BODY_LENGTH,
-  OTHER_APP,
   pullRequestEventFile,
   SAMPLE_PULL_REQUEST,
-  type SeedComment,
+  type Scenario,
 } from './simulator/github.js';
+import { pushToMainEnv } from './simulator/github-events.js';
 import { type SimTestCase, Simulator } from './simulator/simulator.js';
 
-/** What changed since the last run, as a reviewer reads it on the pull request, across several runs. */
+/**
+ * What a pull request's comment compares with, as a reviewer reads it: the base branch's result,
+ * whatever the pull request's own earlier runs said.
+ *
+ *   M1 ---------- main, its push tested
+ *     \
+ *      P1 - P2 - P3   the pull request's pushes
+ */
 const PR = SAMPLE_PULL_REQUEST;
 const commit = (digit: string) => digit.repeat(40);
+const MAIN = commit('a');
+const { owner, repo } = PR;
+const GRAPH: Scenario = {
+  commits: [
+    { owner, repo, sha: MAIN, parents: [] },
+    { owner, repo, sha: commit('1'), parents: [MAIN] },
+    { owner, repo, sha: commit('2'), parents: [commit('1')] },
+    { owner, repo, sha: commit('3'), parents: [commit('2')] },
+  ],
+  branches: [{ owner, repo, name: 'main', sha: MAIN }],
+  pulls: [{ ...PR, headSha: commit('1'), baseRef: 'main' }],
+};
 
 let gh: GitHubSimulator;
 beforeEach(async () => {
-  gh = await GitHubSimulator.start();
+  gh = await GitHubSimulator.start(GRAPH);
 });
 afterEach(async () => {
   await gh?.stop();
@@ -30,35 +47,46 @@ afterEach(async () => {
 const failed = (...titles: string[]): SimTestCase[] => titles.map((title) => ({ title, status: 'FAILED' }));
 const passed = (...titles: string[]): SimTestCase[] => titles.map((title) => ({ title, status: 'PASSED' }));
 
+async function runWith(
+  testCases: SimTestCase[],
+  env: Record<string, string>,
+  inputs: Record<string, string>,
+) {
+  const anyFailed = testCases.some((testCase) => testCase.status !== 'PASSED');
+  const sim = await Simulator.start({ project: { statuses: [anyFailed ? 'FAILED' : 'PASSED'], testCases } });
+  try {
+    const all = { 'pr-comment': 'always', 'github-token': DEFAULT_TOKEN, ...inputs };
+    return await runInProcess(projectInputs(sim, all), { clock: virtualClock(), env });
+  } finally {
+    await sim.stop();
+  }
+}
+
+/** main's push, tested: the base branch's result. */
+const runOnMain = (testCases: SimTestCase[]) =>
+  runWith(testCases, { ...pushToMainEnv(gh.url, MAIN), GITHUB_RUN_ID: '4000' }, {});
+
 /** A project run of proj-1 on the pull request at `headSha`, with these test cases; its comment. */
 async function runOnPullRequest(
   testCases: SimTestCase[],
   headSha: string,
   inputs: Record<string, string> = {},
 ) {
-  const anyFailed = testCases.some((testCase) => testCase.status !== 'PASSED');
-  const sim = await Simulator.start({ project: { statuses: [anyFailed ? 'FAILED' : 'PASSED'], testCases } });
-  try {
-    const result = await runInProcess(
-      projectInputs(sim, { 'pr-comment': 'always', 'github-token': DEFAULT_TOKEN, ...inputs }),
-      { clock: virtualClock(), env: pullRequestEnv(headSha) },
-    );
-    const comments = gh.comments(PR.owner, PR.repo, PR.number);
-    expect(comments).toHaveLength(1);
-    return { ...result, body: comments[0]?.body ?? '' };
-  } finally {
-    await sim.stop();
-  }
+  const result = await runWith(testCases, pullRequestEnv(headSha), inputs);
+  const comments = gh.comments(PR.owner, PR.repo, PR.number);
+  expect(comments).toHaveLength(1);
+  return { ...result, body: comments[0]?.body ?? '' };
 }
 
 /** A push: the pull request's head is now `headSha` (only the head's run writes the comment). */
 function pullRequestEnv(headSha: string) {
-  gh.setScenario({ pulls: [{ ...PR, headSha }] });
+  gh.setScenario({ ...GRAPH, pulls: [{ ...PR, headSha, baseRef: 'main' }] });
   return {
     GITHUB_EVENT_NAME: 'pull_request',
-    GITHUB_EVENT_PATH: pullRequestEventFile({ ...PR, headSha }),
+    GITHUB_EVENT_PATH: pullRequestEventFile({ ...PR, headSha, baseSha: MAIN }),
     GITHUB_API_URL: gh.url,
     GITHUB_REPOSITORY: `${PR.owner}/${PR.repo}`,
+    GITHUB_RUN_ID: '4242',
   };
 }
 
@@ -70,147 +98,87 @@ function listUnder(lines: string[], heading: string): string[] {
   return lines.slice(start + 1, end < 0 ? undefined : end);
 }
 
-describe('what changed since the previous run', () => {
-  test('three runs on one pull request: A and B fail; then B and C; then nothing', async () => {
+describe('what changed since the base branch', () => {
+  test("three pushes of a pull request each compare with main's result, never with the pull request's own earlier push", async () => {
+    await runOnMain([...failed('B'), ...passed('A', 'C')]);
     const first = await runOnPullRequest([...failed('A', 'B'), ...passed('C')], commit('1'));
-    expect(first.outputs).toMatchObject({ 'new-failures': '', fixed: '', success: 'false' });
-    expect(visibleLines(first.body)[0]).toBe('❌ Test run failed');
-
-    const second = await runOnPullRequest([...failed('B', 'C'), ...passed('A')], commit('2'));
-    expect(second.outputs).toMatchObject({ 'new-failures': '1', fixed: '1', success: 'false' });
-    const seen = visibleLines(second.body);
-    expect(seen[0]).toBe('❌ Test run failed · 1 new failure, 1 fixed');
-    expect(listUnder(seen, '🆕 New failures')).toEqual(['🆕 ❌ FAILED · C']);
-    expect(listUnder(seen, 'Still failing')).toEqual(['❌ FAILED · B']);
-    expect(listUnder(seen, 'Fixed')).toEqual(['✅ A']);
-    expect(second.log).toContain('Compared with the previous run of this target: 1 new failure, 1 fixed.');
+    expect(first.outputs).toMatchObject({ 'new-failures': '1', fixed: '0', success: 'false' });
+    const seen = visibleLines(first.body);
+    expect(seen[0]).toBe('❌ Test run failed · 1 new failure, 0 flaky on main, 1 failing on main, 0 fixed');
+    expect(seen).toContain('Compared with main at aaaaaaa (the base branch).');
+    expect(listUnder(seen, '🆕 New failures')).toEqual(['🆕 ❌ FAILED · A · ✅❌']);
+    expect(listUnder(seen, 'Failing on main')).toEqual([
+      '❌ FAILED · B · failing on main since aaaaaaa, 1 result · ❌❌',
+    ]);
     // the job summary says the same
-    const summary = visibleLines(second.summary);
+    const summary = visibleLines(first.summary);
     expect(summary).toContain(
-      'Compared with the previous run of this target: 1 new failure, 1 fixed, 1 still failing',
+      'Compared with main at aaaaaaa (the base branch): 1 new failure, 0 flaky on main, 1 failing on main, 0 fixed',
     );
-    expect(listUnder(summary, '🆕 New failures')).toEqual(['🆕 ❌ FAILED · C']);
-    expect(listUnder(summary, 'Still failing')).toEqual(['❌ FAILED · B']);
-    expect(listUnder(summary, 'Fixed')).toEqual(['✅ A']);
+    expect(listUnder(summary, '🆕 New failures')).toEqual(['🆕 ❌ FAILED · A · ✅❌']);
+
+    // A still fails on the next push: still new, main never failed it
+    const second = await runOnPullRequest([...failed('A'), ...passed('B', 'C')], commit('2'));
+    expect(second.outputs).toMatchObject({ 'new-failures': '1', fixed: '1', success: 'false' });
+    expect(listUnder(visibleLines(second.body), 'Fixed')).toEqual(['✅ B']);
 
     const third = await runOnPullRequest(passed('A', 'B', 'C'), commit('3'));
-    expect(third.outputs).toMatchObject({ 'new-failures': '0', fixed: '2', success: 'true' });
-    const seenThen = visibleLines(third.body);
-    expect(seenThen[0]).toBe('✅ Test run passed · 0 new failures, 2 fixed');
-    expect(listUnder(seenThen, 'Fixed')).toEqual(['✅ B', '✅ C']);
-    expect(listUnder(seenThen, '🆕 New failures')).toEqual([]);
+    expect(third.outputs).toMatchObject({ 'new-failures': '0', fixed: '1', success: 'true' });
+    expect(visibleLines(third.body)[0]).toBe(
+      '✅ Test run passed · 0 new failures, 0 flaky on main, 0 failing on main, 1 fixed',
+    );
   });
 
   test('the new failures are visible at a glance: in the heading and listed first, above the fold', async () => {
     const known = Array.from({ length: 25 }, (_, i) => `known failure ${i}`);
-    await runOnPullRequest(failed(...known), commit('1'));
+    await runOnMain(failed(...known));
     const { body } = await runOnPullRequest(
       [...failed(...known), ...failed('Checkout applies the discount')],
-      commit('2'),
+      commit('1'),
     );
     const seen = visibleLines(body);
     const fold = seen.slice(0, FOLD_LINES);
-    expect(fold[0]).toBe('❌ Test run failed · 1 new failure, 0 fixed');
-    expect(fold).toContain('🆕 ❌ FAILED · Checkout applies the discount');
-    expect(seen.indexOf('🆕 New failures')).toBeLessThan(seen.indexOf('Still failing'));
-    // the hidden digests are hidden
-    expect(seen.join('\n')).not.toMatch(/digest|baseline|failing=/);
+    expect(fold[0]).toBe('❌ Test run failed · 1 new failure, 0 flaky on main, 25 failing on main, 0 fixed');
+    expect(fold).toContain('🆕 ❌ FAILED · Checkout applies the discount · ✅❌');
+    expect(seen.indexOf('🆕 New failures')).toBeLessThan(seen.indexOf('Failing on main'));
+    // the hidden lines stay hidden
+    expect(seen.join('\n')).not.toMatch(/<!--|v=1|of=|commit=/);
   });
 
-  test("a re-run of the same commit compares with that commit's result as it was before the re-run", async () => {
-    await runOnPullRequest(failed('A'), commit('1'));
-    const attempt1 = await runOnPullRequest(failed('A', 'C'), commit('2'), { 'fail-on': 'new' });
+  test("a re-run of the pull request's commit compares with main again, not with its first attempt", async () => {
+    await runOnMain(passed('A'));
+    const attempt1 = await runOnPullRequest(failed('A'), commit('1'), { 'fail-on': 'new' });
     expect(attempt1.outputs).toMatchObject({ 'new-failures': '1', success: 'false' });
-    // the commit's one check run holds the first attempt's result, read before the re-run rewrote it
-    const attempt2 = await runOnPullRequest([...failed('A', 'D'), ...passed('C')], commit('2'), {
-      'fail-on': 'new',
-    });
-    expect(attempt2.outputs).toMatchObject({ 'new-failures': '1', fixed: '1', success: 'false' });
-    expect(attempt2.log).toContain(
-      'Compared with the previous run of this commit (this is a re-run): 1 new failure, 1 fixed.',
-    );
-    expect(gh.checkRuns(PR.owner, PR.repo, commit('2'))).toHaveLength(1);
-    // the next push compares with this commit's latest run: D is known by then
-    const next = await runOnPullRequest(failed('A', 'D'), commit('3'), { 'fail-on': 'new' });
-    expect(next.outputs).toMatchObject({ 'new-failures': '0', success: 'true' });
+    const attempt2 = await runOnPullRequest(failed('A'), commit('1'), { 'fail-on': 'new' });
+    expect(attempt2.outputs).toMatchObject({ 'new-failures': '1', success: 'false' });
+    expect(gh.checkRuns(PR.owner, PR.repo, commit('1'))).toHaveLength(1);
   });
 
-  test("an earlier comment naming no commit, a commit without a result, or another app's result: nothing to compare with", async () => {
-    const marker = '<!-- test-run-action mode=project project=proj-1 -->';
-    const named = `${marker}\n### ❌ Test run failed\n<!-- test-run-action commit=${commit('1')} -->`;
-    const cases: [SeedComment, boolean, string][] = [
-      [
-        { body: `${marker}\n### ❌ Test run failed\nwritten before the commit line` },
-        false,
-        'the earlier comment names no commit it reported',
-      ],
-      [
-        { body: named },
-        false,
-        "the commit it last reported, 1111111, has no result of 'Test run: project proj-1'",
-      ],
-      [
-        { body: named },
-        true,
-        "the commit it last reported, 1111111, has no result of 'Test run: project proj-1'",
-      ],
-    ];
-    for (const [seed, forged, why] of cases) {
-      await gh.stop();
-      gh = await GitHubSimulator.start();
-      gh.seedComments(PR.owner, PR.repo, PR.number, [seed]);
-      if (forged) {
-        // A digest that knows A fails, in a check run of the right name written by another app.
-        const summary = `<!-- test-run-action check mode=project project=proj-1 of=pull-request -->\n${digestLine(digestOf(makeOutcome([{ title: 'A', status: 'FAILED' }]).testCases, commit('1')))}`;
-        gh.seedCheckRun({
-          owner: PR.owner,
-          repo: PR.repo,
-          headSha: commit('1'),
-          name: 'Test run: project proj-1',
-          app: OTHER_APP,
-          output: { title: 'x', summary },
-        });
-      }
-      const result = await runOnPullRequest(failed('A'), commit('2'), { 'fail-on': 'new' });
-      expect([seed.body, result.outputs['new-failures'], result.outputs.success]).toEqual([
-        seed.body,
-        '',
-        'false',
-      ]);
-      expect(result.body).toContain('1 of 1 test case failed');
-      expect(result.log).toContain(
-        `fail-on is 'new', but there is nothing to compare with (${why}): any failure fails the step.`,
-      );
-      expect(annotations(result.log, 'warning')).toEqual([]);
-    }
-  });
-
-  test('20,000 failing test cases in the earlier run: a partial comparison, and the body within the limit', async () => {
-    const many = Array.from({ length: 20_000 }, (_, i) => `failure number ${i} ${'x'.repeat(40)}`);
-    await runOnPullRequest(failed(...many), commit('1'));
+  test('10,000 failing test cases on main and on the pull request: the body within the limit, every failure known', async () => {
+    const many = Array.from({ length: 10_000 }, (_, i) => `failure number ${i} ${'x'.repeat(40)}`);
+    await runOnMain(failed(...many));
     const second = await runOnPullRequest(
       [...failed(...many), ...failed('a brand new failure')],
-      commit('2'),
+      commit('1'),
       {
         'fail-on': 'new',
       },
     );
     expect(second.body.length).toBeLessThanOrEqual(MAX_BODY_LENGTH);
     const seen = visibleLines(second.body);
-    expect(seen[0]).toMatch(/^❌ Test run failed · [01] new failures?, 0 fixed \(compared in part\)$/);
-    expect(seen.join('\n')).toContain(
-      'Compared in part: the previous result had more failing test cases than its digest holds',
+    expect(seen[0]).toMatch(
+      /^❌ Test run failed · \d+ new failures?, 0 flaky on main, \d+ failing on main, 0 fixed$/,
     );
-    // some failures cannot be known from a digest that holds 1,590 titles: the gate stays shut
+    // a failure past what main's record holds counts as new: the gate stays shut
     expect(second.outputs.success).toBe('false');
-    expect(Number(second.outputs['new-failures'])).toBeLessThanOrEqual(1);
+    expect(Number(second.outputs['new-failures'])).toBeGreaterThanOrEqual(1);
   });
 });
 
 describe("fail-on: 'new'", () => {
   test('known failures are reported but do not fail the step; the status stays the run’s', async () => {
-    await runOnPullRequest(failed('A', 'B'), commit('1'));
-    const result = await runOnPullRequest([...failed('B'), ...passed('A')], commit('2'), {
+    await runOnMain(failed('A', 'B'));
+    const result = await runOnPullRequest([...failed('B'), ...passed('A')], commit('1'), {
       'fail-on': 'new',
     });
     expect(result.outputs).toMatchObject({
@@ -221,40 +189,52 @@ describe("fail-on: 'new'", () => {
     });
     expect(result.exitCode).toBe(0);
     expect(result.log).toContain(
-      "1 test case failed as in the previous run of this target: with fail-on 'new', known failures do not fail the step.",
+      "1 test case failed as in main at aaaaaaa (the base branch): with fail-on 'new', known failures do not fail the step.",
     );
-    // still reported: its annotation and its place in the comment
+    // still reported: its annotation and its place in the comment, under a heading without ❌
     expect(annotations(result.log, 'error').join('\n')).toContain('B');
-    expect(listUnder(visibleLines(result.body), 'Still failing')).toEqual(['❌ FAILED · B']);
+    const seen = visibleLines(result.body);
+    expect(seen[0]).toBe(
+      '⚠️ Test run failed, no new failures · 0 new failures, 0 flaky on main, 1 failing on main, 1 fixed',
+    );
+    expect(listUnder(seen, 'Failing on main')).toEqual([
+      '❌ FAILED · B · failing on main since aaaaaaa, 1 result · ❌❌',
+    ]);
   });
 
   test('a new failure fails the step, saying so, with the link to the run', async () => {
-    await runOnPullRequest(failed('A'), commit('1'));
-    const result = await runOnPullRequest(failed('A', 'C'), commit('2'), {
+    await runOnMain(failed('A'));
+    const result = await runOnPullRequest(failed('A', 'C'), commit('1'), {
       'fail-on': 'new',
       'dashboard-url': 'https://app.example.com/{projectId}/runs/{runId}',
     });
     expect(result.outputs).toMatchObject({ success: 'false', 'new-failures': '1' });
     expect(annotations(result.log, 'error')).toContain(
-      "::error::Project run run-1: 1 test case failed that did not fail in the previous run of this target (2 failing in all; fail-on is 'new'). The service's page for the run: https://app.example.com/proj-1/runs/run-1",
+      "::error::Project run run-1: 1 test case failed that did not fail in main at aaaaaaa (the base branch) (2 failing in all; fail-on is 'new'). The service's page for the run: https://app.example.com/proj-1/runs/run-1",
     );
   });
 
-  test('with nothing to compare with, it falls back to any and says why', async () => {
-    const result = await runOnPullRequest(failed('A'), commit('1'), { 'fail-on': 'new' });
-    expect(result.outputs.success).toBe('false');
-    expect(result.log).toContain(
-      "fail-on is 'new', but there is nothing to compare with (this is the first run of this target on the pull request): any failure fails the step.",
+  test('with nothing to compare with, every failure counts and it says why and how to get a baseline', async () => {
+    const first = await runOnPullRequest(failed('A'), commit('1'), { 'fail-on': 'new' });
+    expect(first.outputs).toMatchObject({ success: 'false', 'new-failures': '' });
+    expect(first.log).toContain(
+      "fail-on is 'new', but there is nothing to compare with (main has no result of 'Test run: project proj-1' at or before the merge base aaaaaaa): every failure counts. A push or scheduled run of the base branch records a result to compare with.",
     );
+    expect(visibleLines(first.body)).toContain(
+      "Nothing to compare with: main has no result of 'Test run: project proj-1' at or before the merge base aaaaaaa.",
+    );
+    // the pull request's own earlier run is no baseline: the same failure on the next push still counts
+    const second = await runOnPullRequest(failed('A'), commit('2'), { 'fail-on': 'new' });
+    expect(second.outputs).toMatchObject({ success: 'false', 'new-failures': '' });
   });
 
   test('a run that did not finish fails the step even when every failure is known', async () => {
-    await runOnPullRequest(failed('A'), commit('1'));
+    await runOnMain(failed('A'));
     const sim = await Simulator.start({ project: { statuses: ['INTERRUPTED'], testCases: failed('A') } });
     try {
       const result = await runInProcess(
         projectInputs(sim, { 'pr-comment': 'always', 'github-token': DEFAULT_TOKEN, 'fail-on': 'new' }),
-        { clock: virtualClock(), env: pullRequestEnv(commit('2')) },
+        { clock: virtualClock(), env: pullRequestEnv(commit('1')) },
       );
       expect(result.outputs).toMatchObject({ status: 'INTERRUPTED', success: 'false', 'new-failures': '0' });
     } finally {

@@ -63,6 +63,16 @@ describe('settings', () => {
     expect(isLoopbackHost(new URL(`http://${host}/`).hostname)).toBe(false);
   });
 
+  test('two targets with one check name are an input error: the name is the identity of a result', async () => {
+    const inputs = { 'project-id': 'a\nb', 'check-name': 'E2E\nE2E' };
+    await expect(readSettings(reader(inputs), {})).rejects.toThrow(
+      "Input 'check-name' names 'E2E' twice: the check name is a target's identity, so each target needs its own.",
+    );
+    await expect(
+      readSettings(reader({ ...inputs, 'check-name': 'E2E a\nE2E b' }), {}),
+    ).resolves.toBeDefined();
+  });
+
   test('base-url keeps its path prefix and loses its trailing slash', async () => {
     const settings = await readSettings(reader({ 'base-url': 'https://tests.example.com/api/' }), {});
     expect(settings.baseUrl).toBe('https://tests.example.com/api');

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
+import { visibleLines } from './helpers/gfm.js';
 import { runInProcess, virtualClock } from './helpers/in-process.js';
 import { StandInCloudflared } from './simulator/cloudflared-stand-in.js';
 import {
@@ -10,7 +11,7 @@ import {
   pullRequestEventFile,
   SAMPLE_PULL_REQUEST,
 } from './simulator/github.js';
-import { eventFile } from './simulator/github-events.js';
+import { eventFile, pushToMainEnv } from './simulator/github-events.js';
 import { DEFAULT_API_KEY, type SimTestCase, Simulator } from './simulator/simulator.js';
 
 /** Several targets in one step: started together, polled together, reported together. */
@@ -213,26 +214,36 @@ describe('several targets in one step', () => {
     }
   });
 
-  test("the pull request's one comment has a section per target, each compared with its own earlier result, a matrix's too", async () => {
-    const gh = await GitHubSimulator.start();
+  test("the pull request's one comment has a section per target, each compared with main's result of that target", async () => {
     const { owner, repo, number } = SAMPLE_PULL_REQUEST;
+    const main = 'a'.repeat(40);
+    const heads = ['1', '2'].map((digit) => digit.repeat(40));
+    const graph = {
+      commits: [
+        { owner, repo, sha: main, parents: [] },
+        ...heads.map((sha) => ({ owner, repo, sha, parents: [main] })),
+      ],
+      branches: [{ owner, repo, name: 'main', sha: main }],
+    };
+    const gh = await GitHubSimulator.start(graph);
     const comments = () => gh.comments(owner, repo, number);
-    /** A push of the pull request (its head moves to `head`), testing these suites. */
-    const onPullRequest = (head: string, suites: Record<string, SimTestCase[]>, ids: string) => {
-      const headSha = head.padEnd(40, '0');
-      gh.setScenario({ pulls: [{ ...SAMPLE_PULL_REQUEST, headSha }] });
+    const ids = 'checkout\nsearch';
+    const extra = {
+      'test-suite-id': ids,
+      'pr-comment': 'always',
+      'github-token': DEFAULT_TOKEN,
+      'fail-on': 'new',
+    };
+    const suites = (byId: Record<string, SimTestCase[]>) =>
       sim.setScenario({
-        suites: Object.fromEntries(Object.entries(suites).map(([id, testCases]) => [id, { testCases }])),
+        suites: Object.fromEntries(Object.entries(byId).map(([id, testCases]) => [id, { testCases }])),
       });
-      const extra = {
-        'test-suite-id': ids,
-        'pr-comment': 'always',
-        'github-token': DEFAULT_TOKEN,
-        'fail-on': 'new',
-      };
+    /** A push of the pull request (its head moves to `headSha`). */
+    const onPullRequest = (headSha: string) => {
+      gh.setScenario({ ...graph, pulls: [{ ...SAMPLE_PULL_REQUEST, headSha, baseRef: 'main' }] });
       const env = {
         GITHUB_EVENT_NAME: 'pull_request',
-        GITHUB_EVENT_PATH: pullRequestEventFile({ ...SAMPLE_PULL_REQUEST, headSha }),
+        GITHUB_EVENT_PATH: pullRequestEventFile({ ...SAMPLE_PULL_REQUEST, headSha, baseSha: main }),
         GITHUB_API_URL: gh.url,
         GITHUB_REPOSITORY: `${owner}/${repo}`,
       };
@@ -240,32 +251,25 @@ describe('several targets in one step', () => {
     };
     try {
       sim = await Simulator.start();
-      // A matrix wrote a comment per target.
-      await onPullRequest('1', { checkout: failed('X') }, 'checkout');
-      await onPullRequest('1', { search: failed('Y') }, 'search');
-      expect(comments()).toHaveLength(2);
-      // Moved to one step: each target compares with its matrix comment; Z is new, X and Y known.
-      const step = await onPullRequest(
-        '2',
-        { checkout: failed('X', 'Z'), search: failed('Y') },
-        'checkout\nsearch',
-      );
+      // main's push tests both suites in one step: a result per target.
+      suites({ checkout: failed('X'), search: failed('Y') });
+      await runInProcess(inputs(extra), { env: pushToMainEnv(gh.url, main) });
+      // The pull request: Z is new on checkout; X and Y fail on main too.
+      suites({ checkout: failed('X', 'Z'), search: failed('Y') });
+      const step = await onPullRequest(heads[0] as string);
       expect(step.outputs).toMatchObject({ success: 'false', 'new-failures': '1' });
-      const [mine] = comments().filter(({ body }) => body?.includes('<!-- test-run-action step '));
+      const [mine] = comments();
       expect(mine?.body).toContain(
         '<!-- test-run-action step [mode=suite suite=checkout] [mode=suite suite=search] -->',
       );
-      expect(mine?.body).toContain('<!-- test-run-action section mode=suite suite=checkout -->');
-      expect(mine?.body).toContain('<!-- test-run-action section mode=suite suite=search -->');
-      expect(comments()).toHaveLength(3);
-      // The next push reads each target's section of the step's comment: Z is known by then.
-      const next = await onPullRequest(
-        '3',
-        { checkout: failed('X', 'Z'), search: failed('Y') },
-        'checkout\nsearch',
-      );
-      expect(next.outputs).toMatchObject({ success: 'true', 'new-failures': '0' });
-      expect(comments()).toHaveLength(3);
+      expect(visibleLines(mine?.body ?? '').filter((line) => line.includes('Test run failed'))).toEqual([
+        '❌ Test run failed · 1 new failure, 0 flaky on main, 1 failing on main, 0 fixed',
+        '⚠️ Test run failed, no new failures · 0 new failures, 0 flaky on main, 1 failing on main, 0 fixed',
+      ]);
+      // The next push compares with main again: Z is still new, whatever the comment said.
+      const next = await onPullRequest(heads[1] as string);
+      expect(next.outputs).toMatchObject({ success: 'false', 'new-failures': '1' });
+      expect(comments()).toHaveLength(1);
       expect(next.outputs['comment-url']).toBe(mine?.html_url);
     } finally {
       await gh.stop();

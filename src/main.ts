@@ -6,16 +6,16 @@ import {
   type Settings,
   type StepSettings,
 } from './inputs/settings.js';
-import { deploymentNotReady } from './inputs/workflow-run.js';
+import { commitTested, deploymentNotReady } from './inputs/workflow-run.js';
 import { annotate } from './report/annotations.js';
 import { writeReports } from './report/index.js';
 import type { RunOutcome } from './report/outcome.js';
 import { findBaseline } from './run/baseline.js';
-import { CheckRunWriter } from './run/check-runs.js';
-import { judgeAgainst } from './run/compare.js';
+import { CheckRunWriter, checkRunName } from './run/check-runs.js';
 import { openStep, type StepContext } from './run/github-client.js';
 import { runTargets } from './run/index.js';
-import { type EarlierComment, openPullRequestThread } from './run/pr-comment.js';
+import { judgeAgainst } from './run/judgment.js';
+import { openPullRequestThread } from './run/pr-comment.js';
 import { findPullRequests, withPullRequestNote } from './run/pull-requests.js';
 import { JobCancellation } from './run/signals.js';
 import { STATE } from './run/state.js';
@@ -82,11 +82,12 @@ async function runAndJudge(settings: StepSettings, step: StepContext, opened: Op
   opened.checks = checks;
   const ran = await runTargets(targets, step, async (index, started) => checks[index]?.started(started));
   const thread = await openPullRequestThread(ran, settings, found, step);
+  const commit = commitTested(settings.workflow);
   const outcomes = await Promise.all(
     ran.map(async (outcome, index) => {
       const target = targets[index] as Settings;
-      const earlier = thread.earlier[index] as EarlierComment;
-      return judgeAgainst(outcome, await findBaseline(target, found, outcome, earlier, step), target);
+      const baseline = await findBaseline(target, found, step);
+      return judgeAgainst(outcome, baseline, target, { of: found.of, commit, name: checkRunName(target) });
     }),
   );
   // Completed before the reports, so that the outputs carry each check run's URL.

@@ -50,7 +50,7 @@ describe.each(nodeBinaries())('where the comment goes, dist/index.js on $name', 
   const preview = (sha: string) => deploymentStatusEvent({ repository: REPO, sha });
   const comments = (number: number) => gh.comments('octo', 'shop', number);
 
-  test('deployment_status, two pushes with fail-on: new: the comment names each commit, the new failure fails the step', async () => {
+  test('deployment_status, two pushes with fail-on: new, main never tested: the comment names each commit, every failure fails the step', async () => {
     await start([OURS], failing('checkout'));
     const first = await run('deployment_status', preview(HEAD), { 'fail-on': 'new' });
     expect([first.code, first.outputs['comment-url']]).toEqual([1, comments(7)[0]?.html_url]);
@@ -60,9 +60,10 @@ describe.each(nodeBinaries())('where the comment goes, dist/index.js on $name', 
     gh.setScenario({ pulls: [{ ...OURS, headSha: pushed }] });
     sim.setScenario({ project: failing('checkout', 'search') });
     const second = await run('deployment_status', preview(pushed), { 'fail-on': 'new' });
-    expect([second.code, second.outputs['new-failures'], second.outputs.fixed]).toEqual([1, '1', '0']);
+    // the first preview is no baseline: with nothing to compare with, every failure counts
+    expect([second.code, second.outputs['new-failures'], second.outputs.fixed]).toEqual([1, '', '']);
     expect(comments(7)).toHaveLength(1);
-    expect(comments(7)[0]?.body).toContain('### ❌ Test run failed · 1 new failure, 0 fixed');
+    expect(comments(7)[0]?.body).toContain('### ❌ Test run failed\n');
     expect(comments(7)[0]?.body).toContain('Commit <code>beef333</code>');
   });
 

@@ -1,10 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { afterEach, beforeEach, jest } from '@jest/globals';
-import { digestOf } from '../../src/report/digest.js';
 import type { RunOutcome } from '../../src/report/outcome.js';
+import { nextRecord } from '../../src/report/record.js';
 import { judge } from '../../src/report/test-case-status.js';
-import { compareRuns } from '../../src/run/compare.js';
 import { finishedOutcome } from '../../src/run/conclude.js';
+import { judgeAgainst } from '../../src/run/judgment.js';
 import type { TestCaseResult } from '../../src/service/run-driver.js';
 import { makeRunnerFiles, readKeyValueFile, readSummary } from '../helpers/runner-files.js';
 
@@ -135,14 +135,32 @@ export function threeTargets(): RunOutcome[] {
     durationMs: undefined,
     message: 'Could not start the project run of proj-3: HTTP 503.',
   });
-  const previous = (testCases: TestCaseResult[]) => digestOf(makeOutcome(testCases).testCases, undefined);
-  passed.comparison = compareRuns(passed.testCases, {
-    digest: previous(cases(1, 'FAILED', 'PASSED')),
-    against: 'main',
+  return [
+    judgedAgainst(passed, cases(1, 'FAILED', 'PASSED')),
+    judgedAgainst(failing, [{ title: 'PASSED 1', status: 'FAILED' }]),
+    errored,
+  ];
+}
+
+/** The base branch's record of one earlier run of `then`, as its check run carries it. */
+export function recordOfRun(then: TestCaseResult[], commit = 'b'.repeat(40)) {
+  const testCases = then.map(({ title, status }) => ({ title, status: status ?? undefined }));
+  const run = { commit, testCases };
+  const context = { of: 'branch' as const, name: 'Test run', window: 20, quarantine: [] };
+  return nextRecord(undefined, run, context) as NonNullable<ReturnType<typeof nextRecord>>;
+}
+
+/** `outcome` judged against `main`, whose one earlier result is `then`. */
+export function judgedAgainst(
+  outcome: RunOutcome,
+  then: TestCaseResult[],
+  failOn: 'any' | 'new' = 'any',
+): RunOutcome {
+  const baseline = { kind: 'found' as const, record: recordOfRun(then), against: 'main', base: 'main' };
+  const settings = { failOn, history: 20, quarantine: [] };
+  return judgeAgainst(outcome, baseline, settings, {
+    of: 'pull-request',
+    name: 'Test run',
+    commit: 'c'.repeat(40),
   });
-  failing.comparison = compareRuns(failing.testCases, {
-    digest: previous([{ title: 'PASSED 1', status: 'FAILED' }]),
-    against: 'main',
-  });
-  return [passed, failing, errored];
 }

@@ -1,4 +1,7 @@
-import { COMMENT_MAX_CHARS, commentMarker, renderComment } from '../../src/report/pr-comment.js';
+import { COMMENT_MAX_CHARS, renderComment, stepMarker } from '../../src/report/pr-comment.js';
+
+const commentMarker = (outcome: Parameters<typeof stepMarker>[0][number]) => stepMarker([outcome]);
+
 import { clearSecrets, registerSecret } from '../../src/runner/secrets.js';
 import { renderedLinks, visibleLines } from '../helpers/gfm.js';
 import { decodeEntities } from '../helpers/html.js';

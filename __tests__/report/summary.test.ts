@@ -259,7 +259,9 @@ describe('job summary of several targets', () => {
       '⚠️ Could not learn the outcome of the test run: project proj-3',
     ]);
     expect(summary).not.toMatch(/<h2>.*Test run/);
-    expect(summary).toContain('<h4>Compared with main: 1 new failure, 1 fixed, 0 still failing</h4>');
+    expect(summary).toContain(
+      '<h4>Compared with main: 1 new failure, 0 flaky on main, 0 failing on main, 1 fixed</h4>',
+    );
     expect(summary).toContain('<p>Could not start the project run of proj-3: HTTP 503.</p>');
     // The third target reported no test case: two tables of test cases, the failing row first.
     expect(sections.map(({ rows }) => rows.map((row) => row[1]))).toEqual([
@@ -327,16 +329,17 @@ describe('job summary of several targets', () => {
     const outcomes = Array.from({ length: 20 }, () => {
       const outcome = makeOutcome(cases(120, 'FAILED', '|'.repeat(200)));
       const [a, b, c, d] = [0, 30, 60, 90].map((start) => outcome.testCases.slice(start, start + 30));
-      const comparison = {
+      const judgment = {
         against: 'main',
+        base: 'main',
         newFailures: a ?? [],
-        stillFailing: b ?? [],
-        notCompared: c ?? [],
+        failing: b ?? [],
+        flaky: c ?? [],
+        quarantined: [],
         fixed: d ?? [],
         partial: false,
-        flaky: [],
       };
-      return { ...outcome, comparison };
+      return { ...outcome, judgment };
     });
     const summary = renderSummary(outcomes, { junitWritten: false });
     expect(Buffer.byteLength(summary)).toBeLessThan(SUMMARY_BUDGET_BYTES);

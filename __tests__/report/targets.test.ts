@@ -146,14 +146,19 @@ describe('outputs', () => {
   });
 
   it('new-failures and fixed stay empty when no target was compared', async () => {
-    const outcomes = threeTargets().map(({ comparison, ...outcome }) => outcome);
+    const outcomes = threeTargets().map(({ judgment, ...outcome }) => outcome);
     await writeReports(outcomes, { summary: false, resultsDir: files.dir });
     expect(files.readOutputs()).toMatchObject({ 'new-failures': '', fixed: '' });
   });
 
   it('logs each target by name and run, its failing test cases under it', async () => {
-    await writeReports(threeTargets(), { summary: false, resultsDir: files.dir });
-    const lines = stdout.lines().filter((line) => !line.startsWith('::'));
+    const outcomes = threeTargets();
+    const judged = stdout.lines().length;
+    await writeReports(outcomes, { summary: false, resultsDir: files.dir });
+    const lines = stdout
+      .lines()
+      .slice(judged)
+      .filter((line) => !line.startsWith('::'));
     expect(lines).toEqual([
       'project proj-1, run run-1: 3 test cases: 3 passed, 0 failed, 0 flaky, 0 skipped',
       'Checkout, run run-2: 3 test cases: 2 passed, 1 failed, 0 flaky, 0 skipped',

@@ -1,7 +1,8 @@
 /**
- * Two pushes on a pull request, the action's dist/index.js run for each as the runner runs it,
- * against the service simulator and the GitHub simulator: the first push fails two test cases, the
- * second fixes one, still fails the other, and breaks a third. What it leaves is what the README's
+ * main's push, then two pushes on a pull request, the action's dist/index.js run for each as the
+ * runner runs it, against the service simulator and the GitHub simulator: main times out on the
+ * payment page; the pull request's first push fails two test cases, the second fixes one, still
+ * fails the other (as main does), and breaks a third. What it leaves is what the README's
  * pictures show (`npm run screenshots`) and what `npm start` prints last.
  */
 import { runDist } from '../helpers/dist-runner.js';
@@ -11,7 +12,7 @@ import {
   pullRequestEventFile,
   SAMPLE_PULL_REQUEST,
 } from '../simulator/github.js';
-import { deploymentStatusEvent, eventFile } from '../simulator/github-events.js';
+import { deploymentStatusEvent, eventFile, pushToMainEnv } from '../simulator/github-events.js';
 import { DEFAULT_API_KEY, type SimTestCase, Simulator } from '../simulator/simulator.js';
 
 const PR = SAMPLE_PULL_REQUEST;
@@ -53,14 +54,27 @@ export interface Story {
 }
 
 export async function pullRequestStory(): Promise<Story> {
-  const gh = await GitHubSimulator.start();
+  // main's head, tested on its push, and the pull request's two pushes on top of it
+  const main = 'ba5e'.padEnd(40, '0');
+  const heads = ['1', '2'].map((digit) => digit.repeat(7).padEnd(40, 'a'));
+  const repository = { owner: PR.owner, repo: PR.repo };
+  const graph = {
+    commits: [
+      { ...repository, sha: main, parents: [] },
+      ...heads.map((sha, i) => ({ ...repository, sha, parents: [i === 0 ? main : (heads[0] as string)] })),
+    ],
+    branches: [{ ...repository, name: 'main', sha: main }],
+  };
+  const gh = await GitHubSimulator.start(graph);
   try {
+    await runStep(gh, mainPushes[3] as SimTestCase[], 0, {
+      ...pushToMainEnv(gh.url, main),
+      GITHUB_RUN_ID: '7700',
+    });
     let last: Awaited<ReturnType<typeof runDist>> | undefined;
     for (const [push, testCases] of [firstPush, secondPush].entries()) {
-      const headSha = String(push + 1)
-        .repeat(7)
-        .padEnd(40, 'a');
-      last = await runPush(gh, testCases, headSha, push + 1);
+      gh.setScenario({ ...graph, pulls: [{ ...PR, headSha: heads[push] as string, baseRef: 'main' }] });
+      last = await runPush(gh, testCases, heads[push] as string, push + 1);
     }
     const [comment] = gh.comments(PR.owner, PR.repo, PR.number);
     if (!comment?.body || !last) throw new Error('the story left no comment');
@@ -106,10 +120,9 @@ async function runStep(
 }
 
 function runPush(gh: GitHubSimulator, testCases: SimTestCase[], headSha: string, runNumber: number) {
-  gh.setScenario({ pulls: [{ ...PR, headSha }] });
   return runStep(gh, testCases, runNumber, {
     GITHUB_EVENT_NAME: 'pull_request',
-    GITHUB_EVENT_PATH: pullRequestEventFile({ ...PR, headSha }),
+    GITHUB_EVENT_PATH: pullRequestEventFile({ ...PR, headSha, baseSha: 'ba5e'.padEnd(40, '0') }),
     GITHUB_HEAD_REF: PR.headRef,
     GITHUB_REF_NAME: `${PR.number}/merge`,
     GITHUB_RUN_ID: String(7_700 + runNumber),

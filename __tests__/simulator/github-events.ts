@@ -127,6 +127,10 @@ export function pushToMainEnv(apiUrl: string, commit: string): Record<string, st
     GITHUB_SHA: commit,
     GITHUB_REF_NAME: 'main',
     GITHUB_REF_TYPE: 'branch',
-    GITHUB_EVENT_PATH: eventFile({ ref: 'refs/heads/main', after: commit }),
+    GITHUB_EVENT_PATH: eventFile({
+      ref: 'refs/heads/main',
+      after: commit,
+      repository: repository('octo/shop', REPOSITORY_ID),
+    }),
   };
 }

@@ -196,6 +196,12 @@ function checkNameLines(input: InputReader, targets: number): (string | undefine
   if (value === '') return Array.from({ length: targets }, () => undefined);
   const names = value.split('\n').map((name) => name.trim());
   const tooLong = names.find((name) => name === '' || name.length > CHECK_NAME_MAX_CHARS);
+  const twice = names.find((name, index) => names.indexOf(name) !== index);
+  if (twice !== undefined) {
+    throw new InputError(
+      `Input 'check-name' names ${shown(twice)} twice: the check name is a target's identity, so each target needs its own.`,
+    );
+  }
   if (names.length === targets && tooLong === undefined) return names;
   const each = targets === 1 ? 'one line' : `${targets} lines, one per target in the targets' order,`;
   throw new InputError(

@@ -36,6 +36,8 @@ interface EventCommit {
   head?: string;
   /** workflow_run: the triggering run was a push, schedule or dispatch of this repository's own branch. */
   ofBranch?: boolean;
+  /** workflow_run: the triggering run's branch. */
+  branch?: string;
 }
 
 /** The events on which a run tests a branch itself, not a pull request: their results may be a baseline. */
@@ -93,7 +95,7 @@ function readEventCommit(env: NodeJS.ProcessEnv): EventCommit | undefined {
     BRANCH_EVENTS.includes(String(run('event'))) &&
     typeof here === 'number' &&
     run('head_repository', 'id') === here;
-  return { sha, pullRequests, head: owner && branch ? `${owner}:${branch}` : undefined, ofBranch };
+  return { sha, pullRequests, head: owner && branch ? `${owner}:${branch}` : undefined, ofBranch, branch };
 }
 
 /** merge_group: the queue's temporary commit, tested, and the base branch's commit it was built on. */
@@ -101,7 +103,9 @@ function readMergeGroup(env: NodeJS.ProcessEnv): WorkflowRun['mergeGroup'] {
   if (env.GITHUB_EVENT_NAME !== 'merge_group') return undefined;
   const payload = readPayload(env);
   const headSha = text(at(payload, 'merge_group', 'head_sha'));
-  return headSha ? { headSha, baseSha: text(at(payload, 'merge_group', 'base_sha')) } : undefined;
+  const queue = /^gh-readonly-queue\/(.+)\/pr-/.exec(env.GITHUB_REF_NAME ?? '')?.[1];
+  const baseBranch = text(at(payload, 'merge_group', 'base_ref'))?.replace(/^refs\/heads\//, '') ?? queue;
+  return headSha ? { headSha, baseSha: text(at(payload, 'merge_group', 'base_sha')), baseBranch } : undefined;
 }
 
 /** The run of the workflow this step is in, as the runner's variables and event payload tell it; fields are undefined outside a runner. */
@@ -120,7 +124,9 @@ export interface WorkflowRun {
   stepId?: string;
   pullRequest?: PullRequestRef;
   eventCommit?: EventCommit;
-  mergeGroup?: { headSha: string; baseSha?: string };
+  mergeGroup?: { headSha: string; baseSha?: string; baseBranch?: string };
+  /** The repository's default branch, as the event payload names it. */
+  defaultBranch?: string;
   /** The workflow's file name (`e2e.yml`), from GITHUB_WORKFLOW_REF: its runs hold the branch's results. */
   workflowFile?: string;
   /** GITHUB_REF_NAME when the ref is a branch. */
@@ -141,6 +147,7 @@ export function readWorkflowRun(env: NodeJS.ProcessEnv): WorkflowRun {
     pullRequest: readPullRequest(env),
     eventCommit: readEventCommit(env),
     mergeGroup: readMergeGroup(env),
+    defaultBranch: text(at(readPayload(env), 'repository', 'default_branch')),
     workflowFile: /^[^@]*\/\.github\/workflows\/([^/@]+)@/.exec(env.GITHUB_WORKFLOW_REF ?? '')?.[1],
     branch: env.GITHUB_REF_TYPE === 'branch' ? env.GITHUB_REF_NAME || undefined : undefined,
   };
@@ -154,14 +161,20 @@ export function commitTested(workflow: WorkflowRun): string | undefined {
 }
 
 /**
- * Whether this run tests a branch itself (push, schedule, dispatch, a merge queue, or a workflow_run
- * of one of those in this repository): only such a run's result may be a later run's baseline.
- * Anything else, a preview deployment included, counts as a pull request's.
+ * The branch whose own run this is, when it is one: a push, schedule, dispatch or merge queue (its
+ * base branch), or a workflow_run of one of those in this repository. Anything else, a preview
+ * deployment included, is a pull request's (a branch's push may still be one: run/pull-requests.ts).
  */
-export function testsBranch(workflow: WorkflowRun, pullRequestNumber: number | undefined): boolean {
-  if (pullRequestNumber !== undefined) return false;
-  if (workflow.eventName === 'workflow_run') return workflow.eventCommit?.ofBranch === true;
-  return BRANCH_EVENTS.includes(workflow.eventName ?? '');
+export function branchOfRun(
+  workflow: WorkflowRun,
+  pullRequestNumber: number | undefined,
+): string | undefined {
+  if (pullRequestNumber !== undefined) return undefined;
+  if (workflow.eventName === 'workflow_run') {
+    return workflow.eventCommit?.ofBranch ? workflow.eventCommit.branch : undefined;
+  }
+  if (workflow.mergeGroup) return workflow.mergeGroup.baseBranch;
+  return BRANCH_EVENTS.includes(workflow.eventName ?? '') ? workflow.branch : undefined;
 }
 
 export function workflowRunUrl(

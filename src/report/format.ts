@@ -1,6 +1,13 @@
 import { formatDuration } from '../runner/duration.js';
 import { linked } from './escape.js';
-import type { Comparison, Counts, OutputStatus, RunOutcome, TestCase } from './outcome.js';
+import {
+  type Counts,
+  FINISHED,
+  type Judgment,
+  type OutputStatus,
+  type RunOutcome,
+  type TestCase,
+} from './outcome.js';
 
 export function plural(count: number, singular: string): string {
   return `${count} ${count === 1 ? singular : `${singular}s`}`;
@@ -21,11 +28,20 @@ const HEADINGS: Record<OutputStatus, readonly [icon: string, words: string]> = {
   STARTED: ['▶️', 'Test run started'],
 };
 
-type Result = Pick<RunOutcome, 'status' | 'success'>;
+type Result = Pick<RunOutcome, 'status' | 'success' | 'counts' | 'judgment'>;
 
-// A PASSED project run still fails the step when a test case fails it (flaky, with fail-on-flaky).
-const headingFor = ({ status, success }: Result) =>
-  HEADINGS[status === 'PASSED' && !success ? 'FAILED' : status];
+/**
+ * The heading follows the judgment: a finished run that failed but passes the step (its failures
+ * known or quarantined) is no ❌. A PASSED project run still fails the step when a test case fails
+ * it (flaky, with fail-on-flaky).
+ */
+function headingFor({ status, success, judgment }: Result): readonly [string, string] {
+  if (success && FINISHED.includes(status) && (status !== 'PASSED' || judgment?.failing.length)) {
+    const known = judgment?.against ? 'no new failures' : 'only quarantined failures';
+    return ['⚠️', `Test run failed, ${known}`];
+  }
+  return HEADINGS[status === 'PASSED' && !success ? 'FAILED' : status];
+}
 
 export function iconOf(result: Result): string {
   return headingFor(result)[0];
@@ -100,40 +116,46 @@ const statusOf =
   ({ verdict }: TestCase) =>
     `${verdict.icon} ${text(verdict.label, 60)} · `;
 
-const PARTIAL_REASON =
-  'the previous result had more failing test cases than its digest holds, and those past it are neither new nor known';
-
-export function comparisonHeadline(comparison: Comparison): string {
-  const partial = comparison.partial ? ' (compared in part)' : '';
-  const base = comparison.labelledOn;
-  const labelled = base
-    ? `, ${comparison.flaky.length} flaky on ${base}, ${comparison.stillFailing.length} failing on ${base}`
-    : '';
-  return `${plural(comparison.newFailures.length, 'new failure')}${labelled}, ${comparison.fixed.length} fixed${partial}`;
+/** " · 1 new failure, 2 flaky on main, 1 failing on main, 0 fixed", where there was a baseline. */
+export function judgmentLine({ judgment }: Pick<RunOutcome, 'judgment'>): string {
+  return judgment?.against ? ` · ${judgmentHeadline(judgment)}` : '';
 }
 
-export function comparisonLists(
-  comparison: Comparison,
-  markup: ListMarkup,
-  budget: { left: number },
-): string[] {
+/** "1 new failure, 2 flaky on main, 1 failing on main, 0 fixed". */
+export function judgmentHeadline(judgment: Judgment): string {
+  const base = judgment.base ?? 'the base branch';
+  return `${plural(judgment.newFailures.length, 'new failure')}, ${judgment.flaky.length} flaky on ${base}, ${judgment.failing.length} failing on ${base}, ${judgment.fixed.length} fixed`;
+}
+
+/** The failing test cases by label, new first, then the fixed ones; without a baseline, all of them as failed. */
+export function judgmentLists(outcome: RunOutcome, markup: ListMarkup, budget: { left: number }): string[] {
+  const { judgment } = outcome;
   const status = statusOf(markup);
   const list = (heading: string, testCases: readonly TestCase[], marker = status) =>
     testCaseList(markup, heading, testCases, budget, { marker, label: true });
-  const base = comparison.labelledOn;
+  if (!judgment?.against) {
+    const failing = outcome.reportOrder.filter(
+      (testCase) => testCase.verdict.fails && testCase.label?.kind !== 'quarantined',
+    );
+    return testCaseList(markup, 'Failed', failing, budget);
+  }
+  const base = judgment.base ?? 'the base branch';
   return [
-    ...(comparison.partial ? markup.note(`Compared in part: ${PARTIAL_REASON}.`) : []),
-    ...list('🆕 New failures', comparison.newFailures, (testCase) => `🆕 ${status(testCase)}`),
-    ...list(base ? `Flaky on ${base}` : 'Flaky there', comparison.flaky),
-    ...list(base ? `Failing on ${base}` : 'Still failing', comparison.stillFailing),
-    ...list('Failing, not compared', comparison.notCompared),
-    ...list('Fixed', comparison.fixed, () => '✅ '),
+    ...(judgment.partial
+      ? markup.note(
+          "Compared in part: the base branch's record had more rows than fit, and a failure past them counts as new.",
+        )
+      : []),
+    ...list('🆕 New failures', judgment.newFailures, (testCase) => `🆕 ${status(testCase)}`),
+    ...list(`Flaky on ${base}`, judgment.flaky),
+    ...list(`Failing on ${base}`, judgment.failing),
+    ...list('Fixed', judgment.fixed, () => '✅ '),
   ];
 }
 
 /** The quarantine's failures, and on a run of the branch itself, its flakiest test cases by their history. */
 export function historyLists(outcome: RunOutcome, markup: ListMarkup, budget: { left: number }): string[] {
-  const quarantined = testCaseList(markup, '🔒 Quarantined', outcome.quarantined ?? [], budget);
+  const quarantined = testCaseList(markup, '🔒 Quarantined', outcome.judgment?.quarantined ?? [], budget);
   const items = (outcome.flakiest ?? []).map(({ title, changes, record }) =>
     markup.item(`${markup.text(title)} · ${plural(changes, 'change')} · ${record}`),
   );

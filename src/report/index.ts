@@ -45,13 +45,16 @@ function setOutcomeOutputs(outcomes: readonly RunOutcome[], step: StepOutcome): 
   for (const [name, count] of Object.entries(step.counts)) setOutput(name, String(count));
   if (step.durationMs !== undefined) setOutput('duration-ms', String(Math.round(step.durationMs)));
   // Sums over the targets that were compared; empty when none was, so that a workflow can tell that from zero.
-  const compared = outcomes.flatMap(({ comparison }) => (comparison ? [comparison] : []));
+  const compared = outcomes.flatMap(({ judgment }) => (judgment?.against ? [judgment] : []));
   const sum = (key: 'newFailures' | 'fixed' | 'flaky') =>
     compared.length === 0 ? '' : String(compared.reduce((total, each) => total + each[key].length, 0));
   setOutput('new-failures', sum('newFailures'));
   setOutput('fixed', sum('fixed'));
   setOutput('flaky-failures', sum('flaky'));
-  const quarantined = outcomes.reduce((total, { quarantined }) => total + (quarantined?.length ?? 0), 0);
+  const quarantined = outcomes.reduce(
+    (total, { judgment }) => total + (judgment?.quarantined.length ?? 0),
+    0,
+  );
   setOutput('quarantined', String(quarantined));
 }
 

@@ -1,7 +1,7 @@
 // Both run kinds produce it; everything that reports reads only these types.
 import type { Mode } from '../inputs/settings.js';
 import type { InProgress, RunStatus } from '../service/interface.js';
-import type { History } from './history.js';
+import type { ResultRecord } from './record.js';
 import type { Verdict } from './test-case-status.js';
 
 export interface TestCase {
@@ -14,7 +14,7 @@ export interface TestCase {
   dashboardUrl?: string;
   /** Decided once (run/conclude.ts). */
   verdict: Verdict;
-  /** What a failure is against the base branch's history, or the quarantine; decided once (run/compare.ts). */
+  /** What a failure is against the base branch's record, or the quarantine; decided once (run/judgment.ts). */
   label?: FailureLabel;
 }
 
@@ -28,28 +28,34 @@ export interface FailureLabel {
 
 export type OutputStatus = Exclude<RunStatus, InProgress> | 'ERROR' | 'STARTED';
 
-/** A run that ended so has test cases to report: a result a later run may compare with. */
-export const WITH_RESULTS: readonly OutputStatus[] = ['PASSED', 'FAILED', 'INTERRUPTED'];
+/** A run that ended so finished: its test cases tell the step's result, and a later run may compare with them. */
+export const FINISHED: readonly OutputStatus[] = ['PASSED', 'FAILED'];
 
 export type Counts = Record<'total' | Verdict['count'], number>;
 
-/** What changed since the baseline: the base branch's result, the branch's previous one, or the previous run on the pull request. */
-export interface Comparison {
-  /** What the run was compared with, for people: "main at abc1234 (the base branch)". */
-  against: string;
-  /** Failing now; passing, flaky, skipped or absent then. */
+/**
+ * The one judgment of a run against its baseline (run/judgment.ts): each failing test case in one
+ * list, with its label; every report reads it, none re-derives it.
+ */
+export interface Judgment {
+  /** What the run was compared with, for people ("main at abc1234"); undefined where nothing was. */
+  against?: string;
+  /** The branch the labels name: "failing on main". */
+  base?: string;
+  /** Why there was nothing to compare with. */
+  whyNone?: string;
+  /** Failing now, and in no result of the baseline. */
   newFailures: TestCase[];
-  stillFailing: TestCase[];
-  /** Failing then, passing now. */
-  fixed: TestCase[];
-  /** Failing now, and past what the previous run's digest holds: it may have failed then too. */
-  notCompared: TestCase[];
-  /** The previous run had more failing test cases than its digest holds. */
-  partial: boolean;
-  /** Failing now, and in some of the base branch's results (with its history): not new. */
+  /** Failing now, and in some of the base branch's results, not at its newest. */
   flaky: TestCase[];
-  /** The base branch whose history labelled the failures, when one did. */
-  labelledOn?: string;
+  /** Failing now, and at the baseline or the base branch's newest result. */
+  failing: TestCase[];
+  /** Failing now, and quarantined: never fails the step. */
+  quarantined: TestCase[];
+  /** Failing at the baseline, passing now. */
+  fixed: TestCase[];
+  /** The baseline's record had rows cut to fit: a failure without a row was judged new. */
+  partial: boolean;
 }
 
 export interface RunOutcome {
@@ -78,16 +84,15 @@ export interface RunOutcome {
   message?: string;
   /** Extra lines for the log and summary, e.g. "suite runs cannot be cancelled". */
   notes: string[];
-  comparison?: Comparison;
+  /** Set once a baseline was looked for (run/judgment.ts). */
+  judgment?: Judgment;
   dashboardUrl?: string;
   /** The check run written for this target on the commit tested, when one was. */
   checkRunUrl?: string;
   /** Sensitive values already hidden. */
   appliedOptions?: Record<string, unknown>;
-  /** Failing test cases that the quarantine keeps from failing the step. */
-  quarantined?: TestCase[];
-  /** What this run's check run carries on for the branch's later runs (a run of the branch itself). */
-  history?: History;
-  /** With that history: the test cases of this run that changed most between passing and failing. */
+  /** What this run's check run carries for later runs. */
+  record?: ResultRecord;
+  /** A run of the branch itself: the test cases of this run that changed most between passing and failing. */
   flakiest?: { title: string; changes: number; record: string }[];
 }

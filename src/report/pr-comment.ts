@@ -2,11 +2,11 @@ import { redact } from '../runner/secrets.js';
 import { clean } from '../runner/text.js';
 import { escapeHtml, linked, UNTITLED } from './escape.js';
 import {
-  comparisonHeadline,
-  comparisonLists,
   countsLine,
   headingOf,
   historyLists,
+  judgmentLine,
+  judgmentLists,
   type ListMarkup,
   runLine,
   testCaseList,
@@ -36,11 +36,6 @@ export function targetKey(outcome: TargetKey): string {
   return Object.entries(parts)
     .flatMap(([key, value]) => (value === undefined ? [] : [`${key}=${encodeURIComponent(value)}`]))
     .join(' ');
-}
-
-/** The hidden first line names the target, so that a matrix of targets keeps one comment each. */
-export function commentMarker(outcome: RunOutcome): string {
-  return `<!-- test-run-action ${targetKey(outcome)} -->`;
 }
 
 /** A word that GitHub would link: one holding `://` or starting a host with `www.`. */
@@ -92,23 +87,16 @@ export function renderComment(
   const { maxChars = COMMENT_MAX_CHARS } = context;
   // A section of a step's comment gets a share of everything: its lists, its message.
   const frameChars = Math.floor((maxChars * FRAME_CHARS) / COMMENT_MAX_CHARS);
-  const quarantined = new Set(outcome.quarantined);
-  const failing = outcome.reportOrder.filter(
-    (testCase) => testCase.verdict.fails && !quarantined.has(testCase),
-  );
   const links = [
     context.headSha ? `Commit <code>${commentText(context.headSha.slice(0, 7))}</code>` : undefined,
     context.runUrl ? linked(context.runUrl, 'workflow run') : undefined,
   ].filter(Boolean);
-  const news = outcome.comparison ? ` · ${comparisonHeadline(outcome.comparison)}` : '';
   const budget = { left: maxChars - frameChars };
   const lines = [
-    context.marker ?? commentMarker(outcome),
-    `### ${headingOf(outcome)}${news}`,
+    ...(context.marker === '' ? [] : [context.marker ?? stepMarker([outcome])]),
+    `### ${headingOf(outcome)}${judgmentLine(outcome)}`,
     '',
-    ...(outcome.comparison
-      ? [`<sub>Compared with ${commentText(outcome.comparison.against)}.</sub>`, '']
-      : []),
+    ...comparedWith(outcome),
     runLine(outcome, commentText),
     ...(links.length > 0 ? ['', links.join(' · ')] : []),
     '',
@@ -117,9 +105,7 @@ export function renderComment(
       : []),
     `**${commentText(countsLine(outcome.counts))}**`,
     '',
-    ...(outcome.comparison
-      ? comparisonLists(outcome.comparison, MARKDOWN, budget)
-      : testCaseList(MARKDOWN, 'Failed', failing, budget)),
+    ...judgmentLists(outcome, MARKDOWN, budget),
     ...testCaseList(MARKDOWN, 'Flaky', outcome.reportOrder.filter(isFlakyOnly), budget, { max: 10 }),
     ...historyLists(outcome, MARKDOWN, budget),
     '<sub>Kept up to date by test-run-action: the workflow run has the full list.</sub>',
@@ -127,32 +113,23 @@ export function renderComment(
   return redact(lines.join('\n'));
 }
 
-const REPORTED = /^<!-- test-run-action commit=([0-9a-f]{40,64}) -->$/m;
+/** What the run was compared with, or why nothing, as a line of the comment. */
+function comparedWith({ judgment }: RunOutcome): string[] {
+  if (judgment?.against) return [`<sub>Compared with ${commentText(judgment.against)}.</sub>`, ''];
+  if (judgment?.whyNone) return [`<sub>Nothing to compare with: ${commentText(judgment.whyNone)}.</sub>`, ''];
+  return [];
+}
 
-/** The commit a comment reported, hidden: its check run holds the result a later run compares with. */
-export function reportedLine(commit: string | undefined): string[] {
+/** The commit the comment reported, hidden: a run of an older commit must not overwrite it. */
+function reportedLine(commit: string | undefined): string[] {
   return commit && /^[0-9a-f]{40,64}$/.test(commit) ? [`<!-- test-run-action commit=${commit} -->`] : [];
 }
 
-export function reportedCommit(body: string): string | undefined {
-  return REPORTED.exec(body)?.[1];
-}
-
-/** A step with several targets keeps one comment; its marker names them all, in order. */
+/** The comment's identity: the step's targets, in order. */
 export function stepMarker(outcomes: readonly RunOutcome[]): string {
   const [only] = outcomes;
-  if (outcomes.length === 1 && only) return commentMarker(only);
+  if (outcomes.length === 1 && only) return `<!-- test-run-action ${targetKey(only)} -->`;
   return `<!-- test-run-action step ${outcomes.map((outcome) => `[${targetKey(outcome)}]`).join(' ')} -->`;
-}
-
-/** A target's section of a step's comment; unlike the comment of a target alone, never found for one. */
-export function sectionMarker(outcome: RunOutcome): string {
-  return `<!-- test-run-action section ${targetKey(outcome)} -->`;
-}
-
-/** Whether a comment reports this target: the target's alone, or a step's with a section of it. */
-export function reports(body: string, outcome: RunOutcome): boolean {
-  return body.includes(commentMarker(outcome)) || body.includes(sectionMarker(outcome));
 }
 
 /** One target: its comment as ever. Several: the step's outcome, then a section per target, each with a share of the room. */
@@ -161,13 +138,14 @@ export function renderStepComment(
   context: { headSha?: string; runUrl?: string },
 ): string {
   const [only] = outcomes;
-  if (outcomes.length === 1 && only)
+  if (outcomes.length === 1 && only) {
     return [renderComment(only, context), ...reportedLine(context.headSha)].join('\n');
+  }
   const passed = outcomes.filter((outcome) => outcome.success).length;
   const head = [stepMarker(outcomes), `## ${passed} of ${outcomes.length} targets passed`, ''];
   const share = Math.floor((COMMENT_MAX_CHARS - head.join('\n').length - STEP_FRAME_CHARS) / outcomes.length);
   const sections = outcomes.map((outcome) =>
-    renderComment(outcome, { ...context, maxChars: share, marker: sectionMarker(outcome) }),
+    renderComment(outcome, { ...context, maxChars: share, marker: '' }),
   );
   return [...head, ...sections, ...reportedLine(context.headSha)].join('\n');
 }

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,8 +11,7 @@ function fileName(prefix: string, name: string | undefined, unknown: string): st
   if (name === undefined) return `${prefix}-${unknown}.json`;
   const safeName = name.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 100);
   if (safeName === name) return `${prefix}-${safeName}.json`;
-  const hash = createHash('sha256').update(name).digest('hex').slice(0, 10);
-  return `${prefix}-${safeName}-${hash}.json`;
+  return `${prefix}-${safeName}-${hash('sha256', name, 'hex').slice(0, 10)}.json`;
 }
 
 /** One target's file, named after its run. */

@@ -3,12 +3,12 @@ import { formatDuration } from '../runner/duration.js';
 import { appendSummary } from '../runner/step.js';
 import { cellText, linked, preText } from './escape.js';
 import {
-  comparisonHeadline,
-  comparisonLists,
   countsLine,
   headingOf,
   historyLists,
   iconOf,
+  judgmentHeadline,
+  judgmentLists,
   type ListMarkup,
   plural,
   runLine,
@@ -110,13 +110,14 @@ function sectionOf(outcome: RunOutcome, several: boolean, listChars: number, opt
   }
   const flakyNote = outcome.failOnFlaky && outcome.counts.flaky > 0 ? ' (flaky ones count as failed)' : '';
   head.push(`<p>${cellText(countsLine(outcome.counts))}${flakyNote}</p>`);
-  const { comparison } = outcome;
-  if (comparison) {
-    const still = comparison.labelledOn ? '' : `, ${comparison.stillFailing.length} still failing`;
+  const { judgment } = outcome;
+  if (judgment?.against) {
     head.push(
-      `<${sub}>Compared with ${cellText(comparison.against)}: ${comparisonHeadline(comparison)}${still}</${sub}>`,
-      ...comparisonLists(comparison, HTML, { left: listChars }),
+      `<${sub}>Compared with ${cellText(judgment.against)}: ${judgmentHeadline(judgment)}</${sub}>`,
+      ...judgmentLists(outcome, HTML, { left: listChars }),
     );
+  } else if (judgment?.whyNone && outcome.counts.failed > 0) {
+    head.push(`<p>${cellText(`Nothing to compare with: ${judgment.whyNone}.`, 1_000)}</p>`);
   }
   head.push(...historyLists(outcome, HTML, { left: listChars }));
   const options = outcome.appliedOptions && JSON.stringify(outcome.appliedOptions, null, 2);

@@ -66,6 +66,7 @@ export function targetName(outcome: RunOutcome): string {
  * listed; action.yml and the README describe them.
  */
 export function runsEntry(outcome: RunOutcome) {
+  const compared = outcome.judgment?.against ? outcome.judgment : undefined;
   return {
     kind: outcome.mode,
     id: (outcome.mode === 'suite' ? outcome.testSuiteId : outcome.projectId) ?? null,
@@ -73,10 +74,10 @@ export function runsEntry(outcome: RunOutcome) {
     status: outcome.status,
     success: outcome.success,
     counts: outcome.status === 'STARTED' ? null : outcome.counts,
-    newFailures: outcome.comparison?.newFailures.length ?? null,
-    fixed: outcome.comparison?.fixed.length ?? null,
-    flakyFailures: outcome.comparison?.flaky.length ?? null,
-    quarantined: outcome.status === 'STARTED' ? null : (outcome.quarantined?.length ?? 0),
+    newFailures: compared?.newFailures.length ?? null,
+    fixed: compared?.fixed.length ?? null,
+    flakyFailures: compared?.flaky.length ?? null,
+    quarantined: outcome.status === 'STARTED' ? null : (outcome.judgment?.quarantined.length ?? 0),
     dashboardUrl: outcome.dashboardUrl ?? null,
     checkRunUrl: outcome.checkRunUrl ?? null,
   };

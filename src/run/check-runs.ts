@@ -1,13 +1,7 @@
 import type { Settings } from '../inputs/settings.js';
-import { commitTested, testsBranch } from '../inputs/workflow-run.js';
-import {
-  type CheckRunOwner,
-  checkRunMarker,
-  completedCheckRun,
-  inProgressCheckRun,
-} from '../report/check-run.js';
-import type { RunOutcome } from '../report/outcome.js';
-import type { TargetKey } from '../report/pr-comment.js';
+import { commitTested } from '../inputs/workflow-run.js';
+import { CHECK_RUN_MARKER, completedCheckRun, inProgressCheckRun } from '../report/check-run.js';
+import { FINISHED, type RunOutcome } from '../report/outcome.js';
 import { info, warning } from '../runner/log.js';
 import { redact } from '../runner/secrets.js';
 import { saveState } from '../runner/step.js';
@@ -23,7 +17,6 @@ import type {
   GitHub,
 } from '../service/github.js';
 import { type GitHubTask, logFailure, type StepContext } from './github-client.js';
-import { identityOf } from './index.js';
 import { STATE, stateOf } from './state.js';
 
 const WRITE: GitHubTask = {
@@ -45,10 +38,6 @@ export function checkRunName(settings: Pick<Settings, 'checkName' | 'target' | '
   return `Test run: ${what}${details.length > 0 ? ` (${details.join(', ')})` : ''}`;
 }
 
-export function checkRunOwner(settings: Pick<Settings, 'workflow' | 'pullRequestNumber'>): CheckRunOwner {
-  return testsBranch(settings.workflow, settings.pullRequestNumber) ? 'branch' : 'pull-request';
-}
-
 const CONCLUSIONS = { TIMEDOUT: 'timed_out', CANCELLED: 'cancelled' } as const;
 
 /** The one payload of a completed check run, whichever way the step ended. */
@@ -59,22 +48,27 @@ function completed(conclusion: CheckRunConclusion, output: CheckRunOutput, clock
 /** What the writers of one step share: the connection, whose listing of the commit's check runs is made once. */
 interface WritersContext {
   github: GitHub;
-  owner: CheckRunOwner;
   commit: string;
   /** check-run 'true': a check run that cannot be written is a warning ('auto': a line). */
   warnOnFailure: boolean;
   clock: Clock;
 }
 
-/** One target's check run on the commit tested: in progress while the run runs, completed with the step's outcome. */
+/**
+ * One target's check run on the commit tested: in progress while the run runs, completed with the
+ * step's outcome. A re-run (or a second workflow) of a commit whose check run of this target is
+ * completed leaves it as it is while it runs, and writes it only with a run that finished: a
+ * cancelled re-run never erases a result (GitHub does not reliably reopen a completed check run).
+ */
 export class CheckRunWriter {
   private id?: number;
   private refused = false;
+  /** The completed check run a re-run found, and its URL: written again only with a finished run. */
+  private kept?: { url?: string };
 
   private constructor(
     private readonly context: WritersContext,
     private readonly name: string,
-    private readonly target: TargetKey,
     private readonly index: number,
   ) {}
 
@@ -90,66 +84,78 @@ export class CheckRunWriter {
     if (settings.checkRun === 'false' || !settings.wait || !commit || !settings.workflow.repository)
       return none;
     const warnOnFailure = settings.checkRun === 'true';
-    if (!settings.githubToken) {
-      const why = line`No check run: input 'github-token' is empty (it defaults to the workflow's token).`;
-      warnOnFailure ? warning(why) : info(why);
-      return none;
-    }
     const github = await step.github();
     if (!github) return none;
-    const owner = checkRunOwner(settings);
-    const context: WritersContext = { github, owner, commit, warnOnFailure, clock: step.clock };
-    return targets.map(
-      (target, index) => new CheckRunWriter(context, checkRunName(target), identityOf(target), index),
-    );
+    const context: WritersContext = { github, commit, warnOnFailure, clock: step.clock };
+    return targets.map((target, index) => new CheckRunWriter(context, checkRunName(target), index));
   }
 
   /** Once the remote run has started; before it is polled, so that a killed step leaves its id to the post step. */
-  async started(target: TargetKey & Pick<RunOutcome, 'runId' | 'dashboardUrl'>): Promise<void> {
-    const output = inProgressCheckRun(target, this.context.owner);
+  async started(run: Pick<RunOutcome, 'mode' | 'runId' | 'dashboardUrl'>): Promise<void> {
+    if (this.refused) return;
+    let found: CheckRun | undefined;
+    try {
+      found = await this.lookUp();
+    } catch (error) {
+      return this.failed(error);
+    }
+    if (found?.status === 'completed') {
+      this.kept = { url: found.html_url ?? undefined };
+      info(
+        line`Check run '${this.name}' on ${this.context.commit.slice(0, 7)} is completed already: left as it is unless this run finishes.`,
+      );
+      return;
+    }
     const startedAt = new Date(this.context.clock.now()).toISOString();
-    const fields: CheckRunFields = { status: 'in_progress', started_at: startedAt, output };
-    await this.write(target, fields);
+    const output = inProgressCheckRun(run);
+    await this.write({ status: 'in_progress', started_at: startedAt, output });
     if (this.id !== undefined) saveState(stateOf(STATE.checkRunId, this.index), String(this.id));
   }
 
-  /** The check run's URL (check-run-url), when one was written. */
+  /** The check run's URL (check-run-url), when there is one. */
   async complete(outcome: RunOutcome): Promise<string | undefined> {
     if (outcome.status === 'STARTED') return undefined;
+    if (this.kept && !FINISHED.includes(outcome.status)) {
+      info(line`Check run '${this.name}' left as it was: this run did not finish.`);
+      return this.kept.url;
+    }
     const conclusion =
       outcome.status in CONCLUSIONS
         ? CONCLUSIONS[outcome.status as keyof typeof CONCLUSIONS]
         : outcome.success
           ? 'success'
           : 'failure';
-    const { owner, commit, clock } = this.context;
-    const output = completedCheckRun(outcome, { owner, commit });
-    const written = await this.write(outcome, completed(conclusion, output, clock));
+    const written = await this.write(completed(conclusion, completedCheckRun(outcome), this.context.clock));
     if (written) saveState(stateOf(STATE.checkRunId, this.index), '');
     return written?.html_url ?? undefined;
   }
 
   /** A step that failed before it learned the outcome (an input error, say): its check run fails with it. */
   async fail(message: string): Promise<void> {
-    const summary = `${message}\n\n${checkRunMarker(this.target, this.context.owner)}\n`;
+    if (this.kept) return;
+    const summary = `${message}\n\n${CHECK_RUN_MARKER}\n`;
     const output = { title: 'Could not learn the outcome', summary: redact(summary) };
     const fields = completed('failure', output, this.context.clock);
-    if (await this.write(this.target, fields)) saveState(stateOf(STATE.checkRunId, this.index), '');
+    if (await this.write(fields)) saveState(stateOf(STATE.checkRunId, this.index), '');
   }
 
-  /**
-   * The first write looks for this target's check run on the commit (a re-run's, or a second
-   * workflow's) and updates it; it creates one where there is none. Each write has its own budget.
-   */
-  private async write(target: TargetKey, fields: CheckRunFields): Promise<CheckRunWritten | undefined> {
+  private readonly isOurs = (run: CheckRun) =>
+    run.name === this.name && run.output.summary?.includes(CHECK_RUN_MARKER) === true;
+
+  /** This target's check run on the commit (a re-run's, or a second workflow's), when there is one. */
+  private async lookUp(fresh = false): Promise<CheckRun | undefined> {
+    const found = (await this.context.github.checkRunsOf(this.context.commit, fresh)).find(this.isOurs);
+    this.id ??= found?.id;
+    return found;
+  }
+
+  /** Updates this target's check run, or creates one where there is none. Each write has its own budget. */
+  private async write(fields: CheckRunFields): Promise<CheckRunWritten | undefined> {
     if (this.refused) return undefined;
-    const { github, commit, owner } = this.context;
-    const marker = checkRunMarker(target, owner);
-    const ours = (runs: CheckRun[]) =>
-      runs.find((run) => run.name === this.name && run.output.summary?.includes(marker));
+    const { github, commit } = this.context;
     try {
-      this.id ??= ours(await github.checkRunsOf(commit))?.id;
-      const made = async () => ours(await github.checkRunsOf(commit, true));
+      if (this.id === undefined) await this.lookUp();
+      const made = () => this.lookUp(true);
       const written =
         this.id === undefined
           ? await github.createCheckRun({ ...fields, name: this.name, head_sha: commit }, made)
@@ -162,15 +168,19 @@ export class CheckRunWriter {
       }
       return written;
     } catch (error) {
-      // A cancelled job still completes the check run: the post step, or the next write, does.
-      if (error instanceof Aborted) return undefined;
-      if (!(error instanceof GitHubError)) throw error;
-      this.refused = isForbidden(error);
-      const task = { ...WRITE, doing: `write check run '${this.name}'` };
-      // 'auto' asks for a check run where one can be had: a failure is a line, never a warning.
-      logFailure(error, task, this.context.warnOnFailure ? warning : info);
+      this.failed(error);
       return undefined;
     }
+  }
+
+  private failed(error: unknown): void {
+    // A cancelled job still completes the check run: the post step, or the next write, does.
+    if (error instanceof Aborted) return;
+    if (!(error instanceof GitHubError)) throw error;
+    this.refused = isForbidden(error);
+    const task = { ...WRITE, doing: `write check run '${this.name}'` };
+    // 'auto' asks for a check run where one can be had: a failure is a line, never a warning.
+    logFailure(error, task, this.context.warnOnFailure ? warning : info);
   }
 }
 

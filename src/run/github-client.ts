@@ -1,5 +1,5 @@
 import type { SharedSettings } from '../inputs/settings.js';
-import { warning } from '../runner/log.js';
+import { info, warning } from '../runner/log.js';
 import { line } from '../runner/text.js';
 import type { Clock } from '../service/clock.js';
 import { isForbidden, RateLimited } from '../service/errors.js';
@@ -27,20 +27,55 @@ export interface GitHubTask {
   forbidden: string;
 }
 
+/**
+ * Whether the step asks GitHub for anything: a check run, a comparison, a comment, or the
+ * quarantine (which a pull request checks against its base branch). Decided here, once.
+ */
+export function usesGitHub(settings: SharedSettings): boolean {
+  return (
+    settings.wait &&
+    (settings.checkRun !== 'false' ||
+      settings.failOn === 'new' ||
+      settings.prComment !== 'off' ||
+      settings.quarantine.length > 0)
+  );
+}
+
+/** Why GitHub cannot be used where the step asks for it, said once for the step. */
+function whyUnavailable(settings: SharedSettings): string | undefined {
+  if (!settings.githubToken) return "input 'github-token' is empty (it defaults to the workflow's token)";
+  if (!settings.workflow.repo) return 'GITHUB_REPOSITORY does not name the repository';
+  return undefined;
+}
+
 export function openStep(settings: SharedSettings, clock: Clock, job: JobCancellation): StepContext {
   let connection: Promise<GitHub | undefined> | undefined;
   const github = () => {
-    connection ??= connect(settings, clock, job);
+    connection ??= open(settings, clock, job);
     return connection;
   };
   const requestCount = async () => (await connection?.catch(() => undefined))?.requestCount();
   return { clock, job, github, requestCount };
 }
 
+/** None where the step asks GitHub for nothing, or cannot: then one line says what is not done and why. */
+async function open(settings: SharedSettings, clock: Clock, job: JobCancellation) {
+  if (!usesGitHub(settings)) return undefined;
+  const why = whyUnavailable(settings);
+  if (why) {
+    // A warning where the workflow asked for a comment, a check run or the gate by name.
+    const asked = settings.prComment !== 'off' || settings.checkRun === 'true' || settings.failOn === 'new';
+    (asked ? warning : info)(
+      line`GitHub is not used: ${why}. No check run, pull request comment or comparison with the base branch.`,
+    );
+    return undefined;
+  }
+  return connect(settings, clock, job);
+}
+
 async function connect(settings: SharedSettings, clock: Clock, job: JobCancellation) {
-  const token = settings.githubToken;
-  const { repo } = settings.workflow;
-  if (!token || !repo) return undefined;
+  const token = settings.githubToken as string;
+  const repo = settings.workflow.repo as NonNullable<SharedSettings['workflow']['repo']>;
   // Octokit, and zod for GitHub's answers, come only with a GitHub request: every other run starts without them.
   const [{ getOctokit }, { GitHub, githubFetch }] = await Promise.all([
     import('@actions/github'),
@@ -60,20 +95,6 @@ async function connect(settings: SharedSettings, clock: Clock, job: JobCancellat
     until: () => job.deadline,
     rateLimitMs: Math.min(RATE_LIMIT_BOUND_MS, settings.timeoutMs),
   });
-}
-
-/** The step's connection for a task, or undefined after one line saying there is no token. */
-export async function gitHubFor(
-  step: StepContext,
-  settings: SharedSettings,
-  task: GitHubTask,
-  log = warning,
-): Promise<GitHub | undefined> {
-  if (!settings.githubToken) {
-    log(line`Could not ${task.doing}: input 'github-token' is empty (it defaults to the workflow's token).`);
-    return undefined;
-  }
-  return step.github();
 }
 
 export function logFailure(error: unknown, task: GitHubTask, log = warning): undefined {

@@ -1,31 +1,16 @@
 import type { SharedSettings } from '../inputs/settings.js';
 import { type WorkflowRun, workflowRunUrl } from '../inputs/workflow-run.js';
 import type { RunOutcome } from '../report/outcome.js';
-import {
-  commentMarker,
-  renderStepComment,
-  reportedCommit,
-  reports,
-  sectionMarker,
-  stepMarker,
-} from '../report/pr-comment.js';
+import { renderStepComment, stepMarker } from '../report/pr-comment.js';
 import { info } from '../runner/log.js';
 import { line } from '../runner/text.js';
 import { GitHubError } from '../service/errors.js';
 import type { Comment, CreatedComment, GitHub } from '../service/github.js';
-import { type GitHubTask, gitHubFor, logFailure, type StepContext } from './github-client.js';
+import { type GitHubTask, logFailure, type StepContext } from './github-client.js';
 import type { PullRequestsOfRun } from './pull-requests.js';
 
-/** The commit the earlier comment reported of one target (its check run is fail-on 'new''s fallback). */
-export interface EarlierComment {
-  commit?: string;
-  /** Why there is no earlier comment to compare with. */
-  whyNone: string;
-}
-
+/** The comment is written, never read for a result. */
 export interface PullRequestThread {
-  /** Per target, in the targets' order. */
-  earlier: EarlierComment[];
   /** Gives the first URL written (`comment-url`). A failure only warns. */
   write(outcomes: RunOutcome[], stepFails: boolean): Promise<string | undefined>;
 }
@@ -121,8 +106,6 @@ async function keepOneComment(
   return url;
 }
 
-const UNREAD = 'the pull request comment could not be read';
-
 /** Why no comment is written for these outcomes; undefined when one is. */
 function whySkipped(outcomes: RunOutcome[], found: PullRequestsOfRun): string | undefined {
   if (outcomes.every((outcome) => outcome.status === 'STARTED'))
@@ -132,19 +115,7 @@ function whySkipped(outcomes: RunOutcome[], found: PullRequestsOfRun): string | 
   return found.pullRequests[0] ? undefined : found.whyNone;
 }
 
-/** Why a target has no earlier comment to compare with, when the first pull request's thread has none of it. */
-function whyNoEarlierComment(thread: { untrusted: boolean } | undefined): string {
-  if (!thread) return UNREAD;
-  if (thread.untrusted)
-    return 'GitHub could not say who the github-token acts as, so no earlier comment is trusted';
-  return 'this is the first run of this target on the pull request';
-}
-
-/**
- * Before the reports are written: they compare with the earlier comment. One comment for the
- * step; a target's earlier result is read from it, or from a comment of that target alone (a
- * matrix's). Never fails the step.
- */
+/** The step's one comment on each pull request found, looked up once the runs ended. Never fails the step. */
 export async function openPullRequestThread(
   outcomes: RunOutcome[],
   settings: SharedSettings,
@@ -153,25 +124,18 @@ export async function openPullRequestThread(
 ): Promise<PullRequestThread> {
   const [firstPullRequest] = found.pullRequests;
   const headSha = firstPullRequest?.headSha;
-  const none = (whyNone: string): PullRequestThread => ({
-    earlier: outcomes.map(() => ({ whyNone })),
-    write: async () => undefined,
-  });
-  if (settings.prComment === 'off') return none("pr-comment is 'off'");
+  const none: PullRequestThread = { write: async () => undefined };
+  if (settings.prComment === 'off') return none;
   const skip = whySkipped(outcomes, found);
   if (skip) info(line`No pull request comment: ${skip}.`);
-  if (skip || !firstPullRequest) return none(skip ?? 'the pull request could not be found');
+  if (skip || !firstPullRequest) return none;
   const task = commentTask(settings.workflow);
-  const github = await gitHubFor(step, settings, task);
-  if (!github) return none(UNREAD);
+  const github = await step.github();
+  if (!github) return none;
   const marker = stepMarker(outcomes);
-  const markers =
-    outcomes.length === 1
-      ? [marker]
-      : [marker, ...outcomes.flatMap((o) => [commentMarker(o), sectionMarker(o)])];
   const threads = [];
   for (const { number } of found.pullRequests) {
-    const lookup = github.findComments(number, markers).then(({ comments, untrusted }) => ({
+    const lookup = github.findComments(number, [marker]).then(({ comments, untrusted }) => ({
       github,
       number,
       untrusted,
@@ -180,9 +144,8 @@ export async function openPullRequestThread(
     }));
     threads.push(await lookup.catch((error) => logFailure(error, task)));
   }
-  const [first] = threads;
   const opened = threads.filter((thread) => thread !== undefined);
-  if (opened.length === 0) return none(UNREAD);
+  if (opened.length === 0) return none;
   const runUrl = workflowRunUrl(settings.workflow, { attempt: true });
   const write = async (ran: RunOutcome[], stepFails: boolean) => {
     const body = renderStepComment(ran, { headSha, runUrl });
@@ -194,12 +157,5 @@ export async function openPullRequestThread(
     }
     return urls.find((url) => url !== undefined);
   };
-  const whyNone = whyNoEarlierComment(first);
-  // The newest of the comments that report the target: the step's, or a matrix's.
-  const earlier = outcomes.map((outcome): EarlierComment => {
-    const body = (first?.comments ?? []).filter(({ body }) => body && reports(body, outcome)).at(-1)?.body;
-    const commit = body ? reportedCommit(body) : undefined;
-    return { commit, whyNone: body ? 'the earlier comment names no commit it reported' : whyNone };
-  });
-  return { earlier, write };
+  return { write };
 }

@@ -1,19 +1,29 @@
 import { defaultNote } from '../inputs/options.js';
 import type { Settings, SharedSettings } from '../inputs/settings.js';
-import { commitTested, isPullRequestEvent, type PullRequestRef } from '../inputs/workflow-run.js';
+import {
+  branchOfRun,
+  commitTested,
+  isPullRequestEvent,
+  type PullRequestRef,
+} from '../inputs/workflow-run.js';
+import type { RecordOwner } from '../report/record.js';
 import { info } from '../runner/log.js';
 import { line } from '../runner/text.js';
 import { Aborted, GitHubError } from '../service/errors.js';
 import type { GitHub, Pull } from '../service/github.js';
-import { type GitHubTask, gitHubFor, logFailure, type StepContext } from './github-client.js';
+import { type GitHubTask, logFailure, type StepContext, usesGitHub } from './github-client.js';
 
 /** One commit at the head of several pull requests: this many get the comment. */
 const MAX_PULL_REQUESTS = 3;
 /** A fork's commit is looked for among this many pages of 100 open pull requests. */
 const MAX_OPEN_PAGES = 3;
 
-/** The first one's comment is compared with. */
+/** Where the run belongs: to a branch itself, or to pull requests (the first one's base is its baseline). */
 export interface PullRequestsOfRun {
+  /** Whose result the run is: only a branch's own may be a later run's baseline. */
+  of: RecordOwner;
+  /** A branch's own run: the branch. */
+  branch?: string;
   pullRequests: PullRequestRef[];
   /** Undefined when a warning said so already. */
   whyNone?: string;
@@ -24,28 +34,39 @@ const LOOKUP: GitHubTask = {
   forbidden: "The github-token needs 'pull-requests: read' (which 'write' includes).",
 };
 
-const none = (whyNone?: string): PullRequestsOfRun => ({ pullRequests: [], whyNone });
+const none = (whyNone?: string): PullRequestsOfRun => ({ of: 'pull-request', pullRequests: [], whyNone });
 
-/** See the README's table of events. GitHub is asked only when a comment is due. */
+/**
+ * See the README's table of events. A push or dispatch of a branch other than the default one is
+ * the run of the open pull request whose head it is, unless the branch is itself the base of an
+ * open pull request (a `develop`). GitHub is asked only when a comment, a comparison or a check
+ * run is due.
+ */
 export async function findPullRequests(
   settings: SharedSettings,
   step: StepContext,
 ): Promise<PullRequestsOfRun> {
   const { workflow, pullRequestNumber } = settings;
+  const branch = branchOfRun(workflow, pullRequestNumber);
+  if (branch !== undefined) return ofBranch(settings, branch, step);
+  const event = workflow.eventName ?? '';
+  if (pullRequestNumber === undefined && event !== 'workflow_run' && BRANCH_RUN_EVENTS.includes(event)) {
+    return { of: 'branch', pullRequests: [], whyNone: notOnPullRequest(event) };
+  }
   // Also for fail-on 'new': the pull request names the base branch to compare with.
   const asked = (settings.prComment !== 'off' || settings.failOn === 'new') && settings.wait;
   const explicit = pullRequestNumber !== undefined && asked;
   if (!explicit && isPullRequestEvent(workflow.eventName)) {
     const { pullRequest } = workflow;
-    return pullRequest ? { pullRequests: [pullRequest] } : none('the event payload names no pull request');
+    return pullRequest
+      ? { of: 'pull-request', pullRequests: [pullRequest] }
+      : none('the event payload names no pull request');
   }
-  if (!explicit && !workflow.eventCommit) {
-    return none(`the workflow runs on ${workflow.eventName ?? 'an unknown event'}, not on a pull request`);
-  }
+  if (!explicit && !workflow.eventCommit) return none(notOnPullRequest(workflow.eventName));
   if (!asked) return none();
   const { repo } = workflow;
   if (!repo) return none('GITHUB_REPOSITORY does not name the repository');
-  const github = await gitHubFor(step, settings, LOOKUP);
+  const github = await step.github();
   if (!github) return none();
   try {
     const found = await lookUp(github, settings);
@@ -58,7 +79,7 @@ export async function findPullRequests(
     // The comment's write checks that this is still the head of each.
     const headSha = commitTested(workflow);
     const pullRequests = found.slice(0, MAX_PULL_REQUESTS);
-    return { pullRequests: pullRequests.map((number) => ({ ...repo, number, headSha })) };
+    return { of: 'pull-request', pullRequests: pullRequests.map((number) => ({ ...repo, number, headSha })) };
   } catch (error) {
     // A cancelled job ends as CANCELLED through its runs, not here.
     if (error instanceof Aborted) return none('the job was cancelled');
@@ -67,6 +88,62 @@ export async function findPullRequests(
     return none();
   }
 }
+
+/** Events of a branch's own run: a tag's push or a detached dispatch has no branch, but no pull request either. */
+const BRANCH_RUN_EVENTS = ['push', 'schedule', 'workflow_dispatch', 'merge_group'];
+
+/**
+ * A branch's push (or dispatch, or a workflow_run of one) that is the head of an open pull request
+ * is that pull request's run; a lookup that fails leaves it one of no known pull request, so that
+ * it never records a branch result it may not have (in doubt, nothing to compare with).
+ */
+async function ofBranch(
+  settings: SharedSettings,
+  branch: string,
+  step: StepContext,
+): Promise<PullRequestsOfRun> {
+  const { workflow } = settings;
+  const own: PullRequestsOfRun = {
+    of: 'branch',
+    branch,
+    pullRequests: [],
+    whyNone: notOnPullRequest(workflow.eventName),
+  };
+  const event = workflow.eventName === 'workflow_run' ? 'workflow_run' : workflow.eventName;
+  const pushed = event === 'push' || event === 'workflow_dispatch' || event === 'workflow_run';
+  if (!pushed || branch === workflow.defaultBranch || !usesGitHub(settings)) return own;
+  const { repo } = workflow;
+  const commit = commitTested(workflow);
+  const github = await step.github();
+  if (!repo || !commit || !github) return own;
+  try {
+    const heads = await github.openPulls((pull) => pull.head.sha === commit, 1, {
+      head: `${repo.owner}:${branch}`,
+    });
+    if (heads.length === 0) return own;
+    const isBase = await github.openPulls(() => true, 1, { base: branch, perPage: 1 });
+    if (isBase.length > 0) return own;
+    const [first, ...others] = [...heads].sort(
+      (a, b) =>
+        Number(b.base.ref === workflow.defaultBranch) - Number(a.base.ref === workflow.defaultBranch) ||
+        a.number - b.number,
+    ) as [Pull, ...Pull[]];
+    const also =
+      others.length > 0 ? ` (also the head of ${others.map((pull) => `#${pull.number}`).join(', ')})` : '';
+    info(
+      line`${branch} at ${commit.slice(0, 7)} is the head of pull request #${first.number}${also}: this run is the pull request's, judged against its base branch.`,
+    );
+    return { of: 'pull-request', pullRequests: [{ ...repo, number: first.number, headSha: commit }] };
+  } catch (error) {
+    if (error instanceof Aborted) return none('the job was cancelled');
+    if (!(error instanceof GitHubError)) throw error;
+    logFailure(error, LOOKUP);
+    return none(`whether ${branch} is the head of a pull request could not be read`);
+  }
+}
+
+const notOnPullRequest = (event: string | undefined) =>
+  `the workflow runs on ${event ?? 'an unknown event'}, not on a pull request`;
 
 /** The numbers of the pull requests found, or why there are none. */
 async function lookUp(github: GitHub, settings: SharedSettings): Promise<number[] | string> {
@@ -88,7 +165,7 @@ async function lookUp(github: GitHub, settings: SharedSettings): Promise<number[
   let found: { number: number }[] = listed
     ? listed.filter((pull) => pull.headSha === undefined || pull.headSha === sha)
     : (await github.pullsOfCommit(sha)).filter(ours);
-  if (found.length === 0) found = await github.openPulls(ours, head ? 1 : MAX_OPEN_PAGES, head);
+  if (found.length === 0) found = await github.openPulls(ours, head ? 1 : MAX_OPEN_PAGES, { head });
   if (found.length === 0) return `no open pull request has commit ${sha.slice(0, 7)} at its head`;
   return found.map(({ number }) => number).sort((a, b) => a - b);
 }

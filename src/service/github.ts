@@ -69,10 +69,16 @@ const answers = once(() => {
       merge_base_commit: z.object({ sha: z.string() }),
       status: z.string(),
       ahead_by: z.number(),
+      commits: z.optional(z.array(z.object({ sha: z.string() }))),
     }),
     workflowRuns: z.object({
       workflow_runs: z.array(
-        z.object({ head_sha: z.string(), event: z.string(), status: z.nullish(z.string()) }),
+        z.object({
+          head_sha: z.string(),
+          event: z.string(),
+          conclusion: z.nullish(z.string()),
+          run_attempt: z.optional(z.number()),
+        }),
       ),
     }),
     app: z.object({ id: z.number() }),
@@ -382,7 +388,7 @@ export class GitHub {
         if (!graphql && !(error instanceof GitHubError)) throw error;
         const reason = graphql ? 'GitHub did not say' : (error as GitHubError).message;
         info(
-          line`Could not learn who the github-token acts as (${reason}): no earlier comment is updated or compared with, a new one is written.`,
+          line`Could not learn who the github-token acts as (${reason}): no earlier comment is updated, a new one is written.`,
         );
         return undefined;
       }
@@ -467,10 +473,16 @@ export class GitHub {
     }
   }
 
-  openPulls(keep: (pull: Pull) => boolean, maxPages: number, head?: string): Promise<Pull[]> {
+  /** `head`: `owner:branch`; `base`: a branch; `perPage` 1 asks only whether there is one. */
+  openPulls(
+    keep: (pull: Pull) => boolean,
+    maxPages: number,
+    filter: { head?: string; base?: string; perPage?: number } = {},
+  ): Promise<Pull[]> {
     const list = this.rest.pulls.list;
-    const first = list.endpoint({ ...this.repo, state: 'open', per_page: 100, head });
-    const what = 'list the open pull requests';
+    const { head, base, perPage = 100 } = filter;
+    const first = list.endpoint({ ...this.repo, state: 'open', per_page: perPage, head, base });
+    const what = `list the open pull requests${base ? ` into ${base}` : ''}`;
     return this.pages(what, list, first, answers().pulls, (pulls) => pulls.filter(keep), maxPages);
   }
 
@@ -531,14 +543,44 @@ export class GitHub {
     );
   }
 
-  /** The commits of a workflow's completed runs on a branch, newest first: one page of 100, read once. */
-  async workflowRuns(file: string, branch: string): Promise<{ sha: string; event: string }[]> {
+  /**
+   * The commits after `sha` on `branch` (`compare/{sha}...{branch}`), at most `maxPages` pages of
+   * 100; `complete` is false when there were more.
+   */
+  async commitsAfter(
+    sha: string,
+    branch: string,
+    maxPages: number,
+  ): Promise<{ commits: Set<string>; complete: boolean }> {
+    const commits = new Set<string>();
+    const compare = this.rest.repos.compareCommitsWithBasehead;
+    for (let page = 1; page <= maxPages; page++) {
+      const params = { ...this.repo, basehead: `${sha}...${branch}`, per_page: 100, page };
+      const what = `list the commits of ${branch} after ${sha.slice(0, 7)} (page ${page})`;
+      const read = () => this.send(what, answers().comparison, compare, params);
+      const listed = (await this.once(`after ${sha} ${branch} ${page}`, read)).commits ?? [];
+      for (const commit of listed) commits.add(commit.sha);
+      if (listed.length < 100) return { commits, complete: true };
+    }
+    return { commits, complete: false };
+  }
+
+  /** A workflow's completed runs on a branch, newest first: one page of 100, read once. */
+  async workflowRuns(
+    file: string,
+    branch: string,
+  ): Promise<{ sha: string; event: string; conclusion?: string; attempt: number }[]> {
     const params = { ...this.repo, workflow_id: file, branch, status: 'completed', per_page: 100 } as const;
     const what = `list the runs of workflow ${file} on ${branch}`;
     const list = this.rest.actions.listWorkflowRuns;
     const read = () => this.send(what, answers().workflowRuns, list, params);
     const { workflow_runs } = await this.once(`runs ${file} ${branch}`, read);
-    return workflow_runs.map(({ head_sha, event }) => ({ sha: head_sha, event }));
+    return workflow_runs.map((run) => ({
+      sha: run.head_sha,
+      event: run.event,
+      conclusion: run.conclusion ?? undefined,
+      attempt: run.run_attempt ?? 1,
+    }));
   }
 
   /** An app's id by its slug: GitHub Enterprise Server's GitHub Actions app has another id than github.com's. */

@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { chmod, rm } from 'node:fs/promises';
+import { hash } from 'node:crypto';
+import { chmod, readFile, rm } from 'node:fs/promises';
 import * as path from 'node:path';
 import { which } from '@actions/io';
 import * as toolCache from '@actions/tool-cache';
@@ -44,9 +43,7 @@ const CLOUDFLARED_RELEASE: CloudflaredRelease = {
 const binaryName = (platform: NodeJS.Platform) => (platform === 'win32' ? 'cloudflared.exe' : 'cloudflared');
 
 async function sha256Of(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
+  return hash('sha256', await readFile(file), 'hex');
 }
 
 /** Another host and release in tests. */
