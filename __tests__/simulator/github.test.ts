@@ -1159,6 +1159,29 @@ describe('commits', () => {
     s.setScenario({ pulls: [{ ...pull, number: 1 }] });
     expect(await base(1)).toMatchObject({ ref: 'main', sha: DEFAULT_BASE_SHA });
   });
+
+  it('lists pull requests by state, head (owner:branch) and base branch, newest first', async () => {
+    const pull = { owner: OWNER, repo: REPO, headSha: C5 };
+    const s = await startSim({
+      ...graph,
+      pulls: [
+        { ...pull, number: 1, headRef: 'feature/x' },
+        { ...pull, number: 2, headRef: 'feature/y', baseRef: 'feature/x' },
+        { ...pull, number: 3, headRef: 'feature/x', baseRef: 'develop', state: 'closed' },
+        { ...pull, number: 4, headRef: 'feature/x', head: 'someone/fork' },
+      ],
+    });
+    const numbers = async (query: { state?: 'open' | 'closed' | 'all'; head?: string; base?: string }) =>
+      (await octokit(s).rest.pulls.list({ owner: OWNER, repo: REPO, ...query })).data.map((p) => p.number);
+    expect(await numbers({})).toEqual([4, 2, 1]);
+    expect(await numbers({ head: `${OWNER}:feature/x` })).toEqual([1]);
+    expect(await numbers({ head: 'someone:feature/x' })).toEqual([4]);
+    expect(await numbers({ base: 'feature/x' })).toEqual([2]);
+    expect(await numbers({ base: 'main' })).toEqual([4, 1]);
+    expect(await numbers({ base: 'develop' })).toEqual([]);
+    expect(await numbers({ base: 'develop', state: 'all' })).toEqual([3]);
+    expect(await numbers({ head: `${OWNER}:feature/x`, base: 'main', state: 'all' })).toEqual([1]);
+  });
 });
 
 describe('check runs', () => {

@@ -43,6 +43,9 @@
  *   ref-resolving route. A branch, `heads/…`, a prefix or an unknown sha all answer 404 Not Found
  *   (GitHub's description lists 404 and 409 for it, no 422; getCommit says 422 No commit found).
  *   The 409 of an empty repository is not simulated.
+ * - listPulls filters by `state`, `head` (`owner:branch`) and `base` (a branch name) as GitHub does,
+ *   and lists newest first (GitHub's default, `sort=created`, `direction=desc`); `sort` and
+ *   `direction` are ignored.
  * - compare's merge base is git merge-base's; when there are several (criss-cross merges), the
  *   nearest to the head. Its `commits` are all those ahead, parents first, in one answer (GitHub
  *   pages them past 250).
@@ -123,7 +126,7 @@ export type Operation =
   | 'updateComment' // PATCH {prefix}/repos/{owner}/{repo}/issues/comments/{comment_id}    body {body}
   | 'graphql' // POST  /graphql (GitHub Enterprise: /api/graphql beside /api/v3)  body {query}: viewer only
   | 'getPull' // GET   {prefix}/repos/{owner}/{repo}/pulls/{pull_number}
-  | 'listPulls' // GET   {prefix}/repos/{owner}/{repo}/pulls?state&head&per_page&page
+  | 'listPulls' // GET   {prefix}/repos/{owner}/{repo}/pulls?state&head&base&per_page&page
   | 'commitPulls' // GET   {prefix}/repos/{owner}/{repo}/commits/{sha}/pulls
   | 'getCommit' // GET   {prefix}/repos/{owner}/{repo}/commits/{ref}  (ref: a sha, a sha's prefix or a branch)
   | 'getGitCommit' // GET   {prefix}/repos/{owner}/{repo}/git/commits/{commit_sha}  (a full sha only)
@@ -986,12 +989,16 @@ export class GitHubSimulator extends JsonServer<Operation> {
       const inBase = (p: SimPull) => (p.head ?? here).toLowerCase() === here;
       return { status: 200, body: pulls.filter((p) => p.headSha === route.sha && inBase(p)).map(render) };
     }
+    // listPulls: `state` (open, closed or all; default open), `head` (`user:ref-name` or
+    // `organization:ref-name`) and `base` (a base branch's name), as GitHub's description names them.
     const query = new URLSearchParams(path.split('?')[1] ?? '');
     const state = query.get('state') ?? 'open';
     const head = query.get('head')?.toLowerCase();
+    const base = query.get('base');
     const matching = pulls
       .filter((p) => state === 'all' || (p.state ?? 'open') === state)
       .filter((p) => !head || `${(p.head ?? here).split('/')[0]}:${p.headRef}`.toLowerCase() === head)
+      .filter((p) => !base || (p.baseRef ?? 'main') === base)
       .sort((a, b) => b.number - a.number); // GitHub's default: newest first
     return this.page(`${this.url}/repositories/${repository.id}/pulls`, matching.map(render), query);
   }
