@@ -1,7 +1,7 @@
 /**
  * Event payloads shaped like GitHub's own (trimmed to what a client reads, and a little more), for
- * GITHUB_EVENT_PATH: a preview deployment's `deployment_status`, and `workflow_run` from the same
- * repository or from a fork.
+ * GITHUB_EVENT_PATH: a preview deployment's `deployment_status`, `workflow_run` from the same
+ * repository or from a fork, `push`, `schedule` and `merge_group`.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -108,6 +108,91 @@ export function workflowRunEvent(options: {
     repository: base,
     sender: { login: 'octocat', id: 583231, type: 'User' },
   };
+}
+
+const commitAuthor = { name: 'Octo Cat', email: 'octocat@example.com', username: 'octocat' };
+
+/** A commit as push and merge_group payloads show one (GitHub's simple-commit, `head_commit`). */
+function simpleCommit(sha: string) {
+  return {
+    id: sha,
+    tree_id: sha.split('').reverse().join(''),
+    message: `Commit ${sha.slice(0, 7)}`,
+    timestamp: '2024-05-01T12:00:00Z',
+    author: commitAuthor,
+    committer: commitAuthor,
+  };
+}
+
+/**
+ * `push` of `branch` to `after` (GitHub's webhook-push, trimmed): `repository.default_branch` is
+ * 'main', so a push of another branch can be told from one of the default branch.
+ */
+export function pushEvent(options: { repository: string; branch: string; after: string; before?: string }) {
+  const base = repository(options.repository, REPOSITORY_ID);
+  const before = options.before ?? '0'.repeat(40);
+  return {
+    ref: `refs/heads/${options.branch}`,
+    before,
+    after: options.after,
+    base_ref: null,
+    created: before === '0'.repeat(40),
+    deleted: false,
+    forced: false,
+    compare: `${base.html_url}/compare/${before.slice(0, 12)}...${options.after.slice(0, 12)}`,
+    commits: [
+      { ...simpleCommit(options.after), distinct: true, url: `${base.html_url}/commit/${options.after}` },
+    ],
+    head_commit: {
+      ...simpleCommit(options.after),
+      distinct: true,
+      url: `${base.html_url}/commit/${options.after}`,
+    },
+    pusher: { name: commitAuthor.name, email: commitAuthor.email },
+    repository: { ...base, master_branch: base.default_branch },
+    sender: { login: 'octocat', id: 583231, type: 'User' },
+  };
+}
+
+/** `schedule`: GitHub gives no webhook payload, only the cron expression and the workflow's path. */
+export function scheduleEvent(options: { workflow: string; cron?: string }) {
+  return { schedule: options.cron ?? '0 3 * * *', workflow: `.github/workflows/${options.workflow}` };
+}
+
+/**
+ * `merge_group` (checks_requested) of pull request `pullRequest` (head `pullRequestHead`) queued
+ * into `baseBranch`: GitHub tests `headSha` on the queue's temporary branch
+ * `gh-readonly-queue/{base}/pr-{number}-{pull request head}`, built on `baseSha`.
+ */
+export function mergeGroupEvent(options: {
+  repository: string;
+  headSha: string;
+  baseSha: string;
+  baseBranch: string;
+  pullRequest: number;
+  pullRequestHead: string;
+}) {
+  return {
+    action: 'checks_requested',
+    merge_group: {
+      head_sha: options.headSha,
+      head_ref: `refs/heads/${mergeQueueBranch(options)}`,
+      base_sha: options.baseSha,
+      base_ref: `refs/heads/${options.baseBranch}`,
+      head_commit: simpleCommit(options.headSha),
+    },
+    repository: repository(options.repository, REPOSITORY_ID),
+    sender: { login: 'octocat', id: 583231, type: 'User' },
+  };
+}
+
+/** The merge queue's temporary branch of a pull request, as GITHUB_REF_NAME names it on `merge_group`. */
+export function mergeQueueBranch(options: {
+  baseBranch: string;
+  pullRequest: number;
+  pullRequestHead: string;
+}) {
+  return `gh-readonly-queue/${options.baseBranch}/pr-${options.pullRequest}-${options.pullRequestHead}`;
 }
 
 /** Writes a payload to a new temporary file and returns its path, for GITHUB_EVENT_PATH. */
