@@ -237,7 +237,7 @@ const gate = ({ outputs }: DistResult) => ({
   success: outputs.success,
   'new-failures': outputs['new-failures'],
 });
-/** The conclusions of the check runs on `commit` (one each, whichever run wrote them). */
+/** The distinct conclusions of the check runs on `commit`: one where every run that wrote one agrees. */
 const conclusions = (commit: string) => [
   ...new Set(gh.checkRuns(owner, repo, commit).map(({ conclusion }) => conclusion)),
 ];
