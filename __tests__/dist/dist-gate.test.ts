@@ -24,7 +24,8 @@ import { type SimTestCase, Simulator } from '../simulator/simulator.js';
  * judgment, each tried against dist/index.js as the runner runs it. The base branch's results are
  * made by the action itself, on runs of main; the workflow's runs GitHub lists are kept in step
  * with the runs made (event, commit, branch, attempt, conclusion). Only what a user sees is
- * asserted: the step's outputs, the check runs on the commit tested, the comment's heading.
+ * asserted: the step's outputs, the check runs on the commit tested, the headings of the comment and
+ * the job summary.
  */
 const { owner, repo, number } = SAMPLE_PULL_REQUEST;
 const REPOSITORY = `${owner}/${repo}`;
