@@ -266,9 +266,10 @@ describe(`the gate without holes (round 7), dist/index.js on ${node.name}`, () =
       rerun: gate(rerun),
       checks: { P1: conclusions(P1), P2: conclusions(P2) },
     }).toEqual({
-      first: { success: 'false', 'new-failures': '1' },
-      second: { success: 'false', 'new-failures': '1' },
-      rerun: { success: 'false', 'new-failures': '1' },
+      // nothing to compare with: every failure counts, and new-failures stays empty (the outputs table)
+      first: { success: 'false', 'new-failures': '' },
+      second: { success: 'false', 'new-failures': '' },
+      rerun: { success: 'false', 'new-failures': '' },
       checks: { P1: ['failure'], P2: ['failure'] },
     });
   });
