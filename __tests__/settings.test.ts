@@ -173,6 +173,31 @@ describe('settings', () => {
     expect(settings.junitPath).toBe(path.resolve('/ws', file));
   });
 
+  describe('quarantine', () => {
+    test('the lines as written in quarantine, parsed in quarantineEntries', async () => {
+      const text = 'Checkout *\n\n  Login until 2026-03-31  \nWaits until saved';
+      const settings = await readSettings(reader({ quarantine: text }), {});
+      expect(settings.quarantine).toEqual(['Checkout *', 'Login until 2026-03-31', 'Waits until saved']);
+      expect(settings.quarantineEntries).toEqual([
+        { pattern: 'Checkout *' },
+        { pattern: 'Login', until: '2026-03-31' },
+        { pattern: 'Waits until saved' },
+      ]);
+    });
+
+    test('none by default', async () => {
+      expect(await readSettings(reader({}), {})).toMatchObject({ quarantine: [], quarantineEntries: [] });
+    });
+
+    test('a date that does not exist is an input error naming the line', async () => {
+      await expect(
+        readSettings(reader({ quarantine: 'Checkout *\nLogin until 2026-02-30' }), {}),
+      ).rejects.toThrow(
+        "Input 'quarantine' line 2, 'Login until 2026-02-30': the date after 'until' must be a day that exists",
+      );
+    });
+  });
+
   describe('tunnel', () => {
     const suite = (inputs: Record<string, string>) =>
       reader({ 'project-id': '', 'test-suite-id': 's', ...inputs });

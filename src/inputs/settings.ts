@@ -10,6 +10,7 @@ import { parseTunnelOrigins } from '../tunnel/origin.js';
 import { untunnelledLoopbackUrls } from '../tunnel/rewrite.js';
 import { InputError } from './input-error.js';
 import { buildSuiteOptions, type SuiteOptionInputs } from './options.js';
+import { parseQuarantine, type QuarantineEntry } from './quarantine.js';
 import { parseUrlTemplate, RUN_PLACEHOLDERS, TEST_PLACEHOLDERS, type UrlTemplate } from './url-template.js';
 import { readWorkflowRun, type WorkflowRun } from './workflow-run.js';
 
@@ -52,8 +53,10 @@ export interface SharedSettings {
   checkRun: 'auto' | 'true' | 'false';
   /** How many of the base branch's results the history keeps; 0: none. */
   history: number;
-  /** Title patterns, `*` a wildcard, whose failures never fail the step. */
+  /** The `quarantine` input's lines as written (an `until` date included): what run/compare.ts matches today. */
   quarantine: string[];
+  /** The same lines parsed: a title pattern, `*` a wildcard, whose failures never fail the step, and its last day. */
+  quarantineEntries: QuarantineEntry[];
 }
 
 /** One target's own: what it runs, and the branch and environment it tells the service. */
@@ -458,6 +461,7 @@ async function parseSettings(readRaw: InputReader, env: NodeJS.ProcessEnv): Prom
     checkRun: parseChoice(input, 'check-run', ['auto', 'true', 'false'] as const),
     history: parseHistory(input('history')),
     quarantine: pieces(input('quarantine'), '\n'),
+    quarantineEntries: parseQuarantine(input('quarantine')),
   };
   const checkNames = checkNameLines(input, idTargets.length);
   const branch = resolveBranch(input('branch'), env);
