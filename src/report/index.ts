@@ -53,6 +53,8 @@ function setOutcomeOutputs(outcomes: readonly RunOutcome[], step: StepOutcome): 
   setOutput('flaky-failures', sum('flaky'));
   const quarantined = outcomes.reduce((total, { quarantined }) => total + (quarantined?.length ?? 0), 0);
   setOutput('quarantined', String(quarantined));
+  // No record carries typical durations yet, so nothing is known to be slower: empty, not 0 (see `slowdown`).
+  setOutput('slower', '');
 }
 
 /**
