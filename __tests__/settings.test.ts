@@ -183,6 +183,70 @@ describe('settings', () => {
     expect(settings.junitPath).toBe(path.resolve('/ws', file));
   });
 
+  describe('quarantine', () => {
+    test('the lines as written in quarantine, parsed in quarantineEntries', async () => {
+      const text = 'Checkout *\n\n  Login until 2026-03-31  \nWaits until saved';
+      const settings = await readSettings(reader({ quarantine: text }), {});
+      expect(settings.quarantine).toEqual(['Checkout *', 'Login until 2026-03-31', 'Waits until saved']);
+      expect(settings.quarantineEntries).toEqual([
+        { pattern: 'Checkout *' },
+        { pattern: 'Login', until: '2026-03-31' },
+        { pattern: 'Waits until saved' },
+      ]);
+    });
+
+    test('none by default', async () => {
+      expect(await readSettings(reader({}), {})).toMatchObject({ quarantine: [], quarantineEntries: [] });
+    });
+
+    test('a date that does not exist is an input error naming the line', async () => {
+      await expect(
+        readSettings(reader({ quarantine: 'Checkout *\nLogin until 2026-02-30' }), {}),
+      ).rejects.toThrow(
+        "Input 'quarantine' line 2, 'Login until 2026-02-30': the date after 'until' must be a day that exists",
+      );
+    });
+  });
+
+  describe('slowdown', () => {
+    test.each([
+      ['', { factor: 1.5, minMs: 5000 }], // the default
+      ['1.5x 5s', { factor: 1.5, minMs: 5000 }],
+      ['2x 500ms', { factor: 2, minMs: 500 }],
+      ['1x 1m', { factor: 1, minMs: 60_000 }],
+      ['3X 10', { factor: 3, minMs: 10_000 }],
+      ['1.25 x  2 s', { factor: 1.25, minMs: 2000 }],
+      ['2x 0s', { factor: 2, minMs: 0 }],
+    ])('%p is %p', async (text, slowdown) => {
+      expect((await readSettings(reader({ slowdown: text }), {})).slowdown).toEqual(slowdown);
+    });
+
+    test.each(['off', 'OFF', ' off '])('%p turns it off', async (text) => {
+      const settings = await readSettings(reader({ slowdown: text }), {});
+      expect(settings.slowdown).toBeUndefined();
+    });
+
+    test.each([
+      '1.5x',
+      '5s',
+      '1.5',
+      '0.5x 5s',
+      '0x 5s',
+      '-2x 5s',
+      '1.5x 5 minutes',
+      '1.5x -5s',
+      '1.5x5s',
+      'x 5s',
+      '1e3x 5s',
+      'on',
+      '1.5x 5s 2',
+    ])('%p is an input error naming slowdown, what it expects and what it got', async (text) => {
+      await expect(readSettings(reader({ slowdown: text }), {})).rejects.toThrow(
+        `Input 'slowdown' must be a factor of at least 1 and a duration, such as 1.5x 5s (at least 1.5 times the typical duration and at least 5s longer), or off; got '${text}'.`,
+      );
+    });
+  });
+
   describe('tunnel', () => {
     const suite = (inputs: Record<string, string>) =>
       reader({ 'project-id': '', 'test-suite-id': 's', ...inputs });

@@ -32,6 +32,7 @@ describe('writeReports', () => {
       fixed: '',
       'flaky-failures': '',
       quarantined: '0',
+      slower: '',
       'results-file': written.resultsFile,
       'junit-file': junitPath,
       runs: JSON.stringify([

@@ -90,6 +90,7 @@ describe('outputs', () => {
       fixed: '2',
       'flaky-failures': '0',
       quarantined: '0',
+      slower: '',
       'results-file': path.join(files.dir, 'test-runs-e2e.json'),
     });
     const counts = (passed: number, failed: number) => ({

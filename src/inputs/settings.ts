@@ -10,6 +10,7 @@ import { parseTunnelOrigins } from '../tunnel/origin.js';
 import { untunnelledLoopbackUrls } from '../tunnel/rewrite.js';
 import { InputError } from './input-error.js';
 import { buildSuiteOptions, type SuiteOptionInputs } from './options.js';
+import { parseQuarantine, type QuarantineEntry } from './quarantine.js';
 import { parseUrlTemplate, RUN_PLACEHOLDERS, TEST_PLACEHOLDERS, type UrlTemplate } from './url-template.js';
 import { readWorkflowRun, type WorkflowRun } from './workflow-run.js';
 
@@ -52,8 +53,23 @@ export interface SharedSettings {
   checkRun: 'auto' | 'true' | 'false';
   /** How many of the base branch's results the history keeps; 0: none. */
   history: number;
-  /** Title patterns, `*` a wildcard, whose failures never fail the step. */
+  /** The `quarantine` input's lines as written (an `until` date included): what run/compare.ts matches today. */
   quarantine: string[];
+  /** The same lines parsed: a title pattern, `*` a wildcard, whose failures never fail the step, and its last day. */
+  quarantineEntries: QuarantineEntry[];
+  /** When a test case is slower than on the base branch; undefined: `slowdown: off`. */
+  slowdown?: Slowdown;
+}
+
+/**
+ * A test case that ended in d, typically t on the base branch, is slower when d ≥ factor × t and
+ * d − t ≥ minMs: the factor alone would flag a 100 ms test that took 200 ms.
+ */
+export interface Slowdown {
+  /** At least 1. */
+  factor: number;
+  /** At least 0. */
+  minMs: number;
 }
 
 /** One target's own: what it runs, and the branch and environment it tells the service. */
@@ -85,6 +101,7 @@ export const INPUT_DEFAULTS: Readonly<Record<string, string>> = {
   'pr-comment': 'off',
   'check-run': 'auto',
   history: '20',
+  slowdown: '1.5x 5s',
 };
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
@@ -92,10 +109,15 @@ const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_00
 /** Node's timers hold at most 2^31 - 1 ms (24.8 days) and fire at once past it. */
 const MAX_DURATION_MS = 24 * 24 * UNIT_MS.h;
 
+/** The action's duration syntax: `500ms`, `10s`, `2m`, `1h`, or a plain number of seconds; NaN otherwise. */
+function durationMs(text: string): number {
+  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/.exec(text);
+  return match ? Math.round(Number(match[1]) * UNIT_MS[match[2] ?? 's']) : Number.NaN;
+}
+
 function parseDuration(input: InputReader, name: string): number {
   const value = input(name);
-  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h)?$/.exec(value);
-  const ms = match ? Math.round(Number(match[1]) * UNIT_MS[match[2] ?? 's']) : Number.NaN;
+  const ms = durationMs(value);
   if (!Number.isFinite(ms) || ms <= 0) {
     throw new InputError(
       `Input '${name}' must be a positive duration such as 500ms, 10s, 2m or 1h (a plain number is seconds); got ${shown(value)}.`,
@@ -107,6 +129,18 @@ function parseDuration(input: InputReader, name: string): number {
     );
   }
   return ms;
+}
+
+/** `<factor>x <duration>` (both required) or `off`. The duration is a threshold, not a timer: `0s` is allowed. */
+function parseSlowdown(value: string): Slowdown | undefined {
+  if (value.toLowerCase() === 'off') return undefined;
+  const match = /^(\d+(?:\.\d+)?)\s*x\s+(\S.*)$/i.exec(value);
+  const factor = Number(match?.[1]);
+  const minMs = durationMs(match?.[2] ?? '');
+  if (factor >= 1 && Number.isFinite(factor) && Number.isFinite(minMs)) return { factor, minMs };
+  throw new InputError(
+    `Input 'slowdown' must be a factor of at least 1 and a duration, such as 1.5x 5s (at least 1.5 times the typical duration and at least 5s longer), or off; got ${shown(value)}.`,
+  );
 }
 
 function parseChoice<T extends string>(
@@ -464,6 +498,8 @@ async function parseSettings(readRaw: InputReader, env: NodeJS.ProcessEnv): Prom
     checkRun: parseChoice(input, 'check-run', ['auto', 'true', 'false'] as const),
     history: parseHistory(input('history')),
     quarantine: pieces(input('quarantine'), '\n'),
+    quarantineEntries: parseQuarantine(input('quarantine')),
+    slowdown: parseSlowdown(input('slowdown')),
   };
   const checkNames = checkNameLines(input, idTargets.length);
   const branch = resolveBranch(input('branch'), env);

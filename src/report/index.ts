@@ -56,6 +56,8 @@ function setOutcomeOutputs(outcomes: readonly RunOutcome[], step: StepOutcome): 
     0,
   );
   setOutput('quarantined', String(quarantined));
+  // No record carries typical durations yet, so nothing is known to be slower: empty, not 0 (see `slowdown`).
+  setOutput('slower', '');
 }
 
 /**
