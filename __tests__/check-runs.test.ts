@@ -119,7 +119,7 @@ describe('the check run on the commit tested', () => {
     expect(run?.output.summary).toContain('<!-- test-run-action check -->');
     // its record: the pull request's own result, one column, never a baseline
     expect(run?.output.text).toMatch(
-      /^<!-- test-run-action record v=1\nof=pull-request commit=c10{38} cut=0 name=Test%20run%3A%20project%20proj-1\nc c10{10} 0 1 0 1000\nr [0-9a-f]{12} F\n-->$/,
+      /^<!-- test-run-action record v=1\nof=pull-request commit=c10{38} cut=0 qcut=0 name=Test%20run%3A%20project%20proj-1\nc c10{10} 0 1 0 1000\nr [0-9a-f]{12} F\n-->$/,
     );
     expect(result.outputs['check-run-url']).toBe(run?.html_url);
     // One create, one update: no write between them.

@@ -68,16 +68,20 @@ const pullRequestEnv = () => ({
   }),
 });
 
+/** The day the step runs on (UTC), for the quarantine's dates. */
+const ON = (day: string) => virtualClock(() => 0.5, Date.parse(`${day}T12:00:00Z`));
+
 async function runWith(
   testCases: SimTestCase[],
   env: Record<string, string>,
   inputs: Record<string, string> = {},
+  clock = virtualClock(),
 ) {
   const final = testCases.some((testCase) => testCase.status !== 'PASSED') ? 'FAILED' : 'PASSED';
   const sim = await Simulator.start({ project: { statuses: [final], testCases } });
   try {
     const extra = { 'github-token': DEFAULT_TOKEN, 'fail-on': 'new', 'pr-comment': 'always', ...inputs };
-    return await runInProcess(projectInputs(sim, extra), { clock: virtualClock(), env });
+    return await runInProcess(projectInputs(sim, extra), { clock, env });
   } finally {
     await sim.stop();
   }
@@ -97,7 +101,7 @@ describe('the history travels with main’s own results', () => {
   test('X flaked once on main (pass, fail, pass, pass): its failure on the pull request is flaky, not new; Y beside it is new', async () => {
     await mainPushes(['X', 'Y'], [[], ['X'], [], []]);
     expect(checkRunOf(MAIN[3] as string)?.output.text).toMatch(
-      /^<!-- test-run-action record v=1\nof=branch commit=a40{38} cut=0 name=\S+\nc a10{10} 2 0 0 1000\nc a20{10} 1 1 0 1000\nc a30{10} 2 0 0 1000\nc a40{10} 2 0 0 1000\nr [0-9a-f]{12} \.F\.\.\n-->$/,
+      /^<!-- test-run-action record v=1\nof=branch commit=a40{38} cut=0 qcut=0 name=\S+\nc a10{10} 2 0 0 1000\nc a20{10} 1 1 0 1000\nc a30{10} 2 0 0 1000\nc a40{10} 2 0 0 1000\nr [0-9a-f]{12} \.F\.\.\n-->$/,
     );
 
     const both = await runWith(cases(['X', 'Y']), pullRequestEnv());
@@ -172,7 +176,7 @@ describe('the history travels with main’s own results', () => {
       output: {
         title: 'forged',
         summary: '<!-- test-run-action check -->',
-        text: '<!-- test-run-action record v=1\nof=branch commit=zz cut=0 name=x\nnot a row\n-->',
+        text: '<!-- test-run-action record v=1\nof=branch commit=zz cut=0 qcut=0 name=x\nnot a row\n-->',
       },
     });
     const next = await runWith(cases([], ['X']), pushEnv(MAIN[1] as string));
@@ -181,7 +185,7 @@ describe('the history travels with main’s own results', () => {
     );
     // fresh: this run's result alone, in which X passed (no row)
     expect(checkRunOf(MAIN[1] as string)?.output.text).toMatch(
-      /\ncut=0 name=|cut=0 name=\S+\nc a20{10} 1 0 0 1000\n-->$/,
+      / cut=0 qcut=0 name=\S+\nc a20{10} 1 0 0 1000\n-->$/,
     );
   });
 
@@ -220,6 +224,8 @@ describe('the history travels with main’s own results', () => {
 describe('quarantine', () => {
   test('a quarantined failure never fails the step; a real failure beside it does; a line matching nothing is named', async () => {
     const inputs = { 'fail-on': 'any', quarantine: 'checkout *\nno such test' };
+    // main ran with the same quarantine: in force on the pull request
+    await mainPushes(['checkout applies the discount', 'search'], [[]], inputs);
     const both = await runWith(cases(['checkout applies the discount', 'search']), pullRequestEnv(), inputs);
     expect(both.outputs).toMatchObject({ success: 'false', quarantined: '1', failed: '2' });
     expect(annotations(both.log, 'error')[0]).toMatch(/search|2 of 2/);
@@ -317,7 +323,7 @@ describe('however far apart the results are', () => {
     );
     // eight commits back is past the look-back: the history starts again
     expect(gh.checkRuns(owner, repo, N9)[0]?.output.text).toMatch(
-      /commit=b90{38} cut=0 name=\S+\nc b90{10} 1 0 0 1000\n-->$/,
+      /commit=b90{38} cut=0 qcut=0 name=\S+\nc b90{10} 1 0 0 1000\n-->$/,
     );
   });
 
@@ -331,5 +337,110 @@ describe('however far apart the results are', () => {
     gh.setScenario(nightlyGraph([N1, N9, N1]));
     const next = await runWith(cases([], ['X']), nightlyEnv(N11));
     expect(next.log).toContain("Compared with b900000 (this branch's previous result)");
+  });
+});
+
+describe('a quarantine that cannot rot or be abused (round 7)', () => {
+  const titles = ['checkout pays', 'search finds', 'login works'];
+
+  test("an expired entry and a pull request's own entry protect nothing; an entry main ran with does", async () => {
+    const onMain = { quarantine: 'checkout *\nsearch * until 2026-12-10' };
+    await runWith(cases([], titles), pushEnv(MAIN[0] as string), onMain, ON('2026-12-04'));
+    expect(checkRunOf(MAIN[0] as string)?.output.text).toContain(
+      '\nq - checkout%20*\nq 2026-12-10 search%20*\n',
+    );
+
+    // the pull request adds 'login *' in the same change that breaks login
+    const onPullRequest = { quarantine: 'checkout *\nsearch * until 2026-12-31\nlogin *' };
+    const first = await runWith(cases(titles), pullRequestEnv(), onPullRequest, ON('2026-12-04'));
+    expect(first.outputs).toMatchObject({ success: 'false', quarantined: '2', 'new-failures': '1' });
+    expect(first.log).toContain(
+      "quarantine: 'login *' not yet in force: the base branch has not run with it.",
+    );
+    // the earlier of the two dates applies
+    expect(first.log).toContain("quarantine: 'search *' expires on 2026-12-10.");
+    expect(first.summary).toContain('not yet in force');
+
+    // after its day, the entry protects nothing, and one warning names it and the day
+    const later = await runWith(
+      cases(['checkout pays', 'search finds'], ['login works']),
+      pullRequestEnv(),
+      onPullRequest,
+      ON('2026-12-11'),
+    );
+    expect(later.outputs).toMatchObject({ success: 'false', quarantined: '1', 'new-failures': '1' });
+    expect(annotations(later.log, 'warning')).toContain(
+      "::warning::quarantine: 'search *' expired on 2026-12-10: its test cases are judged like any other.",
+    );
+  });
+
+  test('removing an entry takes effect at once; a branch applies its own entries', async () => {
+    await runWith(
+      cases([], titles),
+      pushEnv(MAIN[0] as string),
+      { quarantine: 'checkout *' },
+      ON('2026-12-04'),
+    );
+    const removed = await runWith(
+      cases(['checkout pays'], titles.slice(1)),
+      pullRequestEnv(),
+      {},
+      ON('2026-12-04'),
+    );
+    expect(removed.outputs).toMatchObject({ success: 'false', quarantined: '0', 'new-failures': '1' });
+    const onBranch = await runWith(
+      cases(['login works'], titles.slice(0, 2)),
+      pushEnv(MAIN[1] as string),
+      { quarantine: 'login *' },
+      ON('2026-12-04'),
+    );
+    expect(onBranch.outputs).toMatchObject({ success: 'true', quarantined: '1' });
+  });
+});
+
+describe('slower than the base branch (round 7)', () => {
+  const timed = (ms: Record<string, number>, failing: string[] = []): SimTestCase[] =>
+    Object.entries(ms).map(([title, durationMs]) => ({
+      title,
+      status: failing.includes(title) ? 'FAILED' : 'PASSED',
+      durationMs,
+    }));
+
+  test('three times its typical duration is labelled and counted, 1.3 times is not; the summary draws main and lists the slowest', async () => {
+    for (const commit of MAIN.slice(0, 3)) {
+      await runWith(timed({ checkout: 10_000, search: 10_000, login: 2_000 }), pushEnv(commit), {});
+    }
+    const result = await runWith(timed({ checkout: 31_000, search: 13_000, login: 2_100 }), pullRequestEnv());
+    expect(result.outputs).toMatchObject({ success: 'true', slower: '1' });
+    const entry = JSON.parse(result.outputs.runs ?? '[]')[0];
+    expect(entry).toMatchObject({ slower: 1 });
+    const seen = visibleLines(result.summary);
+    expect(seen).toContain('checkout · slower than main: 31.0 s, typically 10.0 s');
+    expect(seen.join('\n')).not.toContain('search · slower');
+    expect(seen).toContain('search · 13.0 s, typically 10.0 s');
+    expect(visibleLines(gh.comments(owner, repo, number)[0]?.body ?? '')).toContain(
+      'checkout · slower than main: 31.0 s, typically 10.0 s',
+    );
+    expect(checkRunOf(P1)?.output.summary).toContain('slower than main: 31.0 s, typically 10.0 s');
+    // the base branch at a glance: two Mermaid charts of main's three results
+    expect(result.summary).toContain('```mermaid\nxychart-beta\n  title "Failed test cases on main"');
+    expect(result.summary).toContain('x-axis "Oldest to newest" ["a100000", "a200000", "a300000"]');
+    const results = JSON.parse(readFileSync(result.outputs['results-file'] ?? '', 'utf8'));
+    expect(results.testCases).toEqual([
+      expect.objectContaining({ title: 'checkout', slower: true, typicalMs: 10_000 }),
+      expect.objectContaining({ title: 'search', slower: false, typicalMs: 10_000 }),
+      expect.objectContaining({ title: 'login', slower: false, typicalMs: 2_000 }),
+    ]);
+  });
+
+  test('fewer than three results, or slowdown off: slower is empty', async () => {
+    for (const commit of MAIN.slice(0, 2)) await runWith(timed({ checkout: 10_000 }), pushEnv(commit), {});
+    const young = await runWith(timed({ checkout: 40_000 }), pullRequestEnv());
+    expect(young.outputs.slower).toBe('');
+    await runWith(timed({ checkout: 10_000 }), pushEnv(MAIN[2] as string), {});
+    const off = await runWith(timed({ checkout: 40_000 }), pullRequestEnv(), { slowdown: 'off' });
+    expect(off.outputs.slower).toBe('');
+    const on = await runWith(timed({ checkout: 40_000 }), pullRequestEnv());
+    expect(on.outputs.slower).toBe('1');
   });
 });

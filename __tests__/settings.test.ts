@@ -184,11 +184,10 @@ describe('settings', () => {
   });
 
   describe('quarantine', () => {
-    test('the lines as written in quarantine, parsed in quarantineEntries', async () => {
+    test('the lines parsed: a pattern, and its last day where the line ends with until and a date', async () => {
       const text = 'Checkout *\n\n  Login until 2026-03-31  \nWaits until saved';
       const settings = await readSettings(reader({ quarantine: text }), {});
-      expect(settings.quarantine).toEqual(['Checkout *', 'Login until 2026-03-31', 'Waits until saved']);
-      expect(settings.quarantineEntries).toEqual([
+      expect(settings.quarantine).toEqual([
         { pattern: 'Checkout *' },
         { pattern: 'Login', until: '2026-03-31' },
         { pattern: 'Waits until saved' },
@@ -196,7 +195,7 @@ describe('settings', () => {
     });
 
     test('none by default', async () => {
-      expect(await readSettings(reader({}), {})).toMatchObject({ quarantine: [], quarantineEntries: [] });
+      expect(await readSettings(reader({}), {})).toMatchObject({ quarantine: [] });
     });
 
     test('a date that does not exist is an input error naming the line', async () => {

@@ -212,6 +212,8 @@ describe('a test suite run end to end against the simulator', () => {
       testId: 'test-2',
       label: null,
       record: null,
+      typicalMs: null,
+      slower: null,
     });
     expect(fs.readFileSync(result.outputs['junit-file'], 'utf8')).toContain(
       '<failure message="did not finish (no status)" type="unfinished"/>',
@@ -495,6 +497,7 @@ describe('wait: false', () => {
           fixed: null,
           flakyFailures: null,
           quarantined: null,
+          slower: null,
           dashboardUrl: null,
           checkRunUrl: null,
         },
@@ -528,6 +531,7 @@ describe('wait: false', () => {
           fixed: null,
           flakyFailures: null,
           quarantined: null,
+          slower: null,
           dashboardUrl: null,
           checkRunUrl: null,
         },

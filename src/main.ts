@@ -1,4 +1,5 @@
 import { InputError } from './inputs/input-error.js';
+import { utcDay } from './inputs/quarantine.js';
 import {
   eachTarget,
   type InputReader,
@@ -87,7 +88,8 @@ async function runAndJudge(settings: StepSettings, step: StepContext, opened: Op
     ran.map(async (outcome, index) => {
       const target = targets[index] as Settings;
       const baseline = await findBaseline(target, found, step);
-      return judgeAgainst(outcome, baseline, target, { of: found.of, commit, name: checkRunName(target) });
+      const context = { of: found.of, commit, name: checkRunName(target), today: utcDay(step.clock.now()) };
+      return judgeAgainst(outcome, baseline, target, context);
     }),
   );
   // Completed before the reports, so that the outputs carry each check run's URL.

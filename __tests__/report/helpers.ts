@@ -162,5 +162,6 @@ export function judgedAgainst(
     of: 'pull-request',
     name: 'Test run',
     commit: 'c'.repeat(40),
+    today: '2026-12-04',
   });
 }

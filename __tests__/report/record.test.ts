@@ -1,3 +1,4 @@
+import type { QuarantineEntry } from '../../src/inputs/quarantine.js';
 import {
   DURATIONS_KEPT,
   flakiest,
@@ -6,7 +7,6 @@ import {
   lastResults,
   nextRecord,
   QUARANTINE_MAX_ENTRIES,
-  type QuarantineEntry,
   type RecordedCase,
   type ResultRecord,
   readRecord,
@@ -91,6 +91,7 @@ describe('the record as text', () => {
     expect(record).toEqual({
       of: 'branch',
       name: 'Test run · staging',
+      quarantineCut: 0,
       commit: commit(3),
       columns: [
         { commit: short(1), passed: 1, failed: 0, flaky: 0, durationMs: 60_000 },
@@ -108,7 +109,7 @@ describe('the record as text', () => {
     });
     expect(text.split('\n')).toEqual([
       '<!-- test-run-action record v=1',
-      `of=branch commit=${commit(3)} cut=0 name=Test%20run%20%C2%B7%20staging`,
+      `of=branch commit=${commit(3)} cut=0 qcut=0 name=Test%20run%20%C2%B7%20staging`,
       `c ${short(1)} 1 0 0 60000`,
       `c ${short(2)} 0 1 1 -`,
       `c ${short(3)} 2 0 0 61235`,
@@ -150,7 +151,7 @@ describe('the record as text', () => {
 
   const valid = [
     '<!-- test-run-action record v=1',
-    `of=branch commit=${commit(3)} cut=0 name=Test%20run`,
+    `of=branch commit=${commit(3)} cut=0 qcut=0 name=Test%20run`,
     `c ${short(1)} 1 0 0 60000`,
     `c ${short(2)} 0 1 1 -`,
     'q 2026-01-31 checkout%20*',

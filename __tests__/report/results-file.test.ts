@@ -67,9 +67,34 @@ describe('results file', () => {
       message: 'why',
       notes: ['a note'],
       testCases: [
-        { title: long, status: 'FAILED', verdict: 'failure', durationMs: 12, label: null, record: null },
-        { title: 'no status', status: null, verdict: 'unfinished', label: null, record: null },
-        { title: 'flaky', status: 'FLAKY', verdict: 'flaky', label: null, record: null },
+        {
+          title: long,
+          status: 'FAILED',
+          verdict: 'failure',
+          durationMs: 12,
+          label: null,
+          record: null,
+          typicalMs: null,
+          slower: null,
+        },
+        {
+          title: 'no status',
+          status: null,
+          verdict: 'unfinished',
+          label: null,
+          record: null,
+          typicalMs: null,
+          slower: null,
+        },
+        {
+          title: 'flaky',
+          status: 'FLAKY',
+          verdict: 'flaky',
+          label: null,
+          record: null,
+          typicalMs: null,
+          slower: null,
+        },
       ],
     });
   });

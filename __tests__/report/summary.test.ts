@@ -338,6 +338,7 @@ describe('job summary of several targets', () => {
         quarantined: [],
         fixed: d ?? [],
         partial: false,
+        baseResults: [],
       };
       return { ...outcome, judgment };
     });

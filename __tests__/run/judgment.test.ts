@@ -1,4 +1,5 @@
 import { afterEach, beforeEach } from '@jest/globals';
+import { parseQuarantine } from '../../src/inputs/quarantine.js';
 import type { Settings } from '../../src/inputs/settings.js';
 import { judgmentHeadline } from '../../src/report/format.js';
 import type { RunOutcome, TestCase } from '../../src/report/outcome.js';
@@ -47,8 +48,14 @@ const found = (record: ResultRecord, newest?: ResultRecord): Baseline => ({
 const WHY_NONE = "main has no result of 'Test run' at or before the merge base 0000004";
 const NONE: Baseline = { kind: 'none', whyNone: WHY_NONE };
 
-type JudgeSettings = Pick<Settings, 'failOn' | 'history' | 'quarantine'>;
-const PULL_REQUEST: RecordContext = { of: 'pull-request', commit: commit(99), name: 'Test run' };
+type JudgeSettings = Pick<Settings, 'failOn' | 'history' | 'slowdown'> & { quarantine: string[] };
+const TODAY = '2026-12-04';
+const PULL_REQUEST: RecordContext = {
+  of: 'pull-request',
+  commit: commit(99),
+  name: 'Test run',
+  today: TODAY,
+};
 
 /** This run (a finished project run of `now`) judged as the action judges it. */
 function judged(
@@ -57,10 +64,17 @@ function judged(
   settings: Partial<JudgeSettings> = {},
   { outcome = {}, context = PULL_REQUEST }: { outcome?: Partial<RunOutcome>; context?: RecordContext } = {},
 ): RunOutcome {
+  // The lines as the input gives them; on a pull request, the base branch ran with them (in force).
+  const quarantine = parseQuarantine((settings.quarantine ?? []).join('\n'));
+  const ranWith = (record: ResultRecord) => ({ ...record, quarantine });
+  const base: Baseline =
+    baseline.kind === 'found'
+      ? { ...baseline, record: ranWith(baseline.record), newest: baseline.newest && ranWith(baseline.newest) }
+      : baseline;
   return judgeAgainst(
     makeOutcome(now, outcome),
-    baseline,
-    { failOn: 'any', history: 20, quarantine: [], ...settings },
+    base,
+    { failOn: 'any', history: 20, ...settings, quarantine },
     context,
   );
 }
@@ -416,7 +430,9 @@ describe('quarantine', () => {
     'a quarantined failure never fails the step (%s); it counts in quarantined only, and the status stays',
     (_, failOn, withBaseline) => {
       const baseline = withBaseline ? found(mainRecord([passed('checkout pays', 'search')])) : NONE;
-      const outcome = judged(checkoutFails, baseline, { failOn, quarantine: ['checkout *'] });
+      // Without a baseline only a branch's own run applies its entries (on a pull request, none is in force).
+      const context = withBaseline ? PULL_REQUEST : { ...PULL_REQUEST, of: 'branch' as const };
+      const outcome = judged(checkoutFails, baseline, { failOn, quarantine: ['checkout *'] }, { context });
       expect(lists(outcome)).toEqual({ ...NOTHING, quarantined: ['checkout pays'] });
       expect(labels(outcome)['checkout pays']).toStrictEqual({
         kind: 'quarantined',
@@ -502,6 +518,18 @@ describe('quarantine', () => {
     },
   );
 
+  test('on a pull request, an entry protects only once the base branch ran with it; with no base record, none does', () => {
+    const entries = [{ pattern: 'checkout *' }];
+    const base = mainRecord([passed('checkout pays', 'search')]);
+    const settings = { failOn: 'new' as const, history: 20, quarantine: entries, slowdown: undefined };
+    const ran = (record: ResultRecord): Baseline => found({ ...record, quarantine: entries });
+    const outcome = (baseline: Baseline) =>
+      judgeAgainst(makeOutcome(checkoutFails), baseline, settings, PULL_REQUEST);
+    expect(lists(outcome(ran(base))).quarantined).toEqual(['checkout pays']);
+    expect(lists(outcome(found(base))).newFailures).toEqual(['checkout pays']);
+    expect(lists(outcome(NONE)).quarantined).toEqual([]);
+  });
+
   test('`*` alone quarantines every title, the empty one too; no line, none', () => {
     expect(labels(judged(failed(''), CLEAN, { quarantine: ['*'] }))['']?.kind).toBe('quarantined');
     expect(labels(judged(failed('A'), CLEAN, { quarantine: [] })).A?.kind).toBe('new');
@@ -543,7 +571,12 @@ describe('the record the run carries', () => {
   // A failed in the second of three results of main.
   const baseline = found(mainRecord([passed('A'), failed('A'), passed('A')]));
   const now = [...failed('A'), ...passed('B')];
-  const ofBranch = (i: number): RecordContext => ({ of: 'branch', commit: commit(i), name: 'Test run' });
+  const ofBranch = (i: number): RecordContext => ({
+    of: 'branch',
+    commit: commit(i),
+    name: 'Test run',
+    today: TODAY,
+  });
 
   test("a branch's run extends its baseline's record with its own result, within the window, and names the flakiest", () => {
     const outcome = judged(now, baseline, {}, { context: ofBranch(4) });
@@ -560,6 +593,7 @@ describe('the record the run carries', () => {
       rows: new Map([[titleHash('A'), '.F.F']]),
       durations: new Map(),
       quarantine: [],
+      quarantineCut: 0,
       cut: 0,
     });
     expect(outcome.flakiest).toEqual([{ title: 'A', changes: 3, record: '✅❌✅❌' }]);
@@ -578,6 +612,7 @@ describe('the record the run carries', () => {
       rows: new Map([[titleHash('A'), 'F']]),
       durations: new Map(),
       quarantine: [],
+      quarantineCut: 0,
       cut: 0,
     });
     expect(outcome.flakiest).toBeUndefined();
@@ -600,7 +635,7 @@ describe('the record the run carries', () => {
     expect(judged(now, NONE, {}, { ...timedOut, context: ofBranch(4) }).record).toBeUndefined();
     expect(judged(now, baseline, {}, timedOut).record).toBeUndefined();
     // A finished run whose commit is not known adds no column either.
-    const noCommit = judged(now, baseline, {}, { context: { of: 'branch', name: 'Test run' } });
+    const noCommit = judged(now, baseline, {}, { context: { of: 'branch', name: 'Test run', today: TODAY } });
     expect(noCommit.record).toEqual((baseline as { record: ResultRecord }).record);
   });
 

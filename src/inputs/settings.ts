@@ -53,10 +53,8 @@ export interface SharedSettings {
   checkRun: 'auto' | 'true' | 'false';
   /** How many of the base branch's results the history keeps; 0: none. */
   history: number;
-  /** The `quarantine` input's lines as written (an `until` date included): what run/compare.ts matches today. */
-  quarantine: string[];
-  /** The same lines parsed: a title pattern, `*` a wildcard, whose failures never fail the step, and its last day. */
-  quarantineEntries: QuarantineEntry[];
+  /** A title pattern, `*` a wildcard, whose failures never fail the step, and its last day. */
+  quarantine: QuarantineEntry[];
   /** When a test case is slower than on the base branch; undefined: `slowdown: off`. */
   slowdown?: Slowdown;
 }
@@ -497,8 +495,7 @@ async function parseSettings(readRaw: InputReader, env: NodeJS.ProcessEnv): Prom
     pullRequestNumber: pullRequestInput(input),
     checkRun: parseChoice(input, 'check-run', ['auto', 'true', 'false'] as const),
     history: parseHistory(input('history')),
-    quarantine: pieces(input('quarantine'), '\n'),
-    quarantineEntries: parseQuarantine(input('quarantine')),
+    quarantine: parseQuarantine(input('quarantine')),
     slowdown: parseSlowdown(input('slowdown')),
   };
   const checkNames = checkNameLines(input, idTargets.length);

@@ -88,13 +88,17 @@ export function testCaseList(
   heading: string,
   testCases: readonly TestCase[],
   budget: { left: number },
-  { max = 30, marker = statusOf(markup), label = false } = {},
+  {
+    max = 30,
+    marker = statusOf(markup),
+    detail = (_: TestCase) => '',
+  }: { max?: number; marker?: (testCase: TestCase) => string; detail?: (testCase: TestCase) => string } = {},
 ): string[] {
   if (testCases.length === 0) return [];
   const items: string[] = [];
   for (const testCase of testCases.slice(0, max)) {
     const title = marker(testCase) + linked(testCase.dashboardUrl, markup.text(testCase.title));
-    const text = markup.item(label ? `${title}${labelText(testCase, markup)}` : title);
+    const text = markup.item(`${title}${detail(testCase)}`);
     if (text.length + 1 > budget.left) break;
     items.push(text);
     budget.left -= text.length + 1;
@@ -131,8 +135,9 @@ export function judgmentHeadline(judgment: Judgment): string {
 export function judgmentLists(outcome: RunOutcome, markup: ListMarkup, budget: { left: number }): string[] {
   const { judgment } = outcome;
   const status = statusOf(markup);
+  const detail = (testCase: TestCase) => labelText(testCase, markup);
   const list = (heading: string, testCases: readonly TestCase[], marker = status) =>
-    testCaseList(markup, heading, testCases, budget, { marker, label: true });
+    testCaseList(markup, heading, testCases, budget, { marker, detail });
   if (!judgment?.against) {
     const failing = outcome.reportOrder.filter(
       (testCase) => testCase.verdict.fails && testCase.label?.kind !== 'quarantined',
@@ -153,12 +158,32 @@ export function judgmentLists(outcome: RunOutcome, markup: ListMarkup, budget: {
   ];
 }
 
-/** The quarantine's failures, and on a run of the branch itself, its flakiest test cases by their history. */
+/**
+ * The quarantine's failures, the test cases slower than on the base branch, and on a run of the
+ * branch itself, its flakiest test cases by their record.
+ */
 export function historyLists(outcome: RunOutcome, markup: ListMarkup, budget: { left: number }): string[] {
-  const quarantined = testCaseList(markup, '🔒 Quarantined', outcome.judgment?.quarantined ?? [], budget);
+  const { judgment } = outcome;
+  const quarantined = testCaseList(markup, '🔒 Quarantined', judgment?.quarantined ?? [], budget);
+  const base = judgment?.base ?? 'the base branch';
+  const slowerThan = (testCase: TestCase) =>
+    ` · ${markup.text(`slower than ${base}: ${formatDuration(testCase.durationMs)}, typically ${formatDuration(testCase.typicalMs)}`)}`;
+  const slower = testCaseList(markup, `🐢 Slower than ${base}`, judgment?.slower ?? [], budget, {
+    marker: () => '',
+    detail: slowerThan,
+  });
   const items = (outcome.flakiest ?? []).map(({ title, changes, record }) =>
     markup.item(`${markup.text(title)} · ${plural(changes, 'change')} · ${record}`),
   );
   const on = outcome.branch ? ` on ${outcome.branch}` : '';
-  return [...quarantined, ...(items.length > 0 ? markup.list(`Flakiest${on}`, items) : [])];
+  return [...quarantined, ...slower, ...(items.length > 0 ? markup.list(`Flakiest${on}`, items) : [])];
+}
+
+/** The run's slowest test cases, with their typical durations on the base branch where known. */
+export function slowestList(outcome: RunOutcome, markup: ListMarkup, budget: { left: number }): string[] {
+  const timed = outcome.testCases.filter((testCase) => testCase.durationMs !== undefined);
+  const slowest = timed.sort((a, b) => (b.durationMs as number) - (a.durationMs as number)).slice(0, 10);
+  const typically = (testCase: TestCase) =>
+    ` · ${formatDuration(testCase.durationMs)}${testCase.typicalMs === undefined ? '' : `, typically ${formatDuration(testCase.typicalMs)}`}`;
+  return testCaseList(markup, 'Slowest test cases', slowest, budget, { marker: () => '', detail: typically });
 }

@@ -56,8 +56,9 @@ function setOutcomeOutputs(outcomes: readonly RunOutcome[], step: StepOutcome): 
     0,
   );
   setOutput('quarantined', String(quarantined));
-  // No record carries typical durations yet, so nothing is known to be slower: empty, not 0 (see `slowdown`).
-  setOutput('slower', '');
+  // Empty where nothing is known to be slower or not (see `slowdown`), so a workflow can tell that from 0.
+  const slower = outcomes.flatMap(({ judgment }) => (judgment?.slower ? [judgment.slower.length] : []));
+  setOutput('slower', slower.length === 0 ? '' : String(slower.reduce((total, each) => total + each, 0)));
 }
 
 /**

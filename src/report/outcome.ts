@@ -1,7 +1,7 @@
 // Both run kinds produce it; everything that reports reads only these types.
 import type { Mode } from '../inputs/settings.js';
 import type { InProgress, RunStatus } from '../service/interface.js';
-import type { ResultRecord } from './record.js';
+import type { Column, ResultRecord } from './record.js';
 import type { Verdict } from './test-case-status.js';
 
 export interface TestCase {
@@ -16,6 +16,8 @@ export interface TestCase {
   verdict: Verdict;
   /** What a failure is against the base branch's record, or the quarantine; decided once (run/judgment.ts). */
   label?: FailureLabel;
+  /** Its typical duration on the base branch, where its record knows one (run/judgment.ts). */
+  typicalMs?: number;
 }
 
 export interface FailureLabel {
@@ -56,6 +58,13 @@ export interface Judgment {
   fixed: TestCase[];
   /** The baseline's record had rows cut to fit: a failure without a row was judged new. */
   partial: boolean;
+  /**
+   * Markedly slower than typically on the base branch (`slowdown`); undefined where nothing is
+   * known: no baseline, no typical duration, a run that did not finish, or `slowdown: off`.
+   */
+  slower?: TestCase[];
+  /** The base branch's last results (its record's columns, with `history` of 2 or more), oldest first. */
+  baseResults: Column[];
 }
 
 export interface RunOutcome {

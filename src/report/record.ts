@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+import type { QuarantineEntry } from '../inputs/quarantine.js';
 import { HISTORY_MAX_RESULTS } from '../inputs/settings.js';
 import { judge } from './test-case-status.js';
 
@@ -8,7 +9,7 @@ import { judge } from './test-case-status.js';
  * v=1, ASCII, one HTML comment of lines:
  *
  *   <!-- test-run-action record v=1
- *   of=<branch|pull-request> commit=<full sha of the newest column> cut=<oldest columns missing rows> name=<check name, URI-encoded>
+ *   of=<branch|pull-request> commit=<full sha> cut=<oldest columns missing rows> qcut=<entries left out> name=<check name, URI-encoded>
  *   c <short commit> <passed> <failed> <flaky> <duration ms|->      a column a result, oldest first
  *   q <until YYYY-MM-DD|-> <pattern, URI-encoded>                   quarantine entries the run applied
  *   d <key> <ms>,<ms>,...                                           last durations of passing results
@@ -30,12 +31,6 @@ export interface Column {
   durationMs?: number;
 }
 
-export interface QuarantineEntry {
-  pattern: string;
-  /** `YYYY-MM-DD`: in force up to and including that day (UTC). */
-  until?: string;
-}
-
 export interface ResultRecord {
   of: RecordOwner;
   /** The check name: the target's identity. */
@@ -48,6 +43,8 @@ export interface ResultRecord {
   /** By key: the last durations (ms) of its passed or flaky results, oldest first. */
   durations: Map<string, number[]>;
   quarantine: QuarantineEntry[];
+  /** Quarantine entries left out to fit (past 200 entries or 10,000 characters): the first ones are carried. */
+  quarantineCut: number;
   /**
    * How many of the oldest columns may miss rows cut to fit (0: whole). Once they leave the window,
    * whatever was cut left with them.
@@ -68,7 +65,8 @@ const OPEN = '<!-- test-run-action record ';
 const CLOSE = '-->';
 
 const KEY = '[0-9a-f]{12}(?:\\.[1-9]\\d{0,5})?';
-const HEADER = /^of=(branch|pull-request) commit=([0-9a-f]{40,64}) cut=(0|[1-9]\d{0,6}) name=(\S{1,2000})$/;
+const HEADER =
+  /^of=(branch|pull-request) commit=([0-9a-f]{40,64}) cut=(0|[1-9]\d{0,2}) qcut=(0|[1-9]\d{0,6}) name=(\S{1,2000})$/;
 const COLUMN = /^c ([0-9a-f]{7,12}) (\d{1,9}) (\d{1,9}) (\d{1,9}) (\d{1,10}|-)$/;
 const ENTRY = /^q (\d{4}-\d{2}-\d{2}|-) (\S{1,10000})$/;
 const DURATIONS = new RegExp(`^d (${KEY}) (\\d{1,10}(?:,\\d{1,10}){0,${DURATIONS_KEPT - 1}})$`);
@@ -181,6 +179,7 @@ export function nextRecord(
     rows,
     durations,
     quarantine: [...context.quarantine],
+    quarantineCut: 0,
     cut: carried?.cut ?? 0,
   };
 }
@@ -221,9 +220,10 @@ export function recordText(record: ResultRecord): string {
     slowest.map(({ key, list }) => `d ${key} ${list.join(',')}\n`),
     DURATIONS_MAX_CHARS,
   );
+  const quarantineCut = record.quarantine.length - entries.length + record.quarantineCut;
   const frame = (cut: number) =>
-    `${OPEN}v=1\nof=${record.of} commit=${record.commit} cut=${cut} name=${encodeURIComponent(record.name)}\n`;
-  const fixed = frame(9_999_999).length + CLOSE.length + sum(columns) + sum(entries) + sum(durations);
+    `${OPEN}v=1\nof=${record.of} commit=${record.commit} cut=${cut} qcut=${quarantineCut} name=${encodeURIComponent(record.name)}\n`;
+  const fixed = frame(999).length + CLOSE.length + sum(columns) + sum(entries) + sum(durations);
   const ranked = [...record.rows]
     .map(([key, verdicts]) => ({ key, verdicts, last: lastFailure(verdicts) }))
     .sort((a, b) => b.last - a.last || byKey([a.key], [b.key]));
@@ -245,7 +245,7 @@ export function readRecord(text: string | null | undefined): RecordRead {
   const [version, header = '', ...lines] = text.slice(start + OPEN.length, end).split('\n');
   if (version !== 'v=1') return { kind: 'invalid', why: `its version (${version?.slice(0, 20)}) is unknown` };
   const head = HEADER.exec(header);
-  const name = head ? decoded(head[4] as string) : undefined;
+  const name = head ? decoded(head[5] as string) : undefined;
   if (!head || name === undefined) return { kind: 'invalid', why: 'its header does not read' };
   const record: ResultRecord = {
     of: head[1] as RecordOwner,
@@ -255,6 +255,7 @@ export function readRecord(text: string | null | undefined): RecordRead {
     rows: new Map(),
     durations: new Map(),
     quarantine: [],
+    quarantineCut: Number(head[4]),
     cut: Number(head[3]),
   };
   for (const each of lines) {

@@ -26,6 +26,7 @@ export function stepResultsFileName(step: string | undefined): string {
 
 /** One target's document: the file with one target, an element of `runs` with several. */
 function runDocument(outcome: RunOutcome) {
+  const slower = outcome.judgment?.slower && new Set(outcome.judgment.slower);
   // Cleaned here, whole, rather than in a JSON.stringify replacer, which would take stringify off its fast path.
   const text = (value?: string) =>
     value === undefined ? undefined : clean(value, Number.POSITIVE_INFINITY, 'keep');
@@ -55,6 +56,8 @@ function runDocument(outcome: RunOutcome) {
       testId: text(testCase.testId),
       label: testCase.label?.kind ?? null,
       record: testCase.label?.record ?? null,
+      typicalMs: testCase.typicalMs ?? null,
+      slower: slower ? slower.has(testCase) : null,
     })),
   };
 }

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { formatDuration } from '../runner/duration.js';
 import { appendSummary } from '../runner/step.js';
+import { baseBranchCharts } from './charts.js';
 import { cellText, linked, preText } from './escape.js';
 import {
   countsLine,
@@ -12,6 +13,7 @@ import {
   type ListMarkup,
   plural,
   runLine,
+  slowestList,
   targetHtml,
 } from './format.js';
 import type { RunOutcome, TestCase } from './outcome.js';
@@ -120,6 +122,10 @@ function sectionOf(outcome: RunOutcome, several: boolean, listChars: number, opt
     head.push(`<p>${cellText(`Nothing to compare with: ${judgment.whyNone}.`, 1_000)}</p>`);
   }
   head.push(...historyLists(outcome, HTML, { left: listChars }));
+  head.push(...slowestList(outcome, HTML, { left: listChars }));
+  // Markdown inside the HTML: GitHub draws a Mermaid block set apart by blank lines.
+  const charts = baseBranchCharts(judgment?.base ?? 'the base branch', judgment?.baseResults ?? []);
+  if (charts.length > 0) head.push('', ...charts, '');
   const options = outcome.appliedOptions && JSON.stringify(outcome.appliedOptions, null, 2);
   const details = options
     ? `<details><summary>Applied options</summary><pre><code>${preText(options, optionsChars)}</code></pre></details>`

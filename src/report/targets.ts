@@ -78,6 +78,7 @@ export function runsEntry(outcome: RunOutcome) {
     fixed: compared?.fixed.length ?? null,
     flakyFailures: compared?.flaky.length ?? null,
     quarantined: outcome.status === 'STARTED' ? null : (outcome.judgment?.quarantined.length ?? 0),
+    slower: outcome.judgment?.slower?.length ?? null,
     dashboardUrl: outcome.dashboardUrl ?? null,
     checkRunUrl: outcome.checkRunUrl ?? null,
   };

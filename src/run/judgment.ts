@@ -1,6 +1,6 @@
+import { expired, expiringWithin, type QuarantineEntry, quarantineMatcher } from '../inputs/quarantine.js';
 import type { Settings } from '../inputs/settings.js';
 import { judgmentHeadline, plural } from '../report/format.js';
-import { quarantineMatcher } from '../report/history.js';
 import { FINISHED, type Judgment, type RunOutcome, type TestCase } from '../report/outcome.js';
 import {
   flakiest,
@@ -10,19 +10,22 @@ import {
   nextRecord,
   type RecordOwner,
   type ResultRecord,
+  typicalDuration,
 } from '../report/record.js';
-import { info } from '../runner/log.js';
+import { info, warning } from '../runner/log.js';
 import { line } from '../runner/text.js';
 import type { Baseline } from './baseline.js';
 import { failureMessage, runName } from './conclude.js';
 
-type JudgeSettings = Pick<Settings, 'failOn' | 'history' | 'quarantine'>;
+type JudgeSettings = Pick<Settings, 'failOn' | 'history' | 'quarantine' | 'slowdown'>;
 
-/** Whose result this run is, the commit it tested, and its check name: what its record says of it. */
+/** Whose result this run is, the commit it tested, its check name, and the day (UTC) it is judged on. */
 export interface RecordContext {
   of: RecordOwner;
   commit?: string;
   name: string;
+  /** `YYYY-MM-DD`: when quarantine entries expire. */
+  today: string;
 }
 
 /**
@@ -39,12 +42,17 @@ export function judgeAgainst(
   context: RecordContext,
 ): RunOutcome {
   if (outcome.status === 'STARTED') return outcome;
-  const judgment = judgmentOf(outcome, baseline, settings);
+  const quarantine = quarantineInForce(settings.quarantine, baseline, context);
+  const judgment = judgmentOf(outcome, baseline, settings, quarantine.inForce);
   const judged: RunOutcome = {
     ...outcome,
     judgment,
-    notes: [...outcome.notes, ...quarantineNotes(outcome, settings, baseline)],
-    ...carriedRecord(outcome, baseline, settings, context),
+    notes: [
+      ...outcome.notes,
+      ...quarantine.notes,
+      ...quarantineNotes(outcome, quarantine.inForce, settings, baseline),
+    ],
+    ...carriedRecord(outcome, baseline, settings, { ...context, quarantine: quarantine.inForce }),
   };
   for (const note of judged.notes.slice(outcome.notes.length)) info(line`${note}`);
   if (judgment.against) info(line`Compared with ${judgment.against}: ${judgmentHeadline(judgment)}.`);
@@ -72,7 +80,12 @@ export function judgeAgainst(
   return { ...judged, success: true, message: undefined, notes: [...judged.notes, note] };
 }
 
-function judgmentOf(outcome: RunOutcome, baseline: Baseline, settings: JudgeSettings): Judgment {
+function judgmentOf(
+  outcome: RunOutcome,
+  baseline: Baseline,
+  settings: JudgeSettings,
+  inForce: readonly QuarantineEntry[],
+): Judgment {
   const found = baseline.kind === 'found' ? baseline : undefined;
   const judgment: Judgment = {
     against: found?.against,
@@ -84,8 +97,9 @@ function judgmentOf(outcome: RunOutcome, baseline: Baseline, settings: JudgeSett
     quarantined: [],
     fixed: [],
     partial: false,
+    baseResults: found && settings.history >= 2 ? lastResults(found.record, settings.history).columns : [],
   };
-  const quarantine = quarantineMatcher(settings.quarantine);
+  const quarantine = quarantineMatcher(inForce.map(({ pattern }) => pattern));
   // With history 0 the record is read as one result: round 5's rule, no flaky label.
   const record = found && lastResults(found.record, settings.history);
   // Rows were cut from the columns read: a failure without a row may have failed there, so it is new.
@@ -96,6 +110,7 @@ function judgmentOf(outcome: RunOutcome, baseline: Baseline, settings: JudgeSett
   for (const testCase of outcome.reportOrder) {
     const key = keys.get(testCase) as string;
     const then = record?.rows.get(key) ?? '.'.repeat(record?.columns.length ?? 0);
+    judgeDuration(testCase, record?.durations.get(key), settings, judgment);
     if (!testCase.verdict.fails) {
       if (then.endsWith('F') && testCase.status === 'PASSED') judgment.fixed.push(testCase);
       continue;
@@ -124,7 +139,69 @@ function judgmentOf(outcome: RunOutcome, baseline: Baseline, settings: JudgeSett
       judgment.newFailures.push(testCase);
     }
   }
+  if (!FINISHED.includes(outcome.status)) judgment.slower = undefined;
   return judgment;
+}
+
+/**
+ * A test case's typical duration on the base branch (the median of its last passing results,
+ * three at least), and whether it was markedly slower here: at least the factor times it, and at
+ * least the amount longer. `slower` stays undefined until some test case has a typical duration.
+ */
+function judgeDuration(
+  testCase: TestCase,
+  durations: readonly number[] | undefined,
+  { slowdown }: JudgeSettings,
+  judgment: Judgment,
+): void {
+  const typicalMs = typicalDuration(durations);
+  if (typicalMs === undefined) return;
+  testCase.typicalMs = typicalMs;
+  if (!slowdown) return;
+  judgment.slower ??= [];
+  const ms = testCase.durationMs;
+  if (ms !== undefined && ms >= slowdown.factor * typicalMs && ms - typicalMs >= slowdown.minMs) {
+    judgment.slower.push(testCase);
+  }
+}
+
+/**
+ * The entries in force: not expired (from the day after `until`, UTC); on a pull request's run,
+ * only those the base branch's newest record carries (the earlier date applies), so that a pull
+ * request cannot quarantine what it breaks. A branch's own runs apply their own entries.
+ */
+function quarantineInForce(
+  entries: readonly QuarantineEntry[],
+  baseline: Baseline,
+  { of, today }: RecordContext,
+): { inForce: QuarantineEntry[]; notes: string[] } {
+  const base = baseline.kind === 'found' ? (baseline.newest ?? baseline.record).quarantine : [];
+  const inForce: QuarantineEntry[] = [];
+  const notYet: string[] = [];
+  for (const entry of entries) {
+    const there = base.find(({ pattern }) => pattern === entry.pattern);
+    if (of === 'pull-request' && !there) {
+      notYet.push(entry.pattern);
+      continue;
+    }
+    const dates = [entry.until, there?.until].filter((until) => until !== undefined).sort();
+    const applied =
+      dates[0] === undefined ? { pattern: entry.pattern } : { pattern: entry.pattern, until: dates[0] };
+    if (!expired(applied, today)) inForce.push(applied);
+    else
+      warning(
+        line`quarantine: '${applied.pattern}' expired on ${applied.until ?? ''}: its test cases are judged like any other.`,
+      );
+  }
+  const notes = expiringWithin(inForce, today).map(
+    ({ pattern, until }) => `quarantine: '${pattern}' expires on ${until}.`,
+  );
+  if (notYet.length > 0) {
+    notes.push(
+      `quarantine: ${notYet.map((pattern) => `'${pattern}'`).join(', ')} not yet in force: the base branch has not run with ${notYet.length === 1 ? 'it' : 'them'}.`,
+    );
+  }
+  return { inForce, notes };
 }
 
 /** Failing at the baseline's newest result (since when), else at the base branch's newest. */
@@ -160,8 +237,13 @@ function passingNote(failing: number, judgment: Judgment, gating: boolean): stri
 }
 
 /** The quarantine's lines that match no test case of the run, and its test cases whose record is clean. */
-function quarantineNotes(outcome: RunOutcome, settings: JudgeSettings, baseline: Baseline): string[] {
-  const matcher = quarantineMatcher(settings.quarantine);
+function quarantineNotes(
+  outcome: RunOutcome,
+  inForce: readonly QuarantineEntry[],
+  settings: JudgeSettings,
+  baseline: Baseline,
+): string[] {
+  const matcher = quarantineMatcher(inForce.map(({ pattern }) => pattern));
   const notes: string[] = [];
   const unmatched = matcher.unmatched(outcome.testCases.map(({ title }) => title));
   if (unmatched.length > 0)
@@ -197,7 +279,7 @@ function carriedRecord(
   outcome: RunOutcome,
   baseline: Baseline,
   settings: JudgeSettings,
-  context: RecordContext,
+  context: RecordContext & { quarantine: QuarantineEntry[] },
 ): Pick<RunOutcome, 'record' | 'flakiest'> {
   const ofBranch = context.of === 'branch';
   const previous = ofBranch && baseline.kind === 'found' ? baseline.record : undefined;
@@ -206,7 +288,7 @@ function carriedRecord(
     ? { commit: context.commit as string, testCases: outcome.testCases, durationMs: outcome.durationMs }
     : undefined;
   const window = ofBranch ? Math.max(1, settings.history) : 1;
-  const record = nextRecord(previous, run, { of: context.of, name: context.name, window, quarantine: [] });
+  const record = nextRecord(previous, run, { ...context, window });
   if (!record || !ofBranch || !run || settings.history === 0) return { record };
   const ranked = flakiest(record);
   // Titles by key, for the few ranked: only this run's test cases can be named.
