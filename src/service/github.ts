@@ -97,8 +97,8 @@ export interface CheckRunFields {
   output: CheckRunOutput;
 }
 
-function checked<T>(schema: z.ZodMiniType<T>, value: unknown, what: string): T {
-  const result = validate(schema, value, {
+async function checked<T>(schema: z.ZodMiniType<T>, value: unknown, what: string): Promise<T> {
+  const result = await validate(schema, value, {
     where: (path) => (path.length === 0 ? 'the answer' : `field '${issuePath('', path)}'`),
     // Its kind only: a value from GitHub's answer is no help to the reader.
     showsInput: () => false,
@@ -352,7 +352,7 @@ export class GitHub {
         route: endpoint.endpoint.DEFAULTS,
         send: (request) => this.octokit.request({ ...first, url, request }),
       });
-      picked.push(...pick(checked(schema, answer.data, named)));
+      picked.push(...pick(await checked(schema, answer.data, named)));
       url = /<([^>]+)>;\s*rel="next"/.exec(answer.headers.link ?? '')?.[1] ?? '';
     }
     return picked;
@@ -370,7 +370,7 @@ export class GitHub {
       try {
         const route = { method: 'POST', url: '/graphql' };
         const budgetMs = REQUEST_BUDGET_MS / 3;
-        const { viewer } = checked(
+        const { viewer } = await checked(
           answers().viewer,
           await this.call({ what, route, budgetMs, send: query }),
           what,
