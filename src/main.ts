@@ -2,6 +2,7 @@ import { InputError } from './inputs/input-error.js';
 import { utcDay } from './inputs/quarantine.js';
 import {
   eachTarget,
+  InputErrorWithTargets,
   type InputReader,
   readSettings,
   type Settings,
@@ -117,7 +118,7 @@ async function failedStep(
     for (const stackLine of error.stack?.split('\n') ?? []) debug(line`${stackLine}`);
   }
   const why = error instanceof InputError ? error.message : `Unexpected error: ${reason(error)}`;
-  const known = error instanceof InputError ? error.targets : undefined;
+  const known = error instanceof InputErrorWithTargets ? error.targets : undefined;
   if (known?.[0]) {
     opened.step = openStep(known[0], clock, job);
     opened.checks = await CheckRunWriter.openAll(known, opened.step);

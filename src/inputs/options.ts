@@ -18,7 +18,7 @@ async function parseSuiteOptions(text: string): Promise<SuiteOptions> {
   const raw = await parseOptionsText(text);
   maskSensitiveOverrides(raw);
   const { suiteOptionsSchema, validate } = await import('../service/schemas.js');
-  const parsed = validate(suiteOptionsSchema(), raw, {
+  const parsed = await validate(suiteOptionsSchema(), raw, {
     where: (path) => issuePath('options', path),
     // Nothing under variableOverrides is shown, only its kind: a value there may be a secret.
     showsInput: (path) => path[0] !== 'variableOverrides',

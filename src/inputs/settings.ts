@@ -433,9 +433,19 @@ const TARGET_INPUTS = [
   'pull-request',
 ];
 
+/** An input error that leaves the targets known, with them: each target's check run can fail with it. */
+export class InputErrorWithTargets extends InputError {
+  constructor(
+    error: InputError,
+    readonly targets: Settings[],
+  ) {
+    super(error.message, { cause: error });
+  }
+}
+
 /**
  * Every input, checked. An input error that leaves the targets known carries them, read with the
- * other inputs at their defaults, so that each target's check run can fail with it.
+ * other inputs at their defaults (InputErrorWithTargets).
  */
 export async function readSettings(
   readRaw: InputReader = getInput,
@@ -446,8 +456,8 @@ export async function readSettings(
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
     const targetInputs: InputReader = (name) => (TARGET_INPUTS.includes(name) ? readRaw(name) : '');
-    error.targets = await parseSettings(targetInputs, env).then(eachTarget, () => undefined);
-    throw error;
+    const targets = await parseSettings(targetInputs, env).then(eachTarget, () => undefined);
+    throw targets ? new InputErrorWithTargets(error, targets) : error;
   }
 }
 

@@ -18,15 +18,9 @@ import {
   SuiteRunDriver,
 } from '../service/run-driver.js';
 import { emptyOutcome, finishedOutcome, type RunIdentity, withLinks } from './conclude.js';
-import { type JobCancellation, START_GRACE_MS } from './signals.js';
+import { type JobCancellation, type RunContext, START_GRACE_MS } from './signals.js';
 import { STATE, stateOf } from './state.js';
 import { openRunTunnels } from './tunnel.js';
-
-/** What every step of a run needs: the clock and the job's cancellation (a step's `StepContext` has both). */
-export interface RunContext {
-  clock: Clock;
-  job: JobCancellation;
-}
 
 /** Told once a target's run has started and this step waits for it (its check run goes in progress). */
 type OnStarted = (index: number, run: RunIdentity) => Promise<void>;

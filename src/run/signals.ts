@@ -14,6 +14,12 @@ export const START_GRACE_MS = CANCELLED_JOB_BUDGET_MS - 2000;
 
 const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
 
+/** What every step of a run needs: the clock and the job's cancellation (a step's `StepContext` has both). */
+export interface RunContext {
+  clock: Clock;
+  job: JobCancellation;
+}
+
 export class JobCancellation {
   private readonly cancelled = new AbortController();
   private readonly startGivenUp = new AbortController();

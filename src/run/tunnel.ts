@@ -5,7 +5,7 @@ import { saveState } from '../runner/step.js';
 import { line, safe } from '../runner/text.js';
 import type { TunnelError } from '../tunnel/open.js';
 import { rewriteTunnelUrls } from '../tunnel/rewrite.js';
-import type { RunContext } from './index.js';
+import type { RunContext } from './signals.js';
 import { STATE } from './state.js';
 
 /** The targets as the runs see them (their local URLs rewritten), or why the tunnels did not open. */

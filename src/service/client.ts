@@ -76,7 +76,7 @@ export class ServiceClient {
     }
     // An error names the field that breaks the interface.
     const where = (path: readonly PropertyKey[]) => `field '${issuePath('', path)}'`;
-    const result = schemas.validate(operation.schema(schemas), json, { where, max: 3 });
+    const result = await schemas.validate(operation.schema(schemas), json, { where, max: 3 });
     if ('data' in result) return result.data;
     throw new ServiceError(
       `Could not ${operation.name}: the response does not match the service interface: ${result.problems}${accepted}`,

@@ -1,47 +1,82 @@
 import * as z from 'zod/mini';
+import type { Issue } from './validation.js';
 
 /**
- * What a value must be, in words, read off the schema that raised the issue (zod hands it to the
- * error map) and never written a second time: zod's own messages ("Too small: expected number to be
- * >=0") name neither the whole range nor the value given. Kept out of validation.ts, which the
- * inputs import at start, so that zod loads only with the schemas (docs/performance.md).
+ * What a value must be, in words, read off the JSON Schema that zod makes of the schema (its
+ * documented `z.toJSONSchema`) at the issue's path, and never written a second time: zod's own
+ * messages ("Too small: expected number to be >=0") name neither the whole range nor the value
+ * given. Kept out of validation.ts, which the inputs import at start, so that zod loads only with
+ * the schemas (docs/performance.md).
  */
 
-type Schema = z.core.$ZodType;
+/** The parts of a JSON Schema read here. */
+interface Json {
+  type?: string | string[];
+  anyOf?: Json[];
+  enum?: unknown[];
+  properties?: Record<string, Json>;
+  required?: string[];
+  additionalProperties?: Json | boolean;
+  items?: Json;
+  minimum?: number;
+  maximum?: number;
+  description?: string;
+}
+
+/** One alternative: of one type, or of any (`z.unknown()`). */
+type Branch = Json & { type?: string };
 
 /** The alternatives a value may take, null left out: a nullable field is described by its value. */
-function branches(schema: Schema): z.core.$ZodTypes[] {
-  const branch = schema as z.core.$ZodTypes;
-  const def = branch._zod.def;
-  if (def.type === 'optional' || def.type === 'nullable') return branches(def.innerType);
-  return def.type === 'union' ? def.options.flatMap(branches) : [branch];
+function branches(schema: Json): Branch[] {
+  if (schema.anyOf) return schema.anyOf.flatMap(branches);
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  return types.filter((type) => type !== 'null').map((type) => ({ ...schema, type }));
+}
+
+/** A record's values; none for an object with named fields. */
+function values(schema: Json): Json | undefined {
+  if (schema.properties) return undefined;
+  return typeof schema.additionalProperties === 'object' ? schema.additionalProperties : {};
+}
+
+/** The schemas a value at `path` is checked against, from every branch that has that path. */
+function at(schema: Json, path: readonly PropertyKey[]): Json[] {
+  if (path.length === 0) return [schema];
+  const [key, ...rest] = path;
+  return branches(schema).flatMap((branch) => {
+    const { properties } = branch;
+    let next: Json | undefined;
+    if (branch.type === 'array') next = typeof key === 'number' ? branch.items : undefined;
+    else if (properties && Object.hasOwn(properties, String(key))) next = properties[String(key)];
+    else next = branch.type === 'object' ? values(branch) : undefined;
+    return next ? at(next, rest) : [];
+  });
 }
 
 /** A type in a few characters, for inside braces: `string`, `integer`, `{glob?: string}`. */
-function short(schema: Schema, depth: number): string {
-  const words = branches(schema).map(({ _zod: { def } }) => {
-    if (def.type === 'enum') return Object.values(def.entries).join(' | ');
-    if (def.type === 'array') return `${short(def.element, depth)}[]`;
-    if (def.type === 'number') return 'format' in def ? 'integer' : 'number';
-    if (def.type !== 'object') return def.type === 'record' ? '{...}' : def.type;
-    if (depth > 1) return '{...}';
-    const fields = Object.entries(def.shape).map(
-      ([key, field]) => `${key}${field._zod.optin === 'optional' ? '?' : ''}: ${short(field, depth + 1)}`,
+function short(schema: Json, depth: number): string {
+  const words = branches(schema).map((branch) => {
+    if (branch.enum) return branch.enum.join(' | ');
+    if (branch.type === 'array') return `${short(branch.items ?? {}, depth)}[]`;
+    if (branch.type !== 'object') return branch.type ?? 'unknown';
+    if (!branch.properties || depth > 1) return '{...}';
+    const required = new Set(branch.required);
+    const fields = Object.entries(branch.properties).map(
+      ([key, field]) => `${key}${required.has(key) ? '' : '?'}: ${short(field, depth + 1)}`,
     );
     return `{${fields.join(', ')}}`;
   });
   return words.join(' | ');
 }
 
+/** `z.int()` states the safe integers' range as its bounds: no bound the schema's author set. */
+const bound = (value: number | undefined) =>
+  value === undefined || Math.abs(value) >= Number.MAX_SAFE_INTEGER ? undefined : value;
+
 /** `an integer from 0 to 128`, `a number, 0 or more` */
-function numberInWords(def: z.core.$ZodNumberDef): string {
-  const noun = 'format' in def ? 'an integer' : 'a number';
-  let [min, max]: unknown[] = [];
-  for (const check of def.checks ?? []) {
-    const bound = (check as z.core.$ZodChecks)._zod.def;
-    if (bound.check === 'greater_than' && bound.inclusive) min = bound.value;
-    if (bound.check === 'less_than' && bound.inclusive) max = bound.value;
-  }
+function numberInWords(schema: Branch): string {
+  const noun = schema.type === 'integer' ? 'an integer' : 'a number';
+  const [min, max] = [bound(schema.minimum), bound(schema.maximum)];
   if (min !== undefined && max !== undefined) return `${noun} from ${min} to ${max}`;
   if (min !== undefined) return `${noun}, ${min} or more`;
   return max !== undefined ? `${noun}, ${max} or less` : noun;
@@ -49,41 +84,44 @@ function numberInWords(def: z.core.$ZodNumberDef): string {
 
 const WORDS: Readonly<Record<string, string>> = { string: 'a string', boolean: 'true or false' };
 
-function kindInWords(branch: z.core.$ZodTypes): string {
-  const def = branch._zod.def;
-  if (def.type === 'enum') return `one of ${Object.values(def.entries).join(', ')}`;
-  if (def.type === 'number') return numberInWords(def);
-  if (def.type === 'array') return `a list of ${short(def.element, 0)}`;
-  if (def.type === 'object') return `an object ${short(branch, 0)}`;
-  if (def.type !== 'record') return WORDS[def.type] ?? 'anything';
-  const any = def.valueType._zod.def.type === 'unknown';
-  return any ? 'an object' : `an object that maps names to ${expectation(def.valueType)}`;
+function kindInWords(branch: Branch): string {
+  if (branch.enum) return `one of ${branch.enum.join(', ')}`;
+  if (branch.type === 'integer' || branch.type === 'number') return numberInWords(branch);
+  if (branch.type === 'array') return `a list of ${short(branch.items ?? {}, 0)}`;
+  if (branch.type !== 'object') return WORDS[branch.type ?? ''] ?? 'anything';
+  const record = values(branch);
+  if (!record) return `an object ${short(branch, 0)}`;
+  const any = Object.keys(record).length === 0;
+  return any ? 'an object' : `an object that maps names to ${expectation([record])}`;
 }
 
 /** `an integer from 0 to 128`, `one of PROJECT, SUITE`, `a number, 0 or more (milliseconds)` */
-function expectation(schema: Schema): string {
-  const words = branches(schema).map((branch) => {
+function expectation(schemas: Json[]): string {
+  const words = schemas.flatMap(branches).map((branch) => {
     const kind = kindInWords(branch);
-    const description = z.globalRegistry.get(branch)?.description;
-    return description ? `${kind} (${description})` : kind;
+    return branch.description ? `${kind} (${branch.description})` : kind;
   });
   return words.length < 2 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;
 }
 
 /**
- * zod's error map, given the schema that raised each issue: the message is what the value must be,
- * or, for unknown keys, which keys are allowed; `explainIssues` adds where and what was given.
+ * For `explainIssues`, the words for an issue of `schema`: what the value must be, or, for unknown
+ * keys, which keys are allowed; `explainIssues` adds where and what was given.
  */
-export function expectedInWords(issue: z.core.$ZodRawIssue): string | undefined {
-  if (!issue.schema) return undefined;
-  if (issue.code !== 'unrecognized_keys') return expectation(issue.schema);
-  const def = (issue.schema as z.core.$ZodTypes)._zod.def;
-  const allowed = def.type === 'object' ? Object.keys(def.shape) : [];
-  // `'number_of_workers'` or `'NumberOfWorkers'` -> `'numberOfWorkers'`
-  const squash = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
-  const keys = issue.keys.map((key) => {
-    const close = allowed.find((candidate) => squash(candidate) === squash(key));
-    return close === undefined ? `'${key}'` : `'${key}' (did you mean '${close}'?)`;
-  });
-  return `has unknown key ${keys.join(', ')}; allowed keys: ${allowed.join(', ')}`;
+export function expectedIn(schema: z.ZodMiniType): (issue: Issue) => string {
+  const json = z.toJSONSchema(schema, { unrepresentable: 'any' }) as Json;
+  return (issue) => {
+    const found = at(json, issue.path);
+    if (issue.code !== 'unrecognized_keys') return expectation(found);
+    const allowed = Object.keys(
+      found.flatMap(branches).find((branch) => branch.properties)?.properties ?? {},
+    );
+    // `'number_of_workers'` or `'NumberOfWorkers'` -> `'numberOfWorkers'`
+    const squash = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
+    const keys = (issue.keys ?? []).map((key) => {
+      const close = allowed.find((candidate) => squash(candidate) === squash(key));
+      return close === undefined ? `'${key}'` : `'${key}' (did you mean '${close}'?)`;
+    });
+    return `has unknown key ${keys.join(', ')}; allowed keys: ${allowed.join(', ')}`;
+  };
 }

@@ -1,6 +1,5 @@
 import type { getOctokit } from '@actions/github';
 import * as z from 'zod/mini';
-import { formatDuration } from '../runner/duration.js';
 import { info } from '../runner/log.js';
 import { line } from '../runner/text.js';
 import type { Clock } from './clock.js';
@@ -9,6 +8,7 @@ import {
   errorText,
   type Party,
   parseRetryAfter,
+  type RateLimits,
   type Request,
   type RequestContext,
   type RetryRule,
@@ -103,8 +103,8 @@ export interface CheckRunFields {
   output: CheckRunOutput;
 }
 
-function checked<T>(schema: z.ZodMiniType<T>, value: unknown, what: string): T {
-  const result = validate(schema, value, {
+async function checked<T>(schema: z.ZodMiniType<T>, value: unknown, what: string): Promise<T> {
+  const result = await validate(schema, value, {
     where: (path) => (path.length === 0 ? 'the answer' : `field '${issuePath('', path)}'`),
     // Its kind only: a value from GitHub's answer is no help to the reader.
     showsInput: () => false,
@@ -185,23 +185,14 @@ export function githubFetch(
 
 type Fetch = { fetch: ReturnType<typeof githubFetch> };
 
-/** What every request of one step's connection shares. */
-export interface Connection {
+/** What every request of one step's connection shares: the job's cancellation stops the reads, not the writes. */
+export interface Connection extends RateLimits {
   clock: Clock;
   requestTimeoutMs: number;
-  /** The job's cancellation: it stops the reads; the writes go on, until `until()`. */
-  signal: AbortSignal;
-  /** A cancelled job's deadline, which no request outlasts. */
-  until: () => number | undefined;
-  /** How long one request may wait for GitHub's rate limits in all. */
-  rateLimitMs: number;
 }
 
 /** Each request's budget, its retries included; a rate limit's wait comes on top. */
 const REQUEST_BUDGET_MS = 30_000;
-/** A secondary limit without Retry-After: GitHub's advice is a minute at least, longer on each repeat. */
-const SECONDARY_WAIT_MS = 60_000;
-const RATE_LIMIT_TRIES = 3;
 /** GitHub's advice to integrations that write much: a second between writes. */
 const WRITE_GAP_MS = 1000;
 /** One target's writes (in progress, completed, the comment) go at full speed; more are spaced. */
@@ -231,8 +222,6 @@ export class GitHub {
   private writes: Promise<unknown> = Promise.resolve();
   private written = 0;
   private lastWriteAt = 0;
-  /** A limit the step gave up on: until it lifts, no request is sent. */
-  private held?: { until: number; limited: RateLimited };
 
   constructor(
     private readonly octokit: Octokit,
@@ -258,51 +247,34 @@ export class GitHub {
     return answer;
   }
 
-  /** A request that failed comes out as the GitHubError (or Aborted) the transport threw, not Octokit's wrapper. */
+  /**
+   * A request that failed comes out as the GitHubError (or Aborted) the transport threw, not
+   * Octokit's wrapper. request() waits out GitHub's rate limits, within the connection's bound.
+   */
   private async call<T>(sent: Sent<T>): Promise<T> {
-    const { clock, signal } = this.connection;
+    const { clock, signal, until } = this.connection;
     const route = `${sent.route.method} ${sent.route.url}`;
-    let waitedMs = 0;
-    for (let tries = 1; ; tries++) {
-      const { held } = this;
-      if (held && clock.now() < held.until) {
-        const { message, status, limit } = held.limited;
-        throw new RateLimited(message, status ?? 429, limit, true);
-      }
-      const until = Math.min(
-        this.connection.until() ?? Number.POSITIVE_INFINITY,
-        clock.now() + (sent.budgetMs ?? REQUEST_BUDGET_MS),
-      );
-      const context: RequestContext = {
-        clock,
-        deadline: until,
-        requestTimeoutMs: this.connection.requestTimeoutMs,
-        signal: sent.write ? undefined : signal,
-        onSend: () => this.counts.set(route, (this.counts.get(route) ?? 0) + 1),
-      };
-      const call = { what: sent.what, rule: sent.rule ?? 'github', context };
-      try {
-        return await sent.send({ fetch: githubFetch(this.apiUrl, context.requestTimeoutMs, clock, call) });
-      } catch (error) {
-        const cause = (error as { cause?: unknown } | undefined)?.cause;
-        const failure = cause instanceof GitHubError || cause instanceof Aborted ? cause : error;
-        if (!(failure instanceof RateLimited)) throw failure;
-        const waitMs = failure.limit.waitMs ?? SECONDARY_WAIT_MS * 2 ** (tries - 1);
-        const left = Math.min(
-          this.connection.rateLimitMs - waitedMs,
-          (this.connection.until() ?? Number.POSITIVE_INFINITY) - clock.now(),
-        );
-        if (tries >= RATE_LIMIT_TRIES || waitMs > left) {
-          const limited = stillLimited(failure, waitedMs, clock.now());
-          this.held = { until: limited.limit.resetsAt ?? clock.now() + waitMs, limited };
-          throw limited;
-        }
-        info(line`GitHub's rate limit: trying to ${sent.what} again in ${formatDuration(waitMs)}.`);
-        await clock.sleep(waitMs, signal.aborted ? undefined : signal);
-        waitedMs += waitMs;
-        const made = await sent.made?.();
-        if (made !== undefined) return made;
-      }
+    const budgetEnds = clock.now() + (sent.budgetMs ?? REQUEST_BUDGET_MS);
+    let made: T | undefined;
+    const context: RequestContext = {
+      clock,
+      deadline: Math.min(until() ?? Number.POSITIVE_INFINITY, budgetEnds),
+      requestTimeoutMs: this.connection.requestTimeoutMs,
+      signal: sent.write ? undefined : signal,
+      onSend: () => this.counts.set(route, (this.counts.get(route) ?? 0) + 1),
+      rateLimits: this.connection,
+      again: async () => {
+        made = await sent.made?.();
+        return made === undefined;
+      },
+    };
+    const call = { what: sent.what, rule: sent.rule ?? 'github', context };
+    try {
+      return await sent.send({ fetch: githubFetch(this.apiUrl, context.requestTimeoutMs, clock, call) });
+    } catch (error) {
+      if (made !== undefined) return made;
+      const cause = (error as { cause?: unknown } | undefined)?.cause;
+      throw cause instanceof GitHubError || cause instanceof Aborted ? cause : error;
     }
   }
 
@@ -358,7 +330,7 @@ export class GitHub {
         route: endpoint.endpoint.DEFAULTS,
         send: (request) => this.octokit.request({ ...first, url, request }),
       });
-      picked.push(...pick(checked(schema, answer.data, named)));
+      picked.push(...pick(await checked(schema, answer.data, named)));
       url = /<([^>]+)>;\s*rel="next"/.exec(answer.headers.link ?? '')?.[1] ?? '';
     }
     return picked;
@@ -376,7 +348,7 @@ export class GitHub {
       try {
         const route = { method: 'POST', url: '/graphql' };
         const budgetMs = REQUEST_BUDGET_MS / 3;
-        const { viewer } = checked(
+        const { viewer } = await checked(
           answers().viewer,
           await this.call({ what, route, budgetMs, send: query }),
           what,
@@ -605,20 +577,3 @@ type Endpoint<P> = ((params: P & { request: Fetch }) => Promise<{ data: unknown 
 const CHECK_RUNS_PER_PAGE = Math.min(100, Math.floor(MAX_ANSWER_BYTES / (2 * 65_535 * 6 + 65_536)));
 /** Every target's check run is found among this many check runs of a commit. */
 const CHECK_RUN_PAGES = Math.ceil(300 / CHECK_RUNS_PER_PAGE);
-
-/** Past the rate limit's own bound: one line that names the limit and when it lifts, never a permission. */
-function stillLimited(limited: RateLimited, waitedMs: number, now: number): RateLimited {
-  const { primary, resetsAt, waitMs } = limited.limit;
-  const which = primary
-    ? "GitHub's rate limit for this token is used up"
-    : "GitHub's secondary rate limit applies";
-  const waited = waitedMs > 0 ? ` after waiting ${formatDuration(waitedMs)}` : '';
-  const lifts = resetsAt ?? (waitMs === undefined ? undefined : now + waitMs);
-  const when =
-    lifts === undefined ? 'in a few minutes' : `at ${new Date(lifts).toISOString().slice(11, 19)} UTC`;
-  return new RateLimited(
-    `${limited.message} (${which}${waited}; it lifts ${when}).`,
-    limited.status ?? 429,
-    limited.limit,
-  );
-}

@@ -2,7 +2,7 @@ import { formatDuration } from '../runner/duration.js';
 import { info } from '../runner/log.js';
 import { cut, line } from '../runner/text.js';
 import type { Clock } from './clock.js';
-import { Aborted, DeadlineExceeded } from './errors.js';
+import { Aborted, DeadlineExceeded, RateLimited } from './errors.js';
 import { type HttpAnswer, MAX_REDIRECTS, type RefusedRedirect, send, TransportError } from './transport.js';
 
 export interface CallContext {
@@ -26,6 +26,9 @@ const BACKOFF_CAP_MS = 30_000;
  */
 const MIN_RETRY_MS = 250;
 const RETRY_AFTER_CAP_MS = 120_000;
+/** A rate limit without Retry-After (GitHub's secondary one): GitHub's advice is a minute at least, longer on each repeat. */
+const RATE_LIMIT_WAIT_MS = 60_000;
+const RATE_LIMIT_TRIES = 3;
 
 const TRANSIENT = new Set([408, 429, 500, 502, 503, 504]);
 /** Answers that say the service refused the request without acting on it: see RULES. */
@@ -54,7 +57,7 @@ const RULES = {
   github: { statuses: TRANSIENT, idempotent: true, maxAttempts: 6 },
   /**
    * Sent again here only when it never reached GitHub: a 503 may hide a comment, and GitHub's
-   * refusals are rate limits, after which the caller looks for what the create would have made.
+   * refusals are rate limits, after which `again` looks for what the create would have made.
    */
   'github-create': { statuses: new Set(), idempotent: false, maxAttempts: 4 },
 } satisfies Record<string, RuleSpec>;
@@ -106,8 +109,57 @@ export interface Party {
   advice(status: number, request: Request): string | undefined;
   /** The error a failed request ends in, when the job was not cancelled and no time-out explains it. */
   failed(message: string, status?: number): Error;
-  /** A rate limit the answer tells of (GitHub's), thrown at once: waiting for it is the caller's. */
-  rateLimit?(answer: HttpAnswer, operation: Request, now: number): Error | undefined;
+  /** A rate limit the answer tells of (GitHub's): waited out within `RateLimits`, else thrown. */
+  rateLimit?(answer: HttpAnswer, operation: Request, now: number): RateLimited | undefined;
+}
+
+/**
+ * A connection's rate limits (GitHub's): waited out on top of a request's budget, within a bound of
+ * their own; a limit given up on holds every request of the connection until it lifts.
+ */
+export interface RateLimits {
+  /** The job's cancellation: it cuts a wait short (a write then goes at once, within what is left). */
+  signal: AbortSignal;
+  /** A cancelled job's deadline, which no request outlasts. */
+  until: () => number | undefined;
+  /** How long one request may wait for them in all. */
+  rateLimitMs: number;
+  held?: { until: number; limited: RateLimited };
+}
+
+/** Past the rate limit's own bound: one line that names the limit and when it lifts, never a permission. */
+function stillLimited(limited: RateLimited, waitedMs: number, now: number): RateLimited {
+  const { primary, resetsAt, waitMs } = limited.limit;
+  const which = primary
+    ? "GitHub's rate limit for this token is used up"
+    : "GitHub's secondary rate limit applies";
+  const waited = waitedMs > 0 ? ` after waiting ${formatDuration(waitedMs)}` : '';
+  const lifts = resetsAt ?? (waitMs === undefined ? undefined : now + waitMs);
+  const when =
+    lifts === undefined ? 'in a few minutes' : `at ${new Date(lifts).toISOString().slice(11, 19)} UTC`;
+  const message = `${limited.message} (${which}${waited}; it lifts ${when}).`;
+  return new RateLimited(message, limited.status ?? 429, limited.limit);
+}
+
+const untilOf = (limits?: RateLimits) => limits?.until() ?? Number.POSITIVE_INFINITY;
+
+/** The rate limits a request met, and how long it waited for them. */
+type Waits = { count: number; ms: number };
+
+/** Waits out one more rate limit, or, past the tries or the bound, throws it and holds the connection. */
+async function waitOut(limited: RateLimited, name: string, context: RequestContext, waits: Waits) {
+  const { clock, rateLimits: limits } = context;
+  const waitMs = limited.limit.waitMs ?? RATE_LIMIT_WAIT_MS * 2 ** waits.count;
+  const left = Math.min((limits?.rateLimitMs ?? 0) - waits.ms, untilOf(limits) - clock.now());
+  if (!limits || ++waits.count >= RATE_LIMIT_TRIES || waitMs > left) {
+    const still = stillLimited(limited, waits.ms, clock.now());
+    if (limits) limits.held = { until: limited.limit.resetsAt ?? clock.now() + waitMs, limited: still };
+    throw still;
+  }
+  info(line`GitHub's rate limit: trying to ${name} again in ${formatDuration(waitMs)}.`);
+  await clock.sleep(waitMs, limits.signal.aborted ? undefined : limits.signal);
+  waits.ms += waitMs;
+  return waitMs;
 }
 
 function describeRedirect(party: Party, status: number, redirect: RefusedRedirect): string {
@@ -192,16 +244,30 @@ export interface RequestContext extends CallContext {
   requestTimeoutMs: number;
   /** Told of every request sent, retries included (GitHub's count of the step). */
   onSend?: () => void;
+  /** Without them, a rate limit is not waited out. */
+  rateLimits?: RateLimits;
+  /** After a rate limit's wait, whether to send again: not a create GitHub carried out all the same. */
+  again?: () => Promise<boolean>;
 }
 
-/** Sends `request` until it is answered with a success, or its rule says to stop and settle() throws. */
+/**
+ * Sends `request` until it is answered with a success, or its rule says to stop and settle() throws.
+ * A rate limit's wait comes on top of the deadline.
+ */
 export async function request(party: Party, request: Request, context: RequestContext): Promise<HttpAnswer> {
-  const { clock, deadline } = context;
+  const { clock, rateLimits } = context;
   const signal = context.stopRetriesOn ?? context.signal;
   const rule: RuleSpec = RULES[request.rule];
   const { url, method, headers, body } = request;
   const started = clock.now();
+  let { deadline } = context;
+  const waits = { count: 0, ms: 0 };
   for (let attempts = 1; ; attempts++) {
+    const held = rateLimits?.held;
+    if (held && clock.now() < held.until) {
+      const { message, status, limit } = held.limited;
+      throw new RateLimited(message, status ?? 429, limit, true);
+    }
     const limit = { ms: Math.max(1, Math.min(context.requestTimeoutMs, deadline - clock.now())), clock };
     let failure: Failure;
     try {
@@ -209,7 +275,12 @@ export async function request(party: Party, request: Request, context: RequestCo
       const answer = await send(url, method, headers, body, limit, context.signal, `${party.name}'s`);
       if (answer.status >= 200 && answer.status < 300) return answer;
       const limited = party.rateLimit?.(answer, request, clock.now());
-      if (limited) throw limited;
+      if (limited) {
+        const waitMs = await waitOut(limited, request.name, context, waits);
+        deadline = Math.min(deadline + waitMs, untilOf(rateLimits));
+        if (!((await context.again?.()) ?? true)) throw limited;
+        continue;
+      }
       failure = { ...answer, retryAfterMs: parseRetryAfter(answer.headers.get('retry-after'), clock.now()) };
     } catch (error) {
       if (!(error instanceof TransportError)) throw error;

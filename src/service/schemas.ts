@@ -1,5 +1,4 @@
 import * as z from 'zod/mini';
-import { expectedInWords } from './expectation.js';
 import { idProblem, RUN_STATUSES, SUITE_ENVIRONMENTS, TEST_CASE_STATUSES } from './interface.js';
 import { type ExplainOptions, explainIssues } from './validation.js';
 
@@ -113,13 +112,17 @@ export const suiteOptionsSchema = once(() =>
 
 export type SuiteOptions = z.infer<ReturnType<typeof suiteOptionsSchema>>;
 
-/** `value` as `schema` says, or one sentence per problem: where, what it must be, and what was given. */
-export function validate<T>(
+/**
+ * `value` as `schema` says, or one sentence per problem: where, what it must be, and what was given.
+ * The words load only for a value that does not match (their JSON Schema code is most of zod's size).
+ */
+export async function validate<T>(
   schema: z.ZodMiniType<T>,
   value: unknown,
   options: ExplainOptions,
-): { data: T } | { problems: string } {
-  const parsed = schema.safeParse(value, { reportInput: true, error: expectedInWords });
+): Promise<{ data: T } | { problems: string }> {
+  const parsed = schema.safeParse(value, { reportInput: true });
   if (parsed.success) return { data: parsed.data };
-  return { problems: explainIssues(parsed.error.issues, options) };
+  const { expectedIn } = await import('./expectation.js');
+  return { problems: explainIssues(parsed.error.issues, expectedIn(schema), options) };
 }
