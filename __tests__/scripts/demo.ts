@@ -241,7 +241,7 @@ const SCENARIOS: DemoScenario[] = [
   },
   {
     name: 'history',
-    what: "main's four pushes (one flakes), then a pull request: a flake passes fail-on: new, a regression fails it",
+    what: "main's four pushes (one flakes), then a pull request: a flake passes fail-on: new, a regression fails it, a slowdown and an expired quarantine entry show, and main's results as charts",
     passes: false,
     why: "the pull request's second push breaks checkout",
     run: historyScenario,
@@ -295,7 +295,7 @@ async function pullRequestScenario(): Promise<boolean> {
       .map(([name, value]) => `${name}: ${value}`)
       .join('\n'),
   );
-  console.log('--- the pull request comment (Markdown; the hidden lines are the digests) ---');
+  console.log('--- the pull request comment (Markdown; its hidden lines name the step and the commit) ---');
   console.log(story.comment);
   console.log('--- outputs ---');
   for (const name of ['status', 'success', 'new-failures', 'fixed', 'comment-url']) {
@@ -314,10 +314,19 @@ async function historyScenario(): Promise<boolean> {
     console.log(`--- the pull request comment after its push ${i + 1} (fail-on: new) ---`);
     console.log(comment);
     console.log('--- outputs ---');
-    for (const name of ['status', 'success', 'new-failures', 'flaky-failures']) {
+    for (const name of ['status', 'success', 'new-failures', 'flaky-failures', 'quarantined', 'slower']) {
       console.log(`${name}=${story.outputs[i]?.[name] ?? ''}`);
     }
   }
+  console.log('--- the quarantine, in the log of the second push ---');
+  console.log(
+    story.log
+      .split('\n')
+      .filter((line) => line.includes('quarantine:'))
+      .join('\n'),
+  );
+  console.log('--- main at a glance, in the job summary of the second push (Mermaid) ---');
+  console.log(story.summary.slice(story.summary.indexOf('```mermaid'), story.summary.lastIndexOf('```') + 3));
   return story.outputs.at(-1)?.success === 'true';
 }
 

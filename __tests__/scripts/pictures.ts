@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { Story } from './pull-request-story.js';
+import type { HistoryStory } from './pull-request-story.js';
 
 const DIR = path.resolve('.github/readme');
 
@@ -19,7 +19,7 @@ export const PICTURES = [
   },
 ] as const;
 
-/** The texts the pictures are made from: the second push's comment and job summary. */
-export function pictureSources(story: Story): Record<(typeof PICTURES)[number]['name'], string> {
-  return { comment: story.comment, summary: story.summary };
+/** The texts the pictures are made from: the history story's second push, its comment and its job summary. */
+export function pictureSources(story: HistoryStory): Record<(typeof PICTURES)[number]['name'], string> {
+  return { comment: story.comments.at(-1) ?? '', summary: story.summary };
 }

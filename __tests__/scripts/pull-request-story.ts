@@ -91,6 +91,7 @@ async function runStep(
   runNumber: number,
   env: Record<string, string>,
   extra: Record<string, string> = {},
+  runMs = 184_000,
 ) {
   const sim = await Simulator.start({
     runIds: [`run-${runNumber}`],
@@ -100,7 +101,7 @@ async function runStep(
         testCases.some(({ status }) => status === 'FAILED' || status === 'TIMEDOUT') ? 'FAILED' : 'PASSED',
       ],
       testCases,
-      runMs: 184_000,
+      runMs,
     },
   });
   try {
@@ -181,21 +182,33 @@ const mainPushes: SimTestCase[][] = [1, 2, 3, 4].map((push) =>
     const flaked = testCase.title === 'Search suggests products' && push === 2;
     if (testCase.title === 'Payment page loads' && push >= 3) return testCase;
     const status = testCase.status === 'SKIPPED' ? 'SKIPPED' : flaked ? 'FAILED' : 'PASSED';
-    return { ...testCase, status };
+    // A few hundred milliseconds either way from one push to the next, as real runs vary.
+    const durationMs = testCase.durationMs && testCase.durationMs + ((push * 137) % 400);
+    return { ...testCase, status, durationMs };
   }),
 );
+
+/**
+ * The story's quarantine: the export test, skipped anyway, quarantined for good; the sign-in test's
+ * entry ended on a day past, so it protects nothing and one warning says so.
+ */
+const QUARANTINE = 'Export order history *\nSign-in * until 2026-01-31';
 
 export interface HistoryStory {
   /** The pull request comment after each of its two pushes. */
   comments: string[];
   outputs: Record<string, string>[];
+  /** The job summary and the log of the pull request's second push. */
+  summary: string;
+  log: string;
 }
 
 /**
- * A flake is not a regression: main's four pushes build the history in their check runs (one of
+ * A flake is not a regression: main's four pushes build the record in their check runs (one of
  * them fails the search test by chance; the payment page fails since the third). The pull
  * request's first push fails those two: flaky on main and failing on main, and `fail-on: new`
- * passes. Its second push fails them again, and breaks checkout: a new failure, which fails the step.
+ * passes. Its second push fails them again, breaks checkout (a new failure, which fails the step)
+ * and makes the order history three times slower than on main.
  */
 export async function historyStory(): Promise<HistoryStory> {
   const repository = { owner: PR.owner, repo: PR.repo };
@@ -211,54 +224,46 @@ export async function historyStory(): Promise<HistoryStory> {
   };
   const branches = [{ ...repository, name: 'main', sha: main[3] as string }];
   const gh = await GitHubSimulator.start({ commits, branches });
-  const inputs = { 'fail-on': 'new' };
-  try {
-    for (const [i, sha] of main.entries()) {
-      const ran = main.slice(0, i).map((headSha) => ({
-        ...repository,
-        workflow: 'e2e.yml',
-        headSha,
-        headBranch: 'main',
-        event: 'push',
-      }));
-      gh.setScenario({ commits, branches, workflowRuns: ran });
-      await runStep(
-        gh,
-        mainPushes[i] ?? [],
-        20 + i,
-        {
-          ...workflow,
-          GITHUB_EVENT_NAME: 'push',
-          GITHUB_EVENT_PATH: eventFile({ ref: 'refs/heads/main', after: sha }),
-          GITHUB_SHA: sha,
-          GITHUB_REF_NAME: 'main',
-          GITHUB_REF_TYPE: 'branch',
-        },
-        inputs,
-      );
-    }
-    const story: HistoryStory = { comments: [], outputs: [] };
-    const ran = main.map((headSha) => ({
+  const inputs = { 'fail-on': 'new', quarantine: QUARANTINE };
+  const ranOn = (shas: string[]) =>
+    shas.map((headSha) => ({
       ...repository,
       workflow: 'e2e.yml',
       headSha,
       headBranch: 'main',
       event: 'push',
     }));
+  try {
+    for (const [i, sha] of main.entries()) {
+      gh.setScenario({ commits, branches, workflowRuns: ranOn(main.slice(0, i)) });
+      const env = {
+        ...workflow,
+        ...pushToMainEnv(gh.url, sha),
+        GITHUB_RUN_ID: String(7_720 + i),
+      };
+      await runStep(gh, mainPushes[i] ?? [], 20 + i, env, inputs, [184_000, 191_000, 236_000, 229_000][i]);
+    }
+    const story: HistoryStory = { comments: [], outputs: [], summary: '', log: '' };
     const failing = [
       ['Search suggests products', 'Payment page loads'],
       ['Search suggests products', 'Payment page loads', 'Checkout with a saved card'],
     ];
     for (const [i, headSha] of pushes.entries()) {
-      gh.setScenario({ commits, branches, workflowRuns: ran, pulls: [{ ...PR, headSha, baseRef: 'main' }] });
-      const testCases = firstPush.map((testCase) => ({
-        ...testCase,
-        status: failing[i]?.includes(testCase.title)
+      gh.setScenario({
+        commits,
+        branches,
+        workflowRuns: ranOn(main),
+        pulls: [{ ...PR, headSha, baseRef: 'main' }],
+      });
+      const testCases = firstPush.map((testCase) => {
+        const status = failing[i]?.includes(testCase.title)
           ? 'FAILED'
           : testCase.status === 'SKIPPED'
             ? 'SKIPPED'
-            : 'PASSED',
-      }));
+            : 'PASSED';
+        const slower = i === 1 && testCase.title === 'Order history lists the last order';
+        return { ...testCase, status, durationMs: slower ? 17_350 : testCase.durationMs };
+      });
       const result = await runStep(
         gh,
         testCases,
@@ -268,11 +273,15 @@ export async function historyStory(): Promise<HistoryStory> {
           GITHUB_EVENT_NAME: 'pull_request',
           GITHUB_EVENT_PATH: pullRequestEventFile({ ...PR, headSha, baseSha: main[3] }),
           GITHUB_HEAD_REF: PR.headRef,
+          GITHUB_RUN_ID: String(7_730 + i),
         },
         inputs,
+        [240_000, 251_000][i],
       );
       story.comments.push(gh.comments(PR.owner, PR.repo, PR.number)[0]?.body ?? '');
       story.outputs.push(result.outputs);
+      story.summary = result.summary;
+      story.log = result.stdout;
     }
     return story;
   } finally {

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PICTURES, pictureSources } from './pictures.js';
-import { pullRequestStory } from './pull-request-story.js';
+import { historyStory } from './pull-request-story.js';
 
 const WIDTH = 860;
 
@@ -56,24 +56,34 @@ function chromium(args: string[]): string {
   );
 }
 
+/**
+ * GitHub draws a ```mermaid block as a chart: so does the picture, with Mermaid's own browser build
+ * from node_modules (a dev dependency), in place of the code block cmark-gfm writes for it.
+ */
+const MERMAID = `<script src="${pathToFileURL(path.resolve('node_modules/mermaid/dist/mermaid.min.js')).href}"></script><script>mermaid.initialize({ startOnLoad: true, theme: 'default' });</script>`;
+const asCharts = (html: string) =>
+  html.replace(/<pre><code class="language-mermaid">([\s\S]*?)<\/code><\/pre>/g, '<pre class="mermaid">$1</pre>');
+
 function photograph(html: string, title: string, file: string, work: string): void {
   const page = path.join(work, `${path.basename(file, '.png')}.html`);
   const measure = `<script>addEventListener('load', () => { document.title = 'height=' + Math.ceil(document.querySelector('.frame').getBoundingClientRect().bottom + 16); });</script>`;
   const document = (extra: string) =>
     `<!doctype html><html><head><meta charset="utf-8"><style>${STYLE}</style>${extra}</head><body><div class="frame"><div class="title">${title}</div><div class="body">${html}</div></div></body></html>`;
-  writeFileSync(page, document(measure));
+  writeFileSync(page, document(`${MERMAID}${measure}`));
+  // Time for Mermaid to draw the charts before the page is measured and photographed.
+  const settle = '--virtual-time-budget=10000';
   const height = Number(
     /height=(\d+)/.exec(
-      chromium([`--window-size=${WIDTH},4000`, '--dump-dom', pathToFileURL(page).href]),
+      chromium([`--window-size=${WIDTH},4000`, settle, '--dump-dom', pathToFileURL(page).href]),
     )?.[1],
   );
   if (!Number.isFinite(height) || height <= 0) throw new Error(`could not measure ${page}`);
-  writeFileSync(page, document(''));
-  chromium([`--window-size=${WIDTH},${height}`, `--screenshot=${file}`, pathToFileURL(page).href]);
+  writeFileSync(page, document(MERMAID));
+  chromium([`--window-size=${WIDTH},${height}`, settle, `--screenshot=${file}`, pathToFileURL(page).href]);
   console.log(`${path.relative(process.cwd(), file)}: ${WIDTH} × ${height}`);
 }
 
-const story = await pullRequestStory();
+const story = await historyStory();
 const sources = pictureSources(story);
 const work = mkdtempSync(path.join(tmpdir(), 'screenshots-'));
 try {
@@ -95,7 +105,7 @@ try {
       ],
       { input: sources[picture.name], encoding: 'utf8' },
     );
-    photograph(html, picture.title, picture.image, work);
+    photograph(asCharts(html), picture.title, picture.image, work);
   }
 } finally {
   rmSync(work, { recursive: true, force: true });

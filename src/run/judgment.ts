@@ -180,18 +180,16 @@ function quarantineInForce(
   const notYet: string[] = [];
   for (const entry of entries) {
     const there = base.find(({ pattern }) => pattern === entry.pattern);
-    if (of === 'pull-request' && !there) {
-      notYet.push(entry.pattern);
-      continue;
-    }
     const dates = [entry.until, there?.until].filter((until) => until !== undefined).sort();
     const applied =
       dates[0] === undefined ? { pattern: entry.pattern } : { pattern: entry.pattern, until: dates[0] };
-    if (!expired(applied, today)) inForce.push(applied);
-    else
+    // Expired by the workflow's own date first: that is the line to mend.
+    if (expired(entry, today) || (there && expired(applied, today))) {
       warning(
         line`quarantine: '${applied.pattern}' expired on ${applied.until ?? ''}: its test cases are judged like any other.`,
       );
+    } else if (of === 'pull-request' && !there) notYet.push(entry.pattern);
+    else inForce.push(applied);
   }
   const notes = expiringWithin(inForce, today).map(
     ({ pattern, until }) => `quarantine: '${pattern}' expires on ${until}.`,
