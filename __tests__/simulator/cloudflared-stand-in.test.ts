@@ -65,8 +65,9 @@ describe('the stand-in cloudflared', () => {
         ],
       }),
     ]);
+    // 'close', not 'exit': its stderr may still hold the last lines when 'exit' comes.
     const exited = new Promise((resolve) =>
-      tunnel.child.on('exit', (code, signal) => resolve({ code, signal })),
+      tunnel.child.on('close', (code, signal) => resolve({ code, signal })),
     );
     tunnel.child.kill('SIGTERM');
     expect(await exited).toEqual({ code: 0, signal: null });
