@@ -49,9 +49,11 @@ export interface DriverInput {
 export class DriverRun {
   readonly events: DriverEvent[] = [];
   stderr = '';
-  /** Resolves when the driver has exited. */
+  /** Resolves when the driver has exited and its output has all been read. */
   readonly exited: Promise<void>;
   private readonly waiters: (() => void)[] = [];
+  /** Set on 'close': on 'exit' the last events may not have been read yet. */
+  private closed = false;
 
   constructor(readonly child: ChildProcess) {
     let partial = '';
@@ -67,19 +69,20 @@ export class DriverRun {
     });
     this.exited = new Promise((resolve) =>
       child.on('close', () => {
+        this.closed = true;
         resolve();
         for (const waiter of this.waiters) waiter();
       }),
     );
   }
 
-  /** The first event of this kind, once it has come; rejects if the driver exits without it. */
+  /** The first event of this kind, once it has come; rejects if the driver's output ends without it. */
   next<K extends DriverEvent['event']>(kind: K): Promise<Extract<DriverEvent, { event: K }>> {
     return new Promise((resolve, reject) => {
       const check = () => {
         const found = this.events.find((event) => event.event === kind);
         if (found) resolve(found as Extract<DriverEvent, { event: K }>);
-        else if (this.child.exitCode !== null || this.child.signalCode !== null) {
+        else if (this.closed) {
           reject(
             new Error(`the driver exited without '${kind}': ${JSON.stringify(this.events)}\n${this.stderr}`),
           );

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from '@jest/globals';
+import { eventually } from '../helpers/eventually.js';
 import { fetchApp } from './app-tests.js';
 import { StandInCloudflared, type StandInMode } from './cloudflared-stand-in.js';
 import { LocalApp } from './local-app.js';
@@ -64,8 +65,9 @@ describe('the stand-in cloudflared', () => {
         ],
       }),
     ]);
+    // 'close', not 'exit': its stderr may still hold the last lines when 'exit' comes.
     const exited = new Promise((resolve) =>
-      tunnel.child.on('exit', (code, signal) => resolve({ code, signal })),
+      tunnel.child.on('close', (code, signal) => resolve({ code, signal })),
     );
     tunnel.child.kill('SIGTERM');
     expect(await exited).toEqual({ code: 0, signal: null });
@@ -89,7 +91,8 @@ describe('the stand-in cloudflared', () => {
     const quic = await standIn.start(app.origin);
     cleanups.push(() => quic.child.kill('SIGKILL'));
     expect((await fetch(`${quic.metrics}/ready`)).status).toBe(503);
-    expect(quic.stderr()).toMatch(/ERR Failed to dial a quic connection/);
+    // The line may not have reached us yet when /ready answers: wait for it, a few seconds at most.
+    await eventually(() => expect(quic.stderr()).toMatch(/ERR Failed to dial a quic connection/));
     const http2 = await standIn.start(app.origin, ['--protocol', 'http2']);
     cleanups.push(() => http2.child.kill('SIGKILL'));
     expect((await fetch(`${http2.metrics}/ready`)).status).toBe(200);

@@ -111,7 +111,8 @@ export class StandInCloudflared {
 
   /**
    * Starts `cloudflared tunnel --url <origin>` from PATH, as a test would by hand, and resolves once
-   * its metrics server is up (rejects if it exits first).
+   * its metrics server is up (rejects if it exits first, with its whole stderr: on 'close', since
+   * the last lines may not have been read yet on 'exit').
    */
   start(origin: string, extraArgs: readonly string[] = []): Promise<StartedStandIn> {
     const args = ['tunnel', '--no-autoupdate', '--url', origin, '--metrics', '127.0.0.1:0', ...extraArgs];
@@ -119,7 +120,7 @@ export class StandInCloudflared {
     let stderr = '';
     return new Promise((resolve, reject) => {
       child.on('error', reject);
-      child.on('exit', (code) =>
+      child.on('close', (code) =>
         reject(new Error(`the stand-in exited (${code}) before it was up:\n${stderr}`)),
       );
       child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {

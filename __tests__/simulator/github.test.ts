@@ -1,5 +1,6 @@
 import { getOctokit } from '@actions/github';
 import { afterEach, describe, expect, it } from '@jest/globals';
+import { eventually } from '../helpers/eventually.js';
 import { runProcess } from '../helpers/process.js';
 import { type ManualClock, manualClock } from '../helpers/virtual-clock.js';
 import {
@@ -96,14 +97,6 @@ async function rejection(promise: Promise<unknown>): Promise<{
     return error as never;
   }
   throw new Error('expected the call to fail');
-}
-
-/** Resolves once `condition` holds (checked every few milliseconds), rejects after 5 seconds. */
-async function waitUntil(condition: () => boolean): Promise<void> {
-  for (const end = Date.now() + 5000; !condition(); ) {
-    if (Date.now() > end) throw new Error('waited 5 seconds in vain');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
 }
 
 describe('listing comments', () => {
@@ -2080,14 +2073,14 @@ describe('requests in flight and counted', () => {
     expect(s.maxInFlight()).toBe(2);
     gaveUp.abort();
     await expect(hung).rejects.toThrow();
-    await waitUntil(() => logged('createComment')?.answeredAt !== undefined);
+    await eventually(() => expect(logged('createComment')?.answeredAt).toBeDefined());
     expect(logged('listComments')?.answeredAt).toBeUndefined();
 
     await expect(call(s, 'PATCH', commentPath(1), { body: { body: 'x' } })).rejects.toThrow(); // reset
-    await waitUntil(() => logged('updateComment')?.answeredAt !== undefined);
+    await eventually(() => expect(logged('updateComment')?.answeredAt).toBeDefined());
     await s.stop();
     expect(await listed).toBe('closed');
-    await waitUntil(() => logged('listComments')?.answeredAt !== undefined);
+    await eventually(() => expect(logged('listComments')?.answeredAt).toBeDefined());
   });
 
   it('requestCounts: requests by operation since resetCounts(), faulted and unknown ones too; request numbers go on', async () => {
