@@ -229,7 +229,7 @@ describe('the check run on the commit tested', () => {
         'project-id': 'proj-1',
         'github-token': DEFAULT_TOKEN,
       },
-      { isPost: 'true', checkRunId: String(created.id) },
+      { isPost: 'true', 'checkRunId-0': String(created.id) },
       { clock: virtualClock(), env: pushEnv(M2) },
     );
     expect(result.log).toContain(

@@ -53,7 +53,7 @@ describe('a project run end to end against the simulator', () => {
     expect(resultsFile.schemaVersion).toBe(1);
     expect(resultsFile.testCases).toHaveLength(4);
     expect(annotations(result.log, 'warning')).toHaveLength(1);
-    expect(result.state).toMatchObject({ isPost: 'true', runId: 'run-1', settled: 'true' });
+    expect(result.state).toMatchObject({ isPost: 'true', 'runId-0': 'run-1', 'settled-0': 'true' });
   });
 
   test('the log shows each status change, QUEUED -> RUNNING -> final, with the time elapsed', async () => {

@@ -97,7 +97,11 @@ describe('a test suite run end to end against the simulator', () => {
         { title: 'gift wrap', status: 'SKIPPED', verdict: 'skipped' },
       ],
     });
-    expect(result.state).toMatchObject({ runId: 'suite-run-1', cancellable: 'false', settled: 'true' });
+    expect(result.state).toMatchObject({
+      'runId-0': 'suite-run-1',
+      'cancellable-0': 'false',
+      'settled-0': 'true',
+    });
   });
 
   test('a failing run: status FAILED, the step fails, one error annotation per failed test case', async () => {
@@ -506,7 +510,7 @@ describe('wait: false', () => {
     expect(result.summary.trim()).toBe('<p>Started project run <code>run-1</code> (not waiting for it).</p>');
     expect(sim.requests.map((request) => request.operation)).toEqual(['startProjectRun']);
     expect(sim.cancelledRunIds).toEqual([]);
-    expect(result.state).toMatchObject({ runId: 'run-1', cancellable: 'false' });
+    expect(result.state).toMatchObject({ 'runId-0': 'run-1', 'cancellable-0': 'false' });
   });
 
   test('a test suite run: run-id, status STARTED, a one-line summary, one start request, not cancellable', async () => {
@@ -541,7 +545,7 @@ describe('wait: false', () => {
       '<p>Started test suite run <code>suite-run-1</code> of <strong>Checkout regression</strong> (not waiting for it).</p>',
     );
     expect(sim.requests.map((request) => request.operation)).toEqual(['startSuiteRun']);
-    expect(result.state).toMatchObject({ runId: 'suite-run-1', cancellable: 'false' });
+    expect(result.state).toMatchObject({ 'runId-0': 'suite-run-1', 'cancellable-0': 'false' });
   });
 });
 
@@ -578,7 +582,7 @@ describe('run-id attaches to a run an earlier step started', () => {
     );
     expect(fs.existsSync(second.outputs['results-file'])).toBe(true);
     // Not started by this step: never cancelled by it.
-    expect(second.state).toMatchObject({ runId: 'run-1', cancellable: 'false', settled: 'true' });
+    expect(second.state).toMatchObject({ 'runId-0': 'run-1', 'cancellable-0': 'false', 'settled-0': 'true' });
     expect(sim.count('cancelProjectRun')).toBe(0);
   });
 
@@ -614,7 +618,11 @@ describe('run-id attaches to a run an earlier step started', () => {
       testSuiteName: 'Checkout regression',
       counts: { total: 3, passed: 3 },
     });
-    expect(second.state).toMatchObject({ runId: 'suite-run-1', cancellable: 'false', settled: 'true' });
+    expect(second.state).toMatchObject({
+      'runId-0': 'suite-run-1',
+      'cancellable-0': 'false',
+      'settled-0': 'true',
+    });
   });
 });
 

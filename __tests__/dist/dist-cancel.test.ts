@@ -50,7 +50,11 @@ describe.each(nodeBinaries())('cancelling dist/index.js on $name', ({ bin }) => 
       expect(result.summary).toMatch(/cancelled/i);
       expect(result.summary).toContain('Cancelled project run run-1 on the service.');
       expect(result.stdout).toContain(`Received ${signal}`);
-      expect(result.state).toMatchObject({ runId: 'run-1', cancellable: 'true', settled: 'true' });
+      expect(result.state).toMatchObject({
+        'runId-0': 'run-1',
+        'cancellable-0': 'true',
+        'settled-0': 'true',
+      });
       expect(result.stderr).toBe('');
     },
   );
@@ -87,7 +91,7 @@ describe.each(nodeBinaries())('cancelling dist/index.js on $name', ({ bin }) => 
     expect(Number(withinMs)).toBeLessThanOrEqual(CANCELLED_JOB_BUDGET_MS);
     expect(Number(overS ?? 0) * 1000).toBeLessThanOrEqual(CANCELLED_JOB_BUDGET_MS);
     // the post step will try again
-    expect(result.state).toMatchObject({ runId: 'run-1', cancellable: 'true', settled: 'false' });
+    expect(result.state).toMatchObject({ 'runId-0': 'run-1', 'cancellable-0': 'true', 'settled-0': 'false' });
   });
 
   test('main step killed (SIGKILL): the post step cancels the run', async () => {
@@ -101,9 +105,9 @@ describe.each(nodeBinaries())('cancelling dist/index.js on $name', ({ bin }) => 
     expect(main.signal).toBe('SIGKILL');
     expect(main.state).toMatchObject({
       isPost: 'true',
-      runId: 'run-1',
-      cancellable: 'true',
-      settled: 'false',
+      'runId-0': 'run-1',
+      'cancellable-0': 'true',
+      'settled-0': 'false',
     });
     expect(sim.count('cancelProjectRun')).toBe(0);
 
@@ -120,7 +124,7 @@ describe.each(nodeBinaries())('cancelling dist/index.js on $name', ({ bin }) => 
     });
     const settled = await runDist(inputs(), {
       node: bin,
-      env: postStepEnv({ isPost: 'true', runId: 'run-1', cancellable: 'true', settled: 'true' }),
+      env: postStepEnv({ isPost: 'true', 'runId-0': 'run-1', 'cancellable-0': 'true', 'settled-0': 'true' }),
     });
     expect(settled.code).toBe(0);
     expect(sim.requests).toHaveLength(0);
@@ -128,7 +132,7 @@ describe.each(nodeBinaries())('cancelling dist/index.js on $name', ({ bin }) => 
     const runId = sim.createProjectRun('proj-1');
     const failing = await runDist(inputs(), {
       node: bin,
-      env: postStepEnv({ isPost: 'true', runId, cancellable: 'true', settled: 'false' }),
+      env: postStepEnv({ isPost: 'true', 'runId-0': runId, 'cancellable-0': 'true', 'settled-0': 'false' }),
     });
     expect(failing.code).toBe(0);
     expect(sim.count('cancelProjectRun')).toBeGreaterThanOrEqual(1);
@@ -142,7 +146,7 @@ describe.each(nodeBinaries())('cancelling dist/index.js on $name', ({ bin }) => 
     const main = await runDist({ ...inputs(), wait: 'false' }, { node: bin });
     expect(main.code).toBe(0);
     expect(main.outputs).toMatchObject({ 'run-id': 'run-1', status: 'STARTED' });
-    expect(main.state.cancellable).toBe('false');
+    expect(main.state['cancellable-0']).toBe('false');
     const post = await runDist({ ...inputs(), wait: 'false' }, { node: bin, env: postStepEnv(main.state) });
     expect(post.code).toBe(0);
     expect(sim.count('cancelProjectRun')).toBe(0);

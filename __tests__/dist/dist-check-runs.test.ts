@@ -85,7 +85,7 @@ describe.each(nodeBinaries())('check runs, dist/index.js on $name', ({ bin }) =>
         void sim.waitForRequests('getProjectRun').then(() => child.kill('SIGKILL'));
       },
     });
-    expect(main.state.checkRunId).toMatch(/^\d+$/);
+    expect(main.state['checkRunId-0']).toMatch(/^\d+$/);
     expect(gh.checkRuns(owner, repo, M2)).toMatchObject([{ status: 'in_progress' }]);
     const post = await runDist(inputs({ 'cancel-on-abort': 'false' }), {
       node: bin,

@@ -94,7 +94,12 @@ describe.each(nodeBinaries())('no forged workflow command from dist/index.js on 
     sim = await Simulator.start();
     const result = await runDist(projectInputs(sim), {
       node: bin,
-      env: postStepEnv({ isPost: 'true', runId: hostile('run-1'), cancellable: 'true', settled: 'false' }),
+      env: postStepEnv({
+        isPost: 'true',
+        'runId-0': hostile('run-1'),
+        'cancellable-0': 'true',
+        'settled-0': 'false',
+      }),
     });
 
     expect(forgedCommands(result.stdout, masks)).toEqual([]);

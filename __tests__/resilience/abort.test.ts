@@ -40,7 +40,7 @@ describe('the timeout input', () => {
     expect(result.summary).toContain('Cancelled project run run-1 on the service.');
     // one event, one line of the log
     expect(result.log.split('Cancelled project run run-1 on the service.')).toHaveLength(2);
-    expect(result.state).toMatchObject({ runId: 'run-1', settled: 'true' });
+    expect(result.state).toMatchObject({ 'runId-0': 'run-1', 'settled-0': 'true' });
   });
 
   test('at the deadline the run is polled once more: one that passed just before it is PASSED, not cancelled', async () => {
@@ -52,7 +52,7 @@ describe('the timeout input', () => {
     expect(result.outputs).toMatchObject({ status: 'PASSED', success: 'true' });
     expect(sim.count('getProjectRun')).toBe(3);
     expect(sim.count('cancelProjectRun')).toBe(0);
-    expect(result.state).toMatchObject({ settled: 'true' });
+    expect(result.state).toMatchObject({ 'settled-0': 'true' });
   });
 
   test('the poll at the deadline has a budget of its own: a hung one is cut, then the run is cancelled', async () => {
@@ -106,7 +106,7 @@ describe('the timeout input', () => {
     expect(result.outputs.status).toBe('TIMEDOUT');
     expect(sim.count('cancelProjectRun')).toBe(0);
     expect(result.log).toContain('cancel-on-abort is false');
-    expect(result.state.cancellable).toBe('false');
+    expect(result.state['cancellable-0']).toBe('false');
   });
 
   test('a hung poll cannot stall the step past the timeout', async () => {
@@ -132,7 +132,7 @@ describe('cancellation of the job', () => {
     expect(result.outputs).toMatchObject({ 'run-id': 'run-1', status: 'CANCELLED', success: 'false' });
     expect(sim.cancelledRunIds).toEqual(['run-1']);
     expect(result.summary).toMatch(/cancelled/i);
-    expect(result.state).toMatchObject({ settled: 'true' });
+    expect(result.state).toMatchObject({ 'settled-0': 'true' });
   });
 
   test('a suite run cannot be cancelled: the log and summary say the remote run goes on', async () => {
@@ -216,7 +216,7 @@ describe('cancellation of the job', () => {
     expect(result.outputs.status).toBe('CANCELLED');
     expect(sim.count('cancelProjectRun')).toBe(3);
     // Not settled: the post step tries the cancel again.
-    expect(result.state).toMatchObject({ cancellable: 'true', settled: 'false' });
+    expect(result.state).toMatchObject({ 'cancellable-0': 'true', 'settled-0': 'false' });
     expect(annotations(result.log, 'warning').join('\n')).toMatch(
       /Could not cancel project run 'run-1' of project 'proj-1': HTTP 500: Internal Server Error \(gave up after 3 attempts/,
     );

@@ -14,7 +14,7 @@ const inputs = (extra: Record<string, string> = {}) => projectInputs(sim, extra)
 async function openRun(faults: FaultRule[] = []): Promise<Record<string, string>> {
   sim = await Simulator.start({ project: { statuses: ['RUNNING'] }, faults });
   const runId = sim.createProjectRun('proj-1');
-  return { isPost: 'true', runId, cancellable: 'true', settled: 'false' };
+  return { isPost: 'true', 'runId-0': runId, 'cancellable-0': 'true', 'settled-0': 'false' };
 }
 
 describe('the post step', () => {
@@ -29,7 +29,7 @@ describe('the post step', () => {
 
   test('a settled run is left alone: no request', async () => {
     const state = await openRun();
-    const result = await runPostInProcess(inputs(), { ...state, settled: 'true' });
+    const result = await runPostInProcess(inputs(), { ...state, 'settled-0': 'true' });
     expect(result.exitCode).toBe(0);
     expect(sim.requests).toHaveLength(0);
     expect(result.log).toContain('No open run to cancel.');
@@ -37,7 +37,7 @@ describe('the post step', () => {
 
   test('a run that is not this step’s to cancel (wait: false, run-id, cancel-on-abort: false) is left alone', async () => {
     const state = await openRun();
-    const result = await runPostInProcess(inputs(), { ...state, cancellable: 'false' });
+    const result = await runPostInProcess(inputs(), { ...state, 'cancellable-0': 'false' });
     expect(result.exitCode).toBe(0);
     expect(sim.requests).toHaveLength(0);
   });
@@ -83,7 +83,7 @@ describe('the post step', () => {
     const main = await runInProcess(inputs({ 'poll-interval': '10s', timeout: '30s' }), {
       clock: virtualClock(),
     });
-    expect(main.state).toMatchObject({ runId: 'run-1', cancellable: 'true', settled: 'false' });
+    expect(main.state).toMatchObject({ 'runId-0': 'run-1', 'cancellable-0': 'true', 'settled-0': 'false' });
     const post = await runPostInProcess(inputs(), main.state, { clock: virtualClock() });
     expect(post.exitCode).toBe(0);
     expect(sim.cancelledRunIds).toEqual(['run-1']);

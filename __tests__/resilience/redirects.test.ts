@@ -127,7 +127,7 @@ describe('redirects', () => {
     expect(result.outputs).toMatchObject({ status: 'TIMEDOUT' });
     expect(elsewhere.requests).toEqual([]);
     expect(annotations(result.log, 'warning').join('\n')).toContain('a redirect to');
-    expect(result.state).toMatchObject({ settled: 'false' });
+    expect(result.state).toMatchObject({ 'settled-0': 'false' });
   });
 
   test("the post step's cancel, redirected to another origin: not followed", async () => {
@@ -140,7 +140,7 @@ describe('redirects', () => {
     const runId = sim.createProjectRun('proj-1');
     const result = await runPostInProcess(
       projectInputs(sim),
-      { isPost: 'true', runId, cancellable: 'true', settled: 'false' },
+      { isPost: 'true', 'runId-0': runId, 'cancellable-0': 'true', 'settled-0': 'false' },
       { clock: virtualClock() },
     );
 

@@ -62,7 +62,10 @@ function chromium(args: string[]): string {
  */
 const MERMAID = `<script src="${pathToFileURL(path.resolve('node_modules/mermaid/dist/mermaid.min.js')).href}"></script><script>mermaid.initialize({ startOnLoad: true, theme: 'default' });</script>`;
 const asCharts = (html: string) =>
-  html.replace(/<pre><code class="language-mermaid">([\s\S]*?)<\/code><\/pre>/g, '<pre class="mermaid">$1</pre>');
+  html.replace(
+    /<pre><code class="language-mermaid">([\s\S]*?)<\/code><\/pre>/g,
+    '<pre class="mermaid">$1</pre>',
+  );
 
 function photograph(html: string, title: string, file: string, work: string): void {
   const page = path.join(work, `${path.basename(file, '.png')}.html`);

@@ -13,7 +13,7 @@ export const STATE = {
 
 export type StateName = (typeof STATE)[keyof typeof STATE];
 
-/** A target's own entry: the first target's under the name itself, so that one target saves what it always did. */
+/** A target's own entry, by its place in the targets' order. */
 export function stateOf(name: StateName, index: number): string {
-  return index === 0 ? name : `${name}-${index}`;
+  return `${name}-${index}`;
 }
