@@ -66,9 +66,8 @@ export function judgeAgainst(
   const failing = outcome.reportOrder.filter((testCase) => testCase.verdict.fails);
   if (failing.length === 0) return judged;
   const gating = settings.failOn === 'new' && judgment.against !== undefined;
-  const blocking = gating
-    ? judgment.newFailures
-    : failing.filter((testCase) => !judgment.quarantined.includes(testCase));
+  const quarantined = new Set(judgment.quarantined);
+  const blocking = gating ? judgment.newFailures : failing.filter((testCase) => !quarantined.has(testCase));
   if (blocking.length > 0) {
     if (!gating) return judged;
     const why = `${plural(blocking.length, 'test case')} failed that did not fail in ${judgment.against}`;
@@ -87,6 +86,8 @@ function judgmentOf(
   inForce: readonly QuarantineEntry[],
 ): Judgment {
   const found = baseline.kind === 'found' ? baseline : undefined;
+  // With history 0 the record is read as one result: round 5's rule, no flaky label.
+  const record = found && lastResults(found.record, settings.history);
   const judgment: Judgment = {
     against: found?.against,
     base: found?.base,
@@ -96,14 +97,11 @@ function judgmentOf(
     failing: [],
     quarantined: [],
     fixed: [],
-    partial: false,
-    baseResults: found && settings.history >= 2 ? lastResults(found.record, settings.history).columns : [],
+    // Rows were cut from the columns read: a failure without a row may have failed there, so it is new.
+    partial: (record?.cut ?? 0) > 0,
+    baseResults: record && settings.history >= 2 ? record.columns : [],
   };
   const quarantine = quarantineMatcher(inForce.map(({ pattern }) => pattern));
-  // With history 0 the record is read as one result: round 5's rule, no flaky label.
-  const record = found && lastResults(found.record, settings.history);
-  // Rows were cut from the columns read: a failure without a row may have failed there, so it is new.
-  judgment.partial = (record?.cut ?? 0) > 0;
   const newest = found?.newest;
   const keys = keysOf(outcome.testCases);
   const base = found?.base ?? '';
@@ -119,11 +117,11 @@ function judgmentOf(
     const label = (kind: NonNullable<TestCase['label']>['kind'], text: string) => {
       testCase.label = { kind, text, ...(icons ? { record: icons } : {}) };
     };
+    const since = record && failingSince(then, record, newest, key);
     if (quarantine.matches(testCase.title)) {
       label('quarantined', 'quarantined');
       judgment.quarantined.push(testCase);
-    } else if (record && failingSince(then, record, newest, key)) {
-      const since = failingSince(then, record, newest, key) as { commit: string; results: number };
+    } else if (since) {
       label(
         'failing',
         `failing on ${base} since ${since.commit.slice(0, 7)}, ${plural(since.results, 'result')}`,
