@@ -37,7 +37,7 @@ const LOOKUP: GitHubTask = {
 const none = (whyNone?: string): PullRequestsOfRun => ({ of: 'pull-request', pullRequests: [], whyNone });
 
 /**
- * See the README's table of events. A push or dispatch of a branch other than the default one is
+ * See docs/pr-comment.md's table of events. A push or dispatch of a branch other than the default one is
  * the run of the open pull request whose head it is, unless the branch is itself the base of an
  * open pull request (a `develop`). GitHub is asked only when a comment, a comparison or a check
  * run is due.
