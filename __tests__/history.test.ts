@@ -119,7 +119,7 @@ describe('the history travels with main’s own results', () => {
     expect(both.summary).toContain('flaky on main: failed 1 of the last 4');
     // and the results file records them
     const results = JSON.parse(readFileSync(both.outputs['results-file'] ?? '', 'utf8'));
-    expect(results.testCases).toEqual([
+    expect(results.runs[0].testCases).toEqual([
       expect.objectContaining({ title: 'X', label: 'flaky', record: '✅❌✅✅❌' }),
       expect.objectContaining({ title: 'Y', label: 'new', record: '✅✅✅✅❌' }),
     ]);
@@ -426,7 +426,7 @@ describe('slower than the base branch (round 7)', () => {
     expect(result.summary).toContain('```mermaid\nxychart-beta\n  title "Failed test cases on main"');
     expect(result.summary).toContain('x-axis "Oldest to newest" ["a100000", "a200000", "a300000"]');
     const results = JSON.parse(readFileSync(result.outputs['results-file'] ?? '', 'utf8'));
-    expect(results.testCases).toEqual([
+    expect(results.runs[0].testCases).toEqual([
       expect.objectContaining({ title: 'checkout', slower: true, typicalMs: 10_000 }),
       expect.objectContaining({ title: 'search', slower: false, typicalMs: 10_000 }),
       expect.objectContaining({ title: 'login', slower: false, typicalMs: 2_000 }),

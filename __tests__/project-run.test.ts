@@ -51,7 +51,7 @@ describe('a project run end to end against the simulator', () => {
     expect(result.summary).toContain('run-1');
     const resultsFile = JSON.parse(fs.readFileSync(result.outputs['results-file'], 'utf8'));
     expect(resultsFile.schemaVersion).toBe(1);
-    expect(resultsFile.testCases).toHaveLength(4);
+    expect(resultsFile.runs[0].testCases).toHaveLength(4);
     expect(annotations(result.log, 'warning')).toHaveLength(1);
     expect(result.state).toMatchObject({ isPost: 'true', 'runId-0': 'run-1', 'settled-0': 'true' });
   });

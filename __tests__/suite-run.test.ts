@@ -24,6 +24,11 @@ function readJson(file: string): Record<string, unknown> {
   return JSON.parse(fs.readFileSync(file, 'utf8'));
 }
 
+/** The results file's one run: its `runs[0]`. */
+function readRun(file: string): Record<string, unknown> {
+  return (readJson(file) as { runs: Record<string, unknown>[] }).runs[0] as Record<string, unknown>;
+}
+
 /** The applied options of the summary's <details> block, decoded. */
 function appliedOptions(summary: string): Record<string, unknown> {
   const match = /<summary>Applied options<\/summary><pre><code>(.*?)<\/code><\/pre>/s.exec(summary);
@@ -81,8 +86,8 @@ describe('a test suite run end to end against the simulator', () => {
     const resultsFile = result.outputs['results-file'];
     expect(path.basename(resultsFile)).toBe('test-run-suite-run-1.json');
     expect(resultsFile.startsWith(result.files.runnerTemp)).toBe(true);
-    expect(readJson(resultsFile)).toMatchObject({
-      schemaVersion: 1,
+    expect(readJson(resultsFile)).toMatchObject({ schemaVersion: 1 });
+    expect(readRun(resultsFile)).toMatchObject({
       mode: 'suite',
       status: 'PASSED',
       success: true,
@@ -134,7 +139,7 @@ describe('a test suite run end to end against the simulator', () => {
     ]);
     expect(result.summary).toContain('❌ Test run failed');
     expect(firstTable(result.summary).rows[0]?.[1]).toBe('pay by invoice');
-    expect(readJson(result.outputs['results-file'])).toMatchObject({ status: 'FAILED', success: false });
+    expect(readRun(result.outputs['results-file'])).toMatchObject({ status: 'FAILED', success: false });
   });
 
   test('an ERROR test case counts as failed and is an <error> in the JUnit report', async () => {
@@ -206,7 +211,7 @@ describe('a test suite run end to end against the simulator', () => {
       '::error title=stuck one::Test case did not finish (no status) in run suite-run-1',
     );
     expect(result.summary).toContain('did not finish (no status)');
-    const testCases = readJson(result.outputs['results-file']).testCases;
+    const testCases = readRun(result.outputs['results-file']).testCases;
     // each test case keeps the test's own run id and the test's id, for links to the service's pages
     expect(testCases).toContainEqual({
       title: 'stuck one',
@@ -612,7 +617,7 @@ describe('run-id attaches to a run an earlier step started', () => {
     ]);
     expect(second.log).toContain('Attaching to test suite run suite-run-1.');
     expect(second.summary).toContain('Suite <strong>Checkout regression</strong>');
-    expect(readJson(second.outputs['results-file'])).toMatchObject({
+    expect(readRun(second.outputs['results-file'])).toMatchObject({
       mode: 'suite',
       runId: 'suite-run-1',
       testSuiteName: 'Checkout regression',

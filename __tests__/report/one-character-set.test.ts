@@ -31,7 +31,8 @@ it('a bidi control in a title is a visible escape in the summary, comment, JUnit
     summary: decodeEntities(files.readSummary()),
     comment: decodeEntities(renderComment(outcome, {})),
     junit: decodeEntities(readFileSync(written.junitFile as string, 'utf8')),
-    results: JSON.parse(readFileSync(written.resultsFile as string, 'utf8')).testCases[0].title as string,
+    results: JSON.parse(readFileSync(written.resultsFile as string, 'utf8')).runs[0].testCases[0]
+      .title as string,
     log: stdout.text(),
   };
   for (const [name, text] of Object.entries(texts)) {

@@ -49,8 +49,17 @@ describe('results file', () => {
     const text = readFileSync(file, 'utf8');
     expect(text).toBe(resultsJson([outcome]));
     expect(text).not.toMatch(/\n {2}/);
-    expect(JSON.parse(text)).toEqual({
+    const document = JSON.parse(text);
+    // The step's document with one target in `runs`, as with several.
+    expect(document).toEqual({
       schemaVersion: 1,
+      status: 'FAILED',
+      success: false,
+      counts: { total: 3, passed: 0, failed: 2, flaky: 1, skipped: 0 },
+      durationMs: 184_000,
+      runs: [expect.any(Object)],
+    });
+    expect(document.runs[0]).toEqual({
       mode: 'suite',
       status: 'FAILED',
       success: false,
@@ -106,12 +115,12 @@ describe('results file', () => {
       { title: 'c', status: 'FAILED' },
     ]);
     const titles = (testCases: readonly { title: string }[]) => testCases.map(({ title }) => title);
-    expect(titles(JSON.parse(resultsJson([outcome])).testCases)).toEqual(['a', 'b', 'c']);
+    expect(titles(JSON.parse(resultsJson([outcome])).runs[0].testCases)).toEqual(['a', 'b', 'c']);
     expect(titles(outcome.reportOrder)).toEqual(['c', 'b', 'a']);
   });
 
   it('leaves out what is unknown', () => {
-    const parsed = JSON.parse(
+    const { runs } = JSON.parse(
       resultsJson([
         makeOutcome([], {
           status: 'ERROR',
@@ -122,8 +131,7 @@ describe('results file', () => {
         }),
       ]),
     );
-    expect(Object.keys(parsed)).toEqual([
-      'schemaVersion',
+    expect(Object.keys(runs[0])).toEqual([
       'mode',
       'status',
       'success',
@@ -160,13 +168,13 @@ describe('results file of several targets', () => {
       'runs',
     ]);
     expect(document).toMatchObject({
-      schemaVersion: 2,
+      schemaVersion: 1,
       status: 'ERROR',
       success: false,
       counts: { total: 6, passed: 5, failed: 1, flaky: 0, skipped: 0 },
       durationMs: 5_000,
     });
-    expect(document.runs).toEqual(outcomes.map((outcome) => JSON.parse(resultsJson([outcome]))));
+    expect(document.runs).toEqual(outcomes.map((outcome) => JSON.parse(resultsJson([outcome])).runs[0]));
     expect(document.runs.map((run: { runId?: string }) => run.runId)).toEqual(['run-1', 'run-2', undefined]);
     expect(document.runs[1].testCases.map((testCase: { title: string }) => testCase.title)).toEqual([
       'PASSED 0',

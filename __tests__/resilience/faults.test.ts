@@ -344,7 +344,7 @@ describe('fields that only decorate the report never fail a finished run', () =>
         expect.stringMatching(/^::debug::The service's durationMs of .* is not usable: shown as unknown\.$/),
       ]);
       const results = JSON.parse(readFileSync(result.outputs['results-file'], 'utf8'));
-      expect(results.testCases[0]).not.toHaveProperty('durationMs');
+      expect(results.runs[0].testCases[0]).not.toHaveProperty('durationMs');
     },
   );
 
@@ -386,7 +386,7 @@ describe('fields that only decorate the report never fail a finished run', () =>
     expect(result.outputs['duration-ms']).toBeUndefined();
     expect(result.summary).not.toContain('· Duration');
     const results = JSON.parse(readFileSync(result.outputs['results-file'], 'utf8'));
-    expect([results.startedAt, results.finishedAt, results.durationMs]).toEqual([
+    expect([results.runs[0].startedAt, results.runs[0].finishedAt, results.runs[0].durationMs]).toEqual([
       startedAt,
       finishedAt,
       undefined,

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { clean } from '../runner/text.js';
 import type { RunOutcome } from './outcome.js';
-import { onlyTarget, stepOutcome } from './targets.js';
+import { stepOutcome } from './targets.js';
 
 /** When the name had to be changed to make a file name, a hash of it follows, so that two names never share a file. */
 function fileName(prefix: string, name: string | undefined, unknown: string): string {
@@ -24,14 +24,13 @@ export function stepResultsFileName(step: string | undefined): string {
   return fileName('test-runs', step || undefined, 'step');
 }
 
-/** One target's document: the file with one target, an element of `runs` with several. */
+/** One target's document, an element of `runs` (the file's `schemaVersion` covers it). */
 function runDocument(outcome: RunOutcome) {
   const slower = outcome.judgment?.slower && new Set(outcome.judgment.slower);
   // Cleaned here, whole, rather than in a JSON.stringify replacer, which would take stringify off its fast path.
   const text = (value?: string) =>
     value === undefined ? undefined : clean(value, Number.POSITIVE_INFINITY, 'keep');
   return {
-    schemaVersion: 1,
     mode: outcome.mode,
     status: outcome.status,
     success: outcome.success,
@@ -63,17 +62,15 @@ function runDocument(outcome: RunOutcome) {
 }
 
 /**
- * One target: its document, schemaVersion 1. Several: schemaVersion 2, the step's outcome and each
+ * The step's document, schemaVersion 1, for any number of targets: the step's outcome and each
  * target's document in `runs`, one at a time, so that 20 targets' documents are never all in memory.
  */
 function* resultsText(outcomes: readonly RunOutcome[]): Generator<string> {
-  const only = onlyTarget(outcomes);
-  if (only) return yield JSON.stringify(runDocument(only));
   const { status, success, counts, durationMs } = stepOutcome(outcomes);
-  const step = JSON.stringify({ schemaVersion: 2, status, success, counts, durationMs, runs: [] });
-  yield step.slice(0, -'[]}'.length);
+  const step = JSON.stringify({ schemaVersion: 1, status, success, counts, durationMs, runs: [] });
+  yield step.slice(0, -']}'.length);
   for (const [index, outcome] of outcomes.entries()) {
-    yield `${index === 0 ? '[' : ','}${JSON.stringify(runDocument(outcome))}`;
+    yield `${index === 0 ? '' : ','}${JSON.stringify(runDocument(outcome))}`;
   }
   yield ']}';
 }
@@ -87,8 +84,8 @@ export async function writeResultsFile(
   resultsDir = os.tmpdir(),
   step?: string,
 ): Promise<string> {
-  const only = onlyTarget(outcomes);
-  const name = only ? resultsFileName(only.runId) : stepResultsFileName(step);
+  // Named after its run with one target, after the step with several; the same document either way.
+  const name = outcomes.length === 1 ? resultsFileName(outcomes[0]?.runId) : stepResultsFileName(step);
   const file = path.join(resultsDir, name);
   await writeFileReplacing(file, resultsText(outcomes));
   return file;
