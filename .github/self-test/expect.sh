@@ -42,10 +42,11 @@ expect_results() {
   # shellcheck disable=SC2016 # JavaScript, not shell
   if out=$(node -e '
     const [file, runId, status, success, total, passed, failed, flaky, skipped] = process.argv.slice(1);
-    const r = JSON.parse(require("fs").readFileSync(file, "utf8"));
-    const want = { schemaVersion: 1, runId, status, success: success === "true",
+    const file_ = JSON.parse(require("fs").readFileSync(file, "utf8"));
+    const r = file_.runs?.[0] ?? {};
+    const want = { schemaVersion: 1, runs: 1, runId, status, success: success === "true",
       total: Number(total), passed: Number(passed), failed: Number(failed), flaky: Number(flaky), skipped: Number(skipped) };
-    const got = { schemaVersion: r.schemaVersion, runId: r.runId, status: r.status, success: r.success, ...r.counts };
+    const got = { schemaVersion: file_.schemaVersion, runs: file_.runs?.length, runId: r.runId, status: r.status, success: r.success, ...r.counts };
     const wrong = Object.keys(want).filter((k) => got[k] !== want[k]).map((k) => `${k}: expected ${JSON.stringify(want[k])}, got ${JSON.stringify(got[k])}`);
     if (r.testCases?.length !== Number(total)) wrong.push(`testCases: expected ${total}, got ${r.testCases?.length}`);
     console.log(wrong.join("; "));
