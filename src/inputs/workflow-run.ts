@@ -34,10 +34,8 @@ interface EventCommit {
   pullRequests?: { number: number; headSha?: string }[];
   /** workflow_run: `owner:branch`, to find a fork's pull request by. */
   head?: string;
-  /** workflow_run: the triggering run was a push, schedule or dispatch of this repository's own branch. */
-  ofBranch?: boolean;
-  /** workflow_run: the triggering run's branch. */
-  branch?: string;
+  /** workflow_run: the triggering run's branch, when that run was a push, schedule or dispatch of this repository's own branch. */
+  branchRun?: string;
 }
 
 /** The events on which a run tests a branch itself, not a pull request: their results may be a baseline. */
@@ -95,7 +93,8 @@ function readEventCommit(env: NodeJS.ProcessEnv): EventCommit | undefined {
     BRANCH_EVENTS.includes(String(run('event'))) &&
     typeof here === 'number' &&
     run('head_repository', 'id') === here;
-  return { sha, pullRequests, head: owner && branch ? `${owner}:${branch}` : undefined, ofBranch, branch };
+  const head = owner && branch ? `${owner}:${branch}` : undefined;
+  return { sha, pullRequests, head, branchRun: ofBranch ? branch : undefined };
 }
 
 /** merge_group: the queue's temporary commit, tested, and the base branch's commit it was built on. */
@@ -170,9 +169,7 @@ export function branchOfRun(
   pullRequestNumber: number | undefined,
 ): string | undefined {
   if (pullRequestNumber !== undefined) return undefined;
-  if (workflow.eventName === 'workflow_run') {
-    return workflow.eventCommit?.ofBranch ? workflow.eventCommit.branch : undefined;
-  }
+  if (workflow.eventName === 'workflow_run') return workflow.eventCommit?.branchRun;
   if (workflow.mergeGroup) return workflow.mergeGroup.baseBranch;
   return BRANCH_EVENTS.includes(workflow.eventName ?? '') ? workflow.branch : undefined;
 }

@@ -1,6 +1,7 @@
 import { defaultNote } from '../inputs/options.js';
 import type { Settings, SharedSettings } from '../inputs/settings.js';
 import {
+  BRANCH_EVENTS,
   branchOfRun,
   commitTested,
   isPullRequestEvent,
@@ -49,8 +50,9 @@ export async function findPullRequests(
   const { workflow, pullRequestNumber } = settings;
   const branch = branchOfRun(workflow, pullRequestNumber);
   if (branch !== undefined) return ofBranch(settings, branch, step);
+  // A branch's own run: a tag's push or a detached dispatch has no branch, but no pull request either.
   const event = workflow.eventName ?? '';
-  if (pullRequestNumber === undefined && event !== 'workflow_run' && BRANCH_RUN_EVENTS.includes(event)) {
+  if (pullRequestNumber === undefined && BRANCH_EVENTS.includes(event)) {
     return { of: 'branch', pullRequests: [], whyNone: notOnPullRequest(event) };
   }
   // Also for fail-on 'new': the pull request names the base branch to compare with.
@@ -89,9 +91,6 @@ export async function findPullRequests(
   }
 }
 
-/** Events of a branch's own run: a tag's push or a detached dispatch has no branch, but no pull request either. */
-const BRANCH_RUN_EVENTS = ['push', 'schedule', 'workflow_dispatch', 'merge_group'];
-
 /**
  * A branch's push (or dispatch, or a workflow_run of one) that is the head of an open pull request
  * is that pull request's run; a lookup that fails leaves it one of no known pull request, so that
@@ -109,7 +108,7 @@ async function ofBranch(
     pullRequests: [],
     whyNone: notOnPullRequest(workflow.eventName),
   };
-  const event = workflow.eventName === 'workflow_run' ? 'workflow_run' : workflow.eventName;
+  const event = workflow.eventName;
   const pushed = event === 'push' || event === 'workflow_dispatch' || event === 'workflow_run';
   if (!pushed || branch === workflow.defaultBranch || !usesGitHub(settings)) return own;
   const { repo } = workflow;
