@@ -135,12 +135,11 @@ export async function openPullRequestThread(
   const marker = stepMarker(outcomes);
   const threads = [];
   for (const { number } of found.pullRequests) {
-    const lookup = github.findComments(number, [marker]).then(({ comments, untrusted }) => ({
+    const lookup = github.findComments(number, marker).then(({ comments, untrusted }) => ({
       github,
       number,
       untrusted,
-      comments,
-      comment: comments.filter(({ body }) => body?.includes(marker)).at(-1),
+      comment: comments.at(-1),
     }));
     threads.push(await lookup.catch((error) => logFailure(error, task)));
   }

@@ -369,14 +369,11 @@ export class GitHub {
   }
 
   /**
-   * The token's own comments holding any of `markers`, oldest first. When GitHub cannot say who
-   * the token is (`untrusted`), none is: another app's copy must never be edited or believed.
+   * The token's own comments holding `marker`, oldest first. When GitHub cannot say who the token
+   * is (`untrusted`), none is: another app's copy must never be edited or believed.
    */
-  async findComments(
-    number: number,
-    markers: string[],
-  ): Promise<{ comments: Comment[]; untrusted: boolean }> {
-    const marked = await this.marked(number, markers);
+  async findComments(number: number, marker: string): Promise<{ comments: Comment[]; untrusted: boolean }> {
+    const marked = await this.marked(number, marker);
     if (marked.length === 0) return { comments: [], untrusted: false };
     const who = await this.identity();
     if (!who) return { comments: [], untrusted: true };
@@ -388,15 +385,15 @@ export class GitHub {
 
   /** Every comment of the pull request holding `marker`, by `authorId` (the token's own), oldest first. */
   async commentsBy(number: number, marker: string, authorId: number): Promise<Comment[]> {
-    const marked = await this.marked(number, [marker]);
+    const marked = await this.marked(number, marker);
     return marked.filter(({ user }) => user?.id === authorId).sort((a, b) => a.id - b.id);
   }
 
-  private marked(number: number, markers: string[]): Promise<Comment[]> {
+  private marked(number: number, marker: string): Promise<Comment[]> {
     const params = { ...this.repo, issue_number: number, per_page: 100 };
     const list = this.rest.issues.listComments;
     const what = `list the comments of pull request #${number}`;
-    const keep = ({ body }: Comment) => markers.some((marker) => body?.includes(marker));
+    const keep = ({ body }: Comment) => body?.includes(marker) === true;
     return this.pages(what, list, list.endpoint(params), answers().list, (comments) => comments.filter(keep));
   }
 
@@ -410,7 +407,7 @@ export class GitHub {
   createComment(number: number, body: string, marker: string): Promise<CreatedComment> {
     const params = { ...this.repo, issue_number: number, body };
     const what = `comment on pull request #${number}`;
-    const made = async () => (await this.findComments(number, [marker])).comments.at(-1);
+    const made = async () => (await this.findComments(number, marker)).comments.at(-1);
     const create = this.rest.issues.createComment;
     return this.send(what, answers().created, create, params, { rule: 'github-create', made });
   }
