@@ -153,10 +153,10 @@ class Search {
     }
     if (commits.length === 0) return undefined;
     const after = await github.commitsAfter(sha, branch, AFTER_MAX_PAGES);
-    requests += Math.min(AFTER_MAX_PAGES, Math.ceil((after.commits.size + 1) / 100));
+    requests += Math.min(AFTER_MAX_PAGES, Math.ceil((after.size + 1) / 100));
     // Nearest first, by ancestry, never by time: a re-run of an old commit is not the newest.
     const ancestors: { sha: string; behind: number }[] = [];
-    for (const candidate of commits.filter((each) => !after.commits.has(each)).slice(0, MAX_CANDIDATES)) {
+    for (const candidate of commits.filter((each) => !after.has(each)).slice(0, MAX_CANDIDATES)) {
       if (requests + 2 > SEARCH_MAX_REQUESTS) break;
       requests++;
       // An ancestor of `sha`, or a commit off its line (a force-push, a later one past the pages read).

@@ -512,15 +512,8 @@ export class GitHub {
     );
   }
 
-  /**
-   * The commits after `sha` on `branch` (`compare/{sha}...{branch}`), at most `maxPages` pages of
-   * 100; `complete` is false when there were more.
-   */
-  async commitsAfter(
-    sha: string,
-    branch: string,
-    maxPages: number,
-  ): Promise<{ commits: Set<string>; complete: boolean }> {
+  /** The commits after `sha` on `branch` (`compare/{sha}...{branch}`), at most `maxPages` pages of 100. */
+  async commitsAfter(sha: string, branch: string, maxPages: number): Promise<Set<string>> {
     const commits = new Set<string>();
     const compare = this.rest.repos.compareCommitsWithBasehead;
     for (let page = 1; page <= maxPages; page++) {
@@ -529,9 +522,9 @@ export class GitHub {
       const read = () => this.send(what, answers().comparison, compare, params);
       const listed = (await this.once(`after ${sha} ${branch} ${page}`, read)).commits ?? [];
       for (const commit of listed) commits.add(commit.sha);
-      if (listed.length < 100) return { commits, complete: true };
+      if (listed.length < 100) break;
     }
-    return { commits, complete: false };
+    return commits;
   }
 
   /** A workflow's completed runs on a branch, newest first: one page of 100, read once. */
