@@ -1,4 +1,10 @@
-import { expired, expiringWithin, type QuarantineEntry, quarantineMatcher } from '../inputs/quarantine.js';
+import {
+  expired,
+  expiringWithin,
+  type QuarantineEntry,
+  type QuarantineMatcher,
+  quarantineMatcher,
+} from '../inputs/quarantine.js';
 import type { Settings } from '../inputs/settings.js';
 import { judgmentHeadline, plural } from '../report/format.js';
 import { FINISHED, type Judgment, type RunOutcome, type TestCase } from '../report/outcome.js';
@@ -43,15 +49,12 @@ export function judgeAgainst(
 ): RunOutcome {
   if (outcome.status === 'STARTED') return outcome;
   const quarantine = quarantineInForce(settings.quarantine, baseline, context);
-  const judgment = judgmentOf(outcome, baseline, settings, quarantine.inForce);
+  const matcher = quarantineMatcher(quarantine.inForce.map(({ pattern }) => pattern));
+  const judgment = judgmentOf(outcome, baseline, settings, matcher);
   const judged: RunOutcome = {
     ...outcome,
     judgment,
-    notes: [
-      ...outcome.notes,
-      ...quarantine.notes,
-      ...quarantineNotes(outcome, quarantine.inForce, settings, baseline),
-    ],
+    notes: [...outcome.notes, ...quarantine.notes, ...quarantineNotes(outcome, matcher, settings, baseline)],
     ...carriedRecord(outcome, baseline, settings, { ...context, quarantine: quarantine.inForce }),
   };
   for (const note of judged.notes.slice(outcome.notes.length)) info(line`${note}`);
@@ -84,7 +87,7 @@ function judgmentOf(
   outcome: RunOutcome,
   baseline: Baseline,
   settings: JudgeSettings,
-  inForce: readonly QuarantineEntry[],
+  quarantine: QuarantineMatcher,
 ): Judgment {
   const found = baseline.kind === 'found' ? baseline : undefined;
   const judgment: Judgment = {
@@ -99,7 +102,6 @@ function judgmentOf(
     partial: false,
     baseResults: found && settings.history >= 2 ? lastResults(found.record, settings.history).columns : [],
   };
-  const quarantine = quarantineMatcher(inForce.map(({ pattern }) => pattern));
   // With history 0 the record is read as one result: round 5's rule, no flaky label.
   const record = found && lastResults(found.record, settings.history);
   // Rows were cut from the columns read: a failure without a row may have failed there, so it is new.
@@ -116,18 +118,15 @@ function judgmentOf(
       continue;
     }
     const icons = record ? `${iconsOf(then)}${testCase.verdict.icon}` : undefined;
+    const since = record && failingSince(then, record, newest, key);
     const label = (kind: NonNullable<TestCase['label']>['kind'], text: string) => {
       testCase.label = { kind, text, ...(icons ? { record: icons } : {}) };
     };
     if (quarantine.matches(testCase.title)) {
       label('quarantined', 'quarantined');
       judgment.quarantined.push(testCase);
-    } else if (record && failingSince(then, record, newest, key)) {
-      const since = failingSince(then, record, newest, key) as { commit: string; results: number };
-      label(
-        'failing',
-        `failing on ${base} since ${since.commit.slice(0, 7)}, ${plural(since.results, 'result')}`,
-      );
+    } else if (since) {
+      label('failing', `failing on ${base} since ${since}`);
       judgment.failing.push(testCase);
     } else if (record && settings.history > 0 && /[FK]/.test(then)) {
       const failed = then.replace(/[^FK]/g, '').length;
@@ -204,21 +203,20 @@ function quarantineInForce(
   return { inForce, notes };
 }
 
-/** Failing at the baseline's newest result (since when), else at the base branch's newest. */
+/** Failing at the baseline's newest result, else at the base branch's newest: since when ("abc1234, 3 results"). */
 function failingSince(
   then: string,
   record: ResultRecord,
   newest: ResultRecord | undefined,
   key: string,
-): { commit: string; results: number } | undefined {
-  const run = trailingFailures(then);
-  if (run > 0) return { commit: record.columns[then.length - run]?.commit ?? '', results: run };
-  const there = newest?.rows.get(key) ?? '';
-  const newestRun = trailingFailures(there);
-  if (newestRun > 0 && newest) {
-    return { commit: newest.columns[there.length - newestRun]?.commit ?? '', results: newestRun };
-  }
-  return undefined;
+): string | undefined {
+  const [verdicts, columns] =
+    trailingFailures(then) > 0
+      ? [then, record.columns]
+      : [newest?.rows.get(key) ?? '', newest?.columns ?? []];
+  const run = trailingFailures(verdicts);
+  const commit = columns[verdicts.length - run]?.commit ?? '';
+  return run > 0 ? `${commit.slice(0, 7)}, ${plural(run, 'result')}` : undefined;
 }
 
 function trailingFailures(verdicts: string): number {
@@ -239,11 +237,10 @@ function passingNote(failing: number, judgment: Judgment, gating: boolean): stri
 /** The quarantine's lines that match no test case of the run, and its test cases whose record is clean. */
 function quarantineNotes(
   outcome: RunOutcome,
-  inForce: readonly QuarantineEntry[],
+  matcher: QuarantineMatcher,
   settings: JudgeSettings,
   baseline: Baseline,
 ): string[] {
-  const matcher = quarantineMatcher(inForce.map(({ pattern }) => pattern));
   const notes: string[] = [];
   const unmatched = matcher.unmatched(outcome.testCases.map(({ title }) => title));
   if (unmatched.length > 0)
