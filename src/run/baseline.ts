@@ -141,12 +141,12 @@ class Search {
     const ran = (await github.workflowRuns(file, branch)).filter(
       (run) =>
         !PULL_REQUEST_EVENTS.includes(run.event) &&
-        (run.conclusion === 'success' || run.conclusion === 'failure' || run.attempt > 1),
+        (run.conclusion === 'success' || run.conclusion === 'failure' || (run.run_attempt ?? 1) > 1),
     );
     let requests = 1;
-    const commits = [...new Set(ran.map((run) => run.sha))].filter((each) => each !== sha);
+    const commits = [...new Set(ran.map((run) => run.head_sha))].filter((each) => each !== sha);
     // The commit itself is the nearest there is.
-    if (inclusive && ran.some((run) => run.sha === sha)) {
+    if (inclusive && ran.some((run) => run.head_sha === sha)) {
       requests++;
       const record = await this.at(sha);
       if (record) return { sha, record };

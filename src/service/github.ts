@@ -90,6 +90,7 @@ export type CreatedComment = z.infer<ReturnType<typeof answers>['created']>;
 export type Pull = z.infer<ReturnType<typeof answers>['pull']>;
 export type CheckRunWritten = z.infer<ReturnType<typeof answers>['checkRunWritten']>;
 export type CheckRun = z.infer<ReturnType<typeof answers>['checkRuns']>['check_runs'][number];
+type WorkflowRunAnswer = z.infer<ReturnType<typeof answers>['workflowRuns']>['workflow_runs'][number];
 
 export type CheckRunConclusion = 'success' | 'failure' | 'timed_out' | 'cancelled';
 export type CheckRunOutput = { title: string; summary: string; text?: string };
@@ -239,12 +240,8 @@ export class GitHub {
   }
 
   private once<T>(key: string, ask: () => Promise<T>): Promise<T> {
-    let answer = this.asked.get(key) as Promise<T> | undefined;
-    if (answer === undefined) {
-      answer = ask();
-      this.asked.set(key, answer);
-    }
-    return answer;
+    if (!this.asked.has(key)) this.asked.set(key, ask());
+    return this.asked.get(key) as Promise<T>;
   }
 
   /**
@@ -528,21 +525,12 @@ export class GitHub {
   }
 
   /** A workflow's completed runs on a branch, newest first: one page of 100, read once. */
-  async workflowRuns(
-    file: string,
-    branch: string,
-  ): Promise<{ sha: string; event: string; conclusion?: string; attempt: number }[]> {
+  async workflowRuns(file: string, branch: string): Promise<WorkflowRunAnswer[]> {
     const params = { ...this.repo, workflow_id: file, branch, status: 'completed', per_page: 100 } as const;
     const what = `list the runs of workflow ${file} on ${branch}`;
     const list = this.rest.actions.listWorkflowRuns;
     const read = () => this.send(what, answers().workflowRuns, list, params);
-    const { workflow_runs } = await this.once(`runs ${file} ${branch}`, read);
-    return workflow_runs.map((run) => ({
-      sha: run.head_sha,
-      event: run.event,
-      conclusion: run.conclusion ?? undefined,
-      attempt: run.run_attempt ?? 1,
-    }));
+    return (await this.once(`runs ${file} ${branch}`, read)).workflow_runs;
   }
 
   /** An app's id by its slug: GitHub Enterprise Server's GitHub Actions app has another id than github.com's. */
