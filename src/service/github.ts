@@ -147,8 +147,6 @@ const GITHUB: Party = {
     otherOrigin: (origin) => `${notTheOrigin(origin)}.`,
     notARead: "a write is never sent again to a redirect's target.",
   },
-  // The 403 and 404 of a comment are explained where the step knows why it comments.
-  advice: () => undefined,
   failed: (message, status) => new GitHubError(message, status),
   rateLimit,
 };

@@ -106,7 +106,8 @@ export interface Party {
   errorField: string;
   /** Why a redirect out of the origin, or of a write, was not followed, and what to do about it. */
   redirect: { otherOrigin: (origin: string) => string; notARead: string };
-  advice(status: number, request: Request): string | undefined;
+  /** What to do about an HTTP status; none for GitHub's, explained where the step knows why it asked. */
+  advice?(status: number, request: Request): string | undefined;
   /** The error a failed request ends in, when the job was not cancelled and no time-out explains it. */
   failed(message: string, status?: number): Error;
   /** A rate limit the answer tells of (GitHub's): waited out within `RateLimits`, else thrown. */
@@ -193,7 +194,7 @@ function describeFailure(party: Party, operation: Request, { failure, attempts, 
     failure instanceof TransportError
       ? failure.describe(`${party.name} did not answer (${failure.message})`)
       : `HTTP ${failure.status}${errorText(failure.body, party.errorField)}`;
-  const advice = failure instanceof TransportError ? undefined : party.advice(failure.status, operation);
+  const advice = failure instanceof TransportError ? undefined : party.advice?.(failure.status, operation);
   const next = advice ?? (mayHaveStarted ? MAY_HAVE_STARTED : undefined);
   return next ? `${start}: ${what}. ${next}` : `${start}: ${what}${tries}.`;
 }
