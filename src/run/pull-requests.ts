@@ -49,12 +49,9 @@ export async function findPullRequests(
 ): Promise<PullRequestsOfRun> {
   const { workflow, pullRequestNumber } = settings;
   const branch = branchOfRun(workflow, pullRequestNumber);
-  if (branch !== undefined) return ofBranch(settings, branch, step);
   // A branch's own run: a tag's push or a detached dispatch has no branch, but no pull request either.
-  const event = workflow.eventName ?? '';
-  if (pullRequestNumber === undefined && BRANCH_EVENTS.includes(event)) {
-    return { of: 'branch', pullRequests: [], whyNone: notOnPullRequest(event) };
-  }
+  const ofBranchEvent = pullRequestNumber === undefined && BRANCH_EVENTS.includes(workflow.eventName ?? '');
+  if (branch !== undefined || ofBranchEvent) return ofBranch(settings, branch, step);
   // Also for fail-on 'new': the pull request names the base branch to compare with.
   const asked = (settings.prComment !== 'off' || settings.failOn === 'new') && settings.wait;
   const explicit = pullRequestNumber !== undefined && asked;
@@ -98,19 +95,15 @@ export async function findPullRequests(
  */
 async function ofBranch(
   settings: SharedSettings,
-  branch: string,
+  branch: string | undefined,
   step: StepContext,
 ): Promise<PullRequestsOfRun> {
   const { workflow } = settings;
-  const own: PullRequestsOfRun = {
-    of: 'branch',
-    branch,
-    pullRequests: [],
-    whyNone: notOnPullRequest(workflow.eventName),
-  };
   const event = workflow.eventName;
+  const own: PullRequestsOfRun = { of: 'branch', branch, pullRequests: [], whyNone: notOnPullRequest(event) };
   const pushed = event === 'push' || event === 'workflow_dispatch' || event === 'workflow_run';
-  if (!pushed || branch === workflow.defaultBranch || !usesGitHub(settings)) return own;
+  if (!pushed || branch === undefined || branch === workflow.defaultBranch || !usesGitHub(settings))
+    return own;
   const { repo } = workflow;
   const commit = commitTested(workflow);
   const github = await step.github();
