@@ -342,12 +342,8 @@ export class GitHub {
     const ask = async () => {
       try {
         const route = { method: 'POST', url: '/graphql' };
-        const budgetMs = REQUEST_BUDGET_MS / 3;
-        const { viewer } = await checked(
-          answers().viewer,
-          await this.call({ what, route, budgetMs, send: query }),
-          what,
-        );
+        const answer = await this.call({ what, route, budgetMs: REQUEST_BUDGET_MS / 3, send: query });
+        const { viewer } = await checked(answers().viewer, answer, what);
         return { login: viewer.login, id: viewer.databaseId ?? undefined };
       } catch (error) {
         // GraphQL errors in an answer: no retry will change them.
