@@ -72,7 +72,7 @@ const ENTRY = /^q (\d{4}-\d{2}-\d{2}|-) (\S{1,10000})$/;
 const DURATIONS = new RegExp(`^d (${KEY}) (\\d{1,10}(?:,\\d{1,10}){0,${DURATIONS_KEPT - 1}})$`);
 const ROW = new RegExp(`^r (${KEY}) ([FKS.]{1,${HISTORY_MAX_RESULTS}})$`);
 
-/** A record as one run reads another's; `unknown` for a version it does not know. */
+/** A record as one run reads another's; `invalid` for one it cannot read, a version it does not know included. */
 export type RecordRead =
   | { kind: 'record'; record: ResultRecord }
   | { kind: 'none' }
