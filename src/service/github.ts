@@ -133,11 +133,8 @@ function rateLimit({ status, headers, body }: HttpAnswer, operation: Request, no
   const waitMs =
     parseRetryAfter(headers.get('retry-after'), now) ??
     (resetsAt === undefined ? undefined : Math.max(0, resetsAt - now));
-  return new RateLimited(`Could not ${operation.name}: HTTP ${status}${said}`, status, {
-    primary,
-    waitMs,
-    resetsAt,
-  });
+  const limit = { primary, waitMs, resetsAt };
+  return new RateLimited(`Could not ${operation.name}: HTTP ${status}${said}`, status, limit);
 }
 
 const GITHUB: Party = {
@@ -320,11 +317,8 @@ export class GitHub {
     const picked: T[] = [];
     for (let number = 1, url = first.url; url && number <= maxPages; number++) {
       const named = `${what} (page ${number})`;
-      const answer = await this.call({
-        what: named,
-        route: endpoint.endpoint.DEFAULTS,
-        send: (request) => this.octokit.request({ ...first, url, request }),
-      });
+      const send = (request: Fetch) => this.octokit.request({ ...first, url, request });
+      const answer = await this.call({ what: named, route: endpoint.endpoint.DEFAULTS, send });
       picked.push(...pick(await checked(schema, answer.data, named)));
       url = /<([^>]+)>;\s*rel="next"/.exec(answer.headers.link ?? '')?.[1] ?? '';
     }

@@ -292,14 +292,11 @@ export async function request(party: Party, request: Request, context: RequestCo
     // Full jitter, also for `Retry-After: 0` or a past date: no tight loop against a busy service.
     const delay = asked ? Math.min(asked, RETRY_AFTER_CAP_MS) : Math.floor(clock.random() * backoff);
     const resumeAt = clock.now() + delay;
-    const stop = (reason: Stop['reason']) =>
-      settle(party, request, {
-        failure,
-        reason,
-        attempts,
-        elapsedMs: clock.now() - started,
-        timeLeftMs: deadline - clock.now(),
-      });
+    const stop = (reason: Stop['reason']) => {
+      const elapsedMs = clock.now() - started;
+      const timeLeftMs = deadline - clock.now();
+      return settle(party, request, { failure, reason, attempts, elapsedMs, timeLeftMs });
+    };
     if (signal?.aborted || (failure instanceof TransportError && failure.kind === 'aborted'))
       throw stop('aborted');
     const retryable =
