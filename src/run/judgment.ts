@@ -90,6 +90,8 @@ function judgmentOf(
   quarantine: QuarantineMatcher,
 ): Judgment {
   const found = baseline.kind === 'found' ? baseline : undefined;
+  // With history 0 the record is read as one result: round 5's rule, no flaky label.
+  const record = found && lastResults(found.record, settings.history);
   const judgment: Judgment = {
     against: found?.against,
     base: found?.base,
@@ -99,13 +101,10 @@ function judgmentOf(
     failing: [],
     quarantined: [],
     fixed: [],
-    partial: false,
-    baseResults: found && settings.history >= 2 ? lastResults(found.record, settings.history).columns : [],
+    // Rows were cut from the columns read: a failure without a row may have failed there, so it is new.
+    partial: (record?.cut ?? 0) > 0,
+    baseResults: record && settings.history >= 2 ? record.columns : [],
   };
-  // With history 0 the record is read as one result: round 5's rule, no flaky label.
-  const record = found && lastResults(found.record, settings.history);
-  // Rows were cut from the columns read: a failure without a row may have failed there, so it is new.
-  judgment.partial = (record?.cut ?? 0) > 0;
   const newest = found?.newest;
   const keys = keysOf(outcome.testCases);
   const base = found?.base ?? '';
