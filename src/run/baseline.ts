@@ -60,10 +60,9 @@ export async function findBaseline(
     const search = new Search(github, await github.appId(ACTIONS_APP), name, workflow.workflowFile);
     if (number === undefined) {
       const branch = found.branch;
+      // A merge queue's commit is compared with the base branch's commit it was built on, itself included.
       const mergeGroupBase = workflow.mergeGroup?.baseSha;
-      const previous = mergeGroupBase
-        ? await search.nearest(branch, mergeGroupBase, true)
-        : await search.nearest(branch, commit, false);
+      const previous = await search.nearest(branch, mergeGroupBase ?? commit, mergeGroupBase !== undefined);
       if (!previous) return none(`no earlier commit of ${branch ?? 'this branch'} has a result of '${name}'`);
       const against = `${short(previous.record.commit)} (${mergeGroupBase ? `${branch}'s result` : "this branch's previous result"})`;
       return { kind: 'found', record: previous.record, against, base: branch ?? 'this branch' };
@@ -120,7 +119,7 @@ class Search {
           line`No run of ${this.workflowFile} on ${branch} has a result of '${this.name}' at or before ${short(sha)} within the search's ${SEARCH_MAX_REQUESTS} requests: looking back ${LOOKBACK_COMMITS} commits instead.`,
         );
       } catch (error) {
-        if (!(error instanceof GitHubError) || error instanceof Aborted) throw error;
+        if (!(error instanceof GitHubError)) throw error;
         const advice = isForbidden(error) ? " (the workflow needs 'permissions: actions: read')" : '';
         info(
           line`Could not search this workflow's runs of ${branch}${advice}: looking back ${LOOKBACK_COMMITS} commits instead. ${error.message}`,
