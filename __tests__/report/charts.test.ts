@@ -1,6 +1,7 @@
 import { JSDOM } from 'jsdom';
 import type { Mermaid } from 'mermaid';
-import { baseBranchCharts, type ChartColumn } from '../../src/report/charts.js';
+import { baseBranchCharts } from '../../src/report/charts.js';
+import type { Column as ChartColumn } from '../../src/report/record.js';
 
 /**
  * GitHub shows an error in place of a chart that does not parse, so what is generated is parsed

@@ -34,10 +34,8 @@ interface EventCommit {
   pullRequests?: { number: number; headSha?: string }[];
   /** workflow_run: `owner:branch`, to find a fork's pull request by. */
   head?: string;
-  /** workflow_run: the triggering run was a push, schedule or dispatch of this repository's own branch. */
-  ofBranch?: boolean;
-  /** workflow_run: the triggering run's branch. */
-  branch?: string;
+  /** workflow_run: the triggering run's branch, when that run was a push, schedule or dispatch of this repository's own branch. */
+  branchRun?: string;
 }
 
 /** The events on which a run tests a branch itself, not a pull request: their results may be a baseline. */
@@ -58,9 +56,8 @@ const at = (value: unknown, ...keys: string[]): unknown =>
   keys.reduce<unknown>((here, key) => (isRecord(here) ? here[key] : undefined), value);
 const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
 
-function readPullRequest(env: NodeJS.ProcessEnv): PullRequestRef | undefined {
+function readPullRequest(env: NodeJS.ProcessEnv, payload: unknown): PullRequestRef | undefined {
   if (!isPullRequestEvent(env.GITHUB_EVENT_NAME)) return undefined;
-  const payload = readPayload(env);
   const number = at(payload, 'pull_request', 'number');
   const fullName = env.GITHUB_REPOSITORY || text(at(payload, 'repository', 'full_name')) || '';
   const base = parseRepo(fullName);
@@ -70,14 +67,12 @@ function readPullRequest(env: NodeJS.ProcessEnv): PullRequestRef | undefined {
   return { ...base, number, headSha: text(at(payload, 'pull_request', 'head', 'sha')), fromFork };
 }
 
-function readEventCommit(env: NodeJS.ProcessEnv): EventCommit | undefined {
+function readEventCommit(env: NodeJS.ProcessEnv, payload: unknown): EventCommit | undefined {
   if (env.GITHUB_EVENT_NAME === 'deployment_status') {
-    const payload = readPayload(env);
     const sha = text(at(payload, 'deployment', 'sha'));
     return sha ? { sha, deploymentState: text(at(payload, 'deployment_status', 'state')) } : undefined;
   }
   if (env.GITHUB_EVENT_NAME !== 'workflow_run') return undefined;
-  const payload = readPayload(env);
   const run = (...keys: string[]) => at(payload, 'workflow_run', ...keys);
   const sha = text(run('head_sha'));
   if (!sha) return undefined;
@@ -95,13 +90,13 @@ function readEventCommit(env: NodeJS.ProcessEnv): EventCommit | undefined {
     BRANCH_EVENTS.includes(String(run('event'))) &&
     typeof here === 'number' &&
     run('head_repository', 'id') === here;
-  return { sha, pullRequests, head: owner && branch ? `${owner}:${branch}` : undefined, ofBranch, branch };
+  const head = owner && branch ? `${owner}:${branch}` : undefined;
+  return { sha, pullRequests, head, branchRun: ofBranch ? branch : undefined };
 }
 
 /** merge_group: the queue's temporary commit, tested, and the base branch's commit it was built on. */
-function readMergeGroup(env: NodeJS.ProcessEnv): WorkflowRun['mergeGroup'] {
+function readMergeGroup(env: NodeJS.ProcessEnv, payload: unknown): WorkflowRun['mergeGroup'] {
   if (env.GITHUB_EVENT_NAME !== 'merge_group') return undefined;
-  const payload = readPayload(env);
   const headSha = text(at(payload, 'merge_group', 'head_sha'));
   const queue = /^gh-readonly-queue\/(.+)\/pr-/.exec(env.GITHUB_REF_NAME ?? '')?.[1];
   const baseBranch = text(at(payload, 'merge_group', 'base_ref'))?.replace(/^refs\/heads\//, '') ?? queue;
@@ -134,6 +129,7 @@ export interface WorkflowRun {
 }
 
 export function readWorkflowRun(env: NodeJS.ProcessEnv): WorkflowRun {
+  const payload = readPayload(env);
   return {
     eventName: env.GITHUB_EVENT_NAME || undefined,
     apiUrl: env.GITHUB_API_URL || 'https://api.github.com',
@@ -144,10 +140,10 @@ export function readWorkflowRun(env: NodeJS.ProcessEnv): WorkflowRun {
     runId: env.GITHUB_RUN_ID || undefined,
     runAttempt: env.GITHUB_RUN_ATTEMPT || undefined,
     stepId: env.GITHUB_ACTION || undefined,
-    pullRequest: readPullRequest(env),
-    eventCommit: readEventCommit(env),
-    mergeGroup: readMergeGroup(env),
-    defaultBranch: text(at(readPayload(env), 'repository', 'default_branch')),
+    pullRequest: readPullRequest(env, payload),
+    eventCommit: readEventCommit(env, payload),
+    mergeGroup: readMergeGroup(env, payload),
+    defaultBranch: text(at(payload, 'repository', 'default_branch')),
     workflowFile: /^[^@]*\/\.github\/workflows\/([^/@]+)@/.exec(env.GITHUB_WORKFLOW_REF ?? '')?.[1],
     branch: env.GITHUB_REF_TYPE === 'branch' ? env.GITHUB_REF_NAME || undefined : undefined,
   };
@@ -170,9 +166,7 @@ export function branchOfRun(
   pullRequestNumber: number | undefined,
 ): string | undefined {
   if (pullRequestNumber !== undefined) return undefined;
-  if (workflow.eventName === 'workflow_run') {
-    return workflow.eventCommit?.ofBranch ? workflow.eventCommit.branch : undefined;
-  }
+  if (workflow.eventName === 'workflow_run') return workflow.eventCommit?.branchRun;
   if (workflow.mergeGroup) return workflow.mergeGroup.baseBranch;
   return BRANCH_EVENTS.includes(workflow.eventName ?? '') ? workflow.branch : undefined;
 }

@@ -1,11 +1,4 @@
-/** One of the base branch's results, as its record carries it, for the charts. */
-export interface ChartColumn {
-  commit: string;
-  passed: number;
-  failed: number;
-  flaky: number;
-  durationMs?: number;
-}
+import type { Column } from './record.js';
 
 /** Longer branch names are cut: the title is one line above a chart a few hundred pixels wide. */
 const MAX_BRANCH_CHARS = 60;
@@ -32,7 +25,7 @@ function branchLabel(branch: string): string {
 }
 
 /** The x axis: each commit short, quoted; a commit is hex, and anything else of it is left out. */
-function commitAxis(columns: readonly ChartColumn[]): string {
+function commitAxis(columns: readonly Column[]): string {
   const labels = columns.map(({ commit }) => `"${commit.replace(/[^0-9a-zA-Z]/g, '').slice(0, 7) || '?'}"`);
   return `  x-axis "Oldest to newest" [${labels.join(', ')}]`;
 }
@@ -47,7 +40,7 @@ function mermaid(lines: readonly string[]): string[] {
   return ['```mermaid', 'xychart-beta', ...lines, '```'];
 }
 
-function failedChart(label: string, columns: readonly ChartColumn[]): string[] {
+function failedChart(label: string, columns: readonly Column[]): string[] {
   const failed = columns.map((column) => count(column.failed));
   return mermaid([
     `  title "Failed test cases on ${label}"`,
@@ -58,9 +51,9 @@ function failedChart(label: string, columns: readonly ChartColumn[]): string[] {
 }
 
 /** Minutes from two minutes on, seconds below: the longest result sets the unit of all. */
-function durationChart(label: string, columns: readonly ChartColumn[]): string[] {
+function durationChart(label: string, columns: readonly Column[]): string[] {
   const timed = columns.filter(
-    (column): column is ChartColumn & { durationMs: number } =>
+    (column): column is Column & { durationMs: number } =>
       column.durationMs !== undefined && Number.isFinite(column.durationMs) && column.durationMs >= 0,
   );
   if (timed.length === 0) return [];
@@ -81,7 +74,7 @@ function durationChart(label: string, columns: readonly ChartColumn[]): string[]
  * duration chart shows the results whose duration is known, and none when no result has one.
  * Nothing from fewer than two results: a single bar says nothing a table does not.
  */
-export function baseBranchCharts(branch: string, columns: readonly ChartColumn[]): string[] {
+export function baseBranchCharts(branch: string, columns: readonly Column[]): string[] {
   if (columns.length < 2) return [];
   const label = branchLabel(branch);
   const durations = durationChart(label, columns);

@@ -4,10 +4,10 @@ export const UNTITLED = '(untitled)';
 
 // `$` and `~` too: GitHub renders math and strike-through.
 const HTML_SPECIALS = /[&<>"'|`*_[\]\\$~]/g;
-const NAMED: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+export const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
 
 export function escapeHtml(text: string): string {
-  return text.replace(HTML_SPECIALS, (char) => NAMED[char] ?? `&#${char.charCodeAt(0)};`);
+  return text.replace(HTML_SPECIALS, (char) => ENTITIES[char] ?? `&#${char.charCodeAt(0)};`);
 }
 
 /** Escaped so that neither HTML nor Markdown can be injected; never empty. */

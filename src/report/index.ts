@@ -44,21 +44,18 @@ function setOutcomeOutputs(outcomes: readonly RunOutcome[], step: StepOutcome): 
   // The outputs are named as the counts are: total, passed, failed, flaky, skipped.
   for (const [name, count] of Object.entries(step.counts)) setOutput(name, String(count));
   if (step.durationMs !== undefined) setOutput('duration-ms', String(Math.round(step.durationMs)));
+  const sum = (counts: number[]) => String(counts.reduce((total, count) => total + count, 0));
   // Sums over the targets that were compared; empty when none was, so that a workflow can tell that from zero.
   const compared = outcomes.flatMap(({ judgment }) => (judgment?.against ? [judgment] : []));
-  const sum = (key: 'newFailures' | 'fixed' | 'flaky') =>
-    compared.length === 0 ? '' : String(compared.reduce((total, each) => total + each[key].length, 0));
-  setOutput('new-failures', sum('newFailures'));
-  setOutput('fixed', sum('fixed'));
-  setOutput('flaky-failures', sum('flaky'));
-  const quarantined = outcomes.reduce(
-    (total, { judgment }) => total + (judgment?.quarantined.length ?? 0),
-    0,
-  );
-  setOutput('quarantined', String(quarantined));
+  const sumOf = (key: 'newFailures' | 'fixed' | 'flaky') =>
+    compared.length === 0 ? '' : sum(compared.map((judgment) => judgment[key].length));
+  setOutput('new-failures', sumOf('newFailures'));
+  setOutput('fixed', sumOf('fixed'));
+  setOutput('flaky-failures', sumOf('flaky'));
+  setOutput('quarantined', sum(outcomes.map(({ judgment }) => judgment?.quarantined.length ?? 0)));
   // Empty where nothing is known to be slower or not (see `slowdown`), so a workflow can tell that from 0.
   const slower = outcomes.flatMap(({ judgment }) => (judgment?.slower ? [judgment.slower.length] : []));
-  setOutput('slower', slower.length === 0 ? '' : String(slower.reduce((total, each) => total + each, 0)));
+  setOutput('slower', slower.length === 0 ? '' : sum(slower));
 }
 
 /**

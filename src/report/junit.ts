@@ -1,17 +1,11 @@
 import { clean } from '../runner/text.js';
-import { UNTITLED } from './escape.js';
+import { ENTITIES as HTML_ENTITIES, UNTITLED } from './escape.js';
 import type { RunOutcome } from './outcome.js';
 import { onlyTarget, targetName } from './targets.js';
 import type { Verdict } from './test-case-status.js';
 
 const XML_SPECIALS = /[&<>"']/g;
-const ENTITY: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&apos;',
-};
+const ENTITY: Record<string, string> = { ...HTML_ENTITIES, "'": '&apos;' };
 
 /** On one line: some JUnit consumers cut a name at a newline or show `&#10;` literally. */
 function xmlAttr(text: string): string {

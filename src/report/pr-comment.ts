@@ -20,12 +20,7 @@ export const COMMENT_MAX_CHARS = 65_536;
 const FRAME_CHARS = 5_536;
 
 /** What tells one target from another in a hidden marker: its kind, id, Playwright project and environment. */
-export type TargetKey = Pick<
-  RunOutcome,
-  'mode' | 'projectId' | 'testSuiteId' | 'testSuiteName' | 'playwrightProjectName' | 'environment'
->;
-
-export function targetKey(outcome: TargetKey): string {
+function targetKey(outcome: RunOutcome): string {
   const id = outcome.mode === 'project' ? outcome.projectId : (outcome.testSuiteId ?? outcome.testSuiteName);
   const parts = {
     mode: outcome.mode,

@@ -72,7 +72,7 @@ const ENTRY = /^q (\d{4}-\d{2}-\d{2}|-) (\S{1,10000})$/;
 const DURATIONS = new RegExp(`^d (${KEY}) (\\d{1,10}(?:,\\d{1,10}){0,${DURATIONS_KEPT - 1}})$`);
 const ROW = new RegExp(`^r (${KEY}) ([FKS.]{1,${HISTORY_MAX_RESULTS}})$`);
 
-/** A record as one run reads another's; `unknown` for a version it does not know. */
+/** A record as one run reads another's; `invalid` for one it cannot read, a version it does not know included. */
 export type RecordRead =
   | { kind: 'record'; record: ResultRecord }
   | { kind: 'none' }
@@ -117,11 +117,8 @@ export function keysOf<T extends RecordedCase>(testCases: readonly T[]): Map<T, 
   }
   const keys = new Map<T, string>();
   for (const [titleKey, same] of byHash) {
-    if (same.length === 1) keys.set(same[0] as T, titleKey);
-    else {
-      same.sort((a, b) => rank(a) - rank(b));
-      for (const [k, each] of same.entries()) keys.set(each, k === 0 ? titleKey : `${titleKey}.${k}`);
-    }
+    if (same.length > 1) same.sort((a, b) => rank(a) - rank(b));
+    for (const [k, each] of same.entries()) keys.set(each, k === 0 ? titleKey : `${titleKey}.${k}`);
   }
   keysMade.set(testCases, keys as Map<RecordedCase, string>);
   return keys;
@@ -215,7 +212,7 @@ export function recordText(record: ResultRecord): string {
   );
   const slowest = [...record.durations]
     .map(([key, list]) => ({ key, list, typical: median(list) }))
-    .sort((a, b) => b.typical - a.typical || byKey([a.key], [b.key]));
+    .sort((a, b) => b.typical - a.typical || byKey(a.key, b.key));
   const durations = fitting(
     slowest.map(({ key, list }) => `d ${key} ${list.join(',')}\n`),
     DURATIONS_MAX_CHARS,
@@ -226,7 +223,7 @@ export function recordText(record: ResultRecord): string {
   const fixed = frame(999).length + CLOSE.length + sum(columns) + sum(entries) + sum(durations);
   const ranked = [...record.rows]
     .map(([key, verdicts]) => ({ key, verdicts, last: lastFailure(verdicts) }))
-    .sort((a, b) => b.last - a.last || byKey([a.key], [b.key]));
+    .sort((a, b) => b.last - a.last || byKey(a.key, b.key));
   const rows = fitting(
     ranked.map(({ key, verdicts }) => `r ${key} ${verdicts}\n`),
     MAX_CHARS - fixed,
@@ -323,7 +320,6 @@ export function typicalDuration(durations: readonly number[] | undefined): numbe
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
-  if (sorted.length === 0) return 0;
   return sorted.length % 2 === 1
     ? (sorted[middle] as number)
     : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
@@ -357,7 +353,7 @@ export function flakiest(
     const changes = changesIn(verdicts);
     if (changes > 0) ranked.push({ key, verdicts, changes, last: lastFailure(verdicts) });
   }
-  ranked.sort((a, b) => b.changes - a.changes || b.last - a.last || byKey([a.key], [b.key]));
+  ranked.sort((a, b) => b.changes - a.changes || b.last - a.last || byKey(a.key, b.key));
   return ranked.slice(0, limit).map(({ key, verdicts, changes }) => ({ key, verdicts, changes }));
 }
 
@@ -382,10 +378,9 @@ function fitting(lines: string[], max: number): string[] {
     left -= each.length;
     count++;
   }
-  return count === lines.length ? lines : lines.slice(0, count);
+  return lines.slice(0, count);
 }
 
 const sum = (lines: readonly string[]) => lines.reduce((total, each) => total + each.length, 0);
 const lastFailure = (verdicts: string) => Math.max(verdicts.lastIndexOf('F'), verdicts.lastIndexOf('K'));
-const byKey = (a: readonly [string, ...unknown[]], b: readonly [string, ...unknown[]]) =>
-  a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0;
+const byKey = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

@@ -60,10 +60,9 @@ export async function findBaseline(
     const search = new Search(github, await github.appId(ACTIONS_APP), name, workflow.workflowFile);
     if (number === undefined) {
       const branch = found.branch;
+      // A merge queue's commit is compared with the base branch's commit it was built on, itself included.
       const mergeGroupBase = workflow.mergeGroup?.baseSha;
-      const previous = mergeGroupBase
-        ? await search.nearest(branch, mergeGroupBase, true)
-        : await search.nearest(branch, commit, false);
+      const previous = await search.nearest(branch, mergeGroupBase ?? commit, mergeGroupBase !== undefined);
       if (!previous) return none(`no earlier commit of ${branch ?? 'this branch'} has a result of '${name}'`);
       const against = `${short(previous.record.commit)} (${mergeGroupBase ? `${branch}'s result` : "this branch's previous result"})`;
       return { kind: 'found', record: previous.record, against, base: branch ?? 'this branch' };
@@ -120,7 +119,7 @@ class Search {
           line`No run of ${this.workflowFile} on ${branch} has a result of '${this.name}' at or before ${short(sha)} within the search's ${SEARCH_MAX_REQUESTS} requests: looking back ${LOOKBACK_COMMITS} commits instead.`,
         );
       } catch (error) {
-        if (!(error instanceof GitHubError) || error instanceof Aborted) throw error;
+        if (!(error instanceof GitHubError)) throw error;
         const advice = isForbidden(error) ? " (the workflow needs 'permissions: actions: read')" : '';
         info(
           line`Could not search this workflow's runs of ${branch}${advice}: looking back ${LOOKBACK_COMMITS} commits instead. ${error.message}`,
@@ -141,22 +140,22 @@ class Search {
     const ran = (await github.workflowRuns(file, branch)).filter(
       (run) =>
         !PULL_REQUEST_EVENTS.includes(run.event) &&
-        (run.conclusion === 'success' || run.conclusion === 'failure' || run.attempt > 1),
+        (run.conclusion === 'success' || run.conclusion === 'failure' || (run.run_attempt ?? 1) > 1),
     );
     let requests = 1;
-    const commits = [...new Set(ran.map((run) => run.sha))].filter((each) => each !== sha);
+    const commits = [...new Set(ran.map((run) => run.head_sha))].filter((each) => each !== sha);
     // The commit itself is the nearest there is.
-    if (inclusive && ran.some((run) => run.sha === sha)) {
+    if (inclusive && ran.some((run) => run.head_sha === sha)) {
       requests++;
       const record = await this.at(sha);
       if (record) return { sha, record };
     }
     if (commits.length === 0) return undefined;
     const after = await github.commitsAfter(sha, branch, AFTER_MAX_PAGES);
-    requests += Math.min(AFTER_MAX_PAGES, Math.ceil((after.commits.size + 1) / 100));
+    requests += Math.min(AFTER_MAX_PAGES, Math.ceil((after.size + 1) / 100));
     // Nearest first, by ancestry, never by time: a re-run of an old commit is not the newest.
     const ancestors: { sha: string; behind: number }[] = [];
-    for (const candidate of commits.filter((each) => !after.commits.has(each)).slice(0, MAX_CANDIDATES)) {
+    for (const candidate of commits.filter((each) => !after.has(each)).slice(0, MAX_CANDIDATES)) {
       if (requests + 2 > SEARCH_MAX_REQUESTS) break;
       requests++;
       // An ancestor of `sha`, or a commit off its line (a force-push, a later one past the pages read).

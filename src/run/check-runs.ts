@@ -1,7 +1,7 @@
 import type { Settings } from '../inputs/settings.js';
 import { commitTested } from '../inputs/workflow-run.js';
 import { CHECK_RUN_MARKER, completedCheckRun, inProgressCheckRun } from '../report/check-run.js';
-import { FINISHED, type RunOutcome } from '../report/outcome.js';
+import { FINISHED, type OutputStatus, type RunOutcome } from '../report/outcome.js';
 import { info, warning } from '../runner/log.js';
 import { redact } from '../runner/secrets.js';
 import { saveState } from '../runner/step.js';
@@ -38,7 +38,10 @@ export function checkRunName(settings: Pick<Settings, 'checkName' | 'target' | '
   return `Test run: ${what}${details.length > 0 ? ` (${details.join(', ')})` : ''}`;
 }
 
-const CONCLUSIONS = { TIMEDOUT: 'timed_out', CANCELLED: 'cancelled' } as const;
+const CONCLUSIONS: Partial<Record<OutputStatus, CheckRunConclusion>> = {
+  TIMEDOUT: 'timed_out',
+  CANCELLED: 'cancelled',
+};
 
 /** The one payload of a completed check run, whichever way the step ended. */
 function completed(conclusion: CheckRunConclusion, output: CheckRunOutput, clock: Clock): CheckRunFields {
@@ -119,12 +122,7 @@ export class CheckRunWriter {
       info(line`Check run '${this.name}' left as it was: this run did not finish.`);
       return this.kept.url;
     }
-    const conclusion =
-      outcome.status in CONCLUSIONS
-        ? CONCLUSIONS[outcome.status as keyof typeof CONCLUSIONS]
-        : outcome.success
-          ? 'success'
-          : 'failure';
+    const conclusion = CONCLUSIONS[outcome.status] ?? (outcome.success ? 'success' : 'failure');
     const written = await this.write(completed(conclusion, completedCheckRun(outcome), this.context.clock));
     if (written) saveState(stateOf(STATE.checkRunId, this.index), '');
     return written?.html_url ?? undefined;

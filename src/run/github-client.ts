@@ -41,13 +41,6 @@ export function usesGitHub(settings: SharedSettings): boolean {
   );
 }
 
-/** Why GitHub cannot be used where the step asks for it, said once for the step. */
-function whyUnavailable(settings: SharedSettings): string | undefined {
-  if (!settings.githubToken) return "input 'github-token' is empty (it defaults to the workflow's token)";
-  if (!settings.workflow.repo) return 'GITHUB_REPOSITORY does not name the repository';
-  return undefined;
-}
-
 export function openStep(settings: SharedSettings, clock: Clock, job: JobCancellation): StepContext {
   let connection: Promise<GitHub | undefined> | undefined;
   const github = () => {
@@ -58,11 +51,18 @@ export function openStep(settings: SharedSettings, clock: Clock, job: JobCancell
   return { clock, job, github, requestCount };
 }
 
-/** None where the step asks GitHub for nothing, or cannot: then one line says what is not done and why. */
+/**
+ * None where the step asks GitHub for nothing, or cannot: then one line, said once for the step,
+ * says what is not done and why.
+ */
 async function open(settings: SharedSettings, clock: Clock, job: JobCancellation) {
   if (!usesGitHub(settings)) return undefined;
-  const why = whyUnavailable(settings);
-  if (why) {
+  const { githubToken: token, workflow } = settings;
+  const { repo, apiUrl } = workflow;
+  if (!token || !repo) {
+    const why = token
+      ? 'GITHUB_REPOSITORY does not name the repository'
+      : "input 'github-token' is empty (it defaults to the workflow's token)";
     // A warning where the workflow asked for a comment, a check run or the gate by name.
     const asked = settings.prComment !== 'off' || settings.checkRun === 'true' || settings.failOn === 'new';
     (asked ? warning : info)(
@@ -70,18 +70,11 @@ async function open(settings: SharedSettings, clock: Clock, job: JobCancellation
     );
     return undefined;
   }
-  return connect(settings, clock, job);
-}
-
-async function connect(settings: SharedSettings, clock: Clock, job: JobCancellation) {
-  const token = settings.githubToken as string;
-  const repo = settings.workflow.repo as NonNullable<SharedSettings['workflow']['repo']>;
   // Octokit, and zod for GitHub's answers, come only with a GitHub request: every other run starts without them.
   const [{ getOctokit }, { GitHub, githubFetch }] = await Promise.all([
     import('@actions/github'),
     import('../service/github.js'),
   ]);
-  const { apiUrl } = settings.workflow;
   const requestTimeoutMs = Math.min(settings.requestTimeoutMs, GITHUB_REQUEST_TIMEOUT_MS);
   const octokit = getOctokit(token, {
     baseUrl: apiUrl,

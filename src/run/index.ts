@@ -66,7 +66,7 @@ export async function runTargets(
   }
 }
 
-export function identityOf(settings: Settings): RunIdentity {
+function identityOf(settings: Settings): RunIdentity {
   const { target } = settings;
   return {
     mode: modeOf(target),

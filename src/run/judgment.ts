@@ -1,4 +1,10 @@
-import { expired, expiringWithin, type QuarantineEntry, quarantineMatcher } from '../inputs/quarantine.js';
+import {
+  expired,
+  expiringWithin,
+  type QuarantineEntry,
+  type QuarantineMatcher,
+  quarantineMatcher,
+} from '../inputs/quarantine.js';
 import type { Settings } from '../inputs/settings.js';
 import { judgmentHeadline, plural } from '../report/format.js';
 import { FINISHED, type Judgment, type RunOutcome, type TestCase } from '../report/outcome.js';
@@ -43,15 +49,12 @@ export function judgeAgainst(
 ): RunOutcome {
   if (outcome.status === 'STARTED') return outcome;
   const quarantine = quarantineInForce(settings.quarantine, baseline, context);
-  const judgment = judgmentOf(outcome, baseline, settings, quarantine.inForce);
+  const matcher = quarantineMatcher(quarantine.inForce.map(({ pattern }) => pattern));
+  const judgment = judgmentOf(outcome, baseline, settings, matcher);
   const judged: RunOutcome = {
     ...outcome,
     judgment,
-    notes: [
-      ...outcome.notes,
-      ...quarantine.notes,
-      ...quarantineNotes(outcome, quarantine.inForce, settings, baseline),
-    ],
+    notes: [...outcome.notes, ...quarantine.notes, ...quarantineNotes(outcome, matcher, settings, baseline)],
     ...carriedRecord(outcome, baseline, settings, { ...context, quarantine: quarantine.inForce }),
   };
   for (const note of judged.notes.slice(outcome.notes.length)) info(line`${note}`);
@@ -83,7 +86,7 @@ function judgmentOf(
   outcome: RunOutcome,
   baseline: Baseline,
   settings: JudgeSettings,
-  inForce: readonly QuarantineEntry[],
+  quarantine: QuarantineMatcher,
 ): Judgment {
   const found = baseline.kind === 'found' ? baseline : undefined;
   // With history 0 the record is read as one result: round 5's rule, no flaky label.
@@ -101,7 +104,6 @@ function judgmentOf(
     partial: (record?.cut ?? 0) > 0,
     baseResults: record && settings.history >= 2 ? record.columns : [],
   };
-  const quarantine = quarantineMatcher(inForce.map(({ pattern }) => pattern));
   const newest = found?.newest;
   const keys = keysOf(outcome.testCases);
   const base = found?.base ?? '';
@@ -122,10 +124,7 @@ function judgmentOf(
       label('quarantined', 'quarantined');
       judgment.quarantined.push(testCase);
     } else if (since) {
-      label(
-        'failing',
-        `failing on ${base} since ${since.commit.slice(0, 7)}, ${plural(since.results, 'result')}`,
-      );
+      label('failing', `failing on ${base} since ${since}`);
       judgment.failing.push(testCase);
     } else if (record && settings.history > 0 && /[FK]/.test(then)) {
       const failed = then.replace(/[^FK]/g, '').length;
@@ -200,21 +199,20 @@ function quarantineInForce(
   return { inForce, notes };
 }
 
-/** Failing at the baseline's newest result (since when), else at the base branch's newest. */
+/** Failing at the baseline's newest result, else at the base branch's newest: since when ("abc1234, 3 results"). */
 function failingSince(
   then: string,
   record: ResultRecord,
   newest: ResultRecord | undefined,
   key: string,
-): { commit: string; results: number } | undefined {
-  const run = trailingFailures(then);
-  if (run > 0) return { commit: record.columns[then.length - run]?.commit ?? '', results: run };
-  const there = newest?.rows.get(key) ?? '';
-  const newestRun = trailingFailures(there);
-  if (newestRun > 0 && newest) {
-    return { commit: newest.columns[there.length - newestRun]?.commit ?? '', results: newestRun };
-  }
-  return undefined;
+): string | undefined {
+  const [verdicts, columns] =
+    trailingFailures(then) > 0
+      ? [then, record.columns]
+      : [newest?.rows.get(key) ?? '', newest?.columns ?? []];
+  const run = trailingFailures(verdicts);
+  const commit = columns[verdicts.length - run]?.commit ?? '';
+  return run > 0 ? `${commit.slice(0, 7)}, ${plural(run, 'result')}` : undefined;
 }
 
 function trailingFailures(verdicts: string): number {
@@ -235,11 +233,10 @@ function passingNote(failing: number, judgment: Judgment, gating: boolean): stri
 /** The quarantine's lines that match no test case of the run, and its test cases whose record is clean. */
 function quarantineNotes(
   outcome: RunOutcome,
-  inForce: readonly QuarantineEntry[],
+  matcher: QuarantineMatcher,
   settings: JudgeSettings,
   baseline: Baseline,
 ): string[] {
-  const matcher = quarantineMatcher(inForce.map(({ pattern }) => pattern));
   const notes: string[] = [];
   const unmatched = matcher.unmatched(outcome.testCases.map(({ title }) => title));
   if (unmatched.length > 0)

@@ -37,14 +37,10 @@ function commentTask({ eventName, pullRequest }: WorkflowRun): GitHubTask {
 async function writeComment(
   thread: { github: GitHub; number: number; comment?: Comment; untrusted: boolean },
   body: string,
-  {
-    mayCreate,
-    tested,
-    marker,
-    task,
-  }: { mayCreate: boolean; tested?: string; marker: string; task: GitHubTask },
+  options: { mayCreate: boolean; tested?: string; marker: string; task: GitHubTask },
 ): Promise<string | undefined> {
   const { github, number, comment } = thread;
+  const { mayCreate, tested, marker, task } = options;
   if (!comment && !mayCreate) {
     info(line`No pull request comment: the step passed and there is no earlier comment to update.`);
     return undefined;
@@ -135,12 +131,11 @@ export async function openPullRequestThread(
   const marker = stepMarker(outcomes);
   const threads = [];
   for (const { number } of found.pullRequests) {
-    const lookup = github.findComments(number, [marker]).then(({ comments, untrusted }) => ({
+    const lookup = github.findComments(number, marker).then(({ comments, untrusted }) => ({
       github,
       number,
       untrusted,
-      comments,
-      comment: comments.filter(({ body }) => body?.includes(marker)).at(-1),
+      comment: comments.at(-1),
     }));
     threads.push(await lookup.catch((error) => logFailure(error, task)));
   }

@@ -1,6 +1,7 @@
 import { defaultNote } from '../inputs/options.js';
 import type { Settings, SharedSettings } from '../inputs/settings.js';
 import {
+  BRANCH_EVENTS,
   branchOfRun,
   commitTested,
   isPullRequestEvent,
@@ -48,11 +49,9 @@ export async function findPullRequests(
 ): Promise<PullRequestsOfRun> {
   const { workflow, pullRequestNumber } = settings;
   const branch = branchOfRun(workflow, pullRequestNumber);
-  if (branch !== undefined) return ofBranch(settings, branch, step);
-  const event = workflow.eventName ?? '';
-  if (pullRequestNumber === undefined && event !== 'workflow_run' && BRANCH_RUN_EVENTS.includes(event)) {
-    return { of: 'branch', pullRequests: [], whyNone: notOnPullRequest(event) };
-  }
+  // A branch's own run: a tag's push or a detached dispatch has no branch, but no pull request either.
+  const ofBranchEvent = pullRequestNumber === undefined && BRANCH_EVENTS.includes(workflow.eventName ?? '');
+  if (branch !== undefined || ofBranchEvent) return ofBranch(settings, branch, step);
   // Also for fail-on 'new': the pull request names the base branch to compare with.
   const asked = (settings.prComment !== 'off' || settings.failOn === 'new') && settings.wait;
   const explicit = pullRequestNumber !== undefined && asked;
@@ -89,9 +88,6 @@ export async function findPullRequests(
   }
 }
 
-/** Events of a branch's own run: a tag's push or a detached dispatch has no branch, but no pull request either. */
-const BRANCH_RUN_EVENTS = ['push', 'schedule', 'workflow_dispatch', 'merge_group'];
-
 /**
  * A branch's push (or dispatch, or a workflow_run of one) that is the head of an open pull request
  * is that pull request's run; a lookup that fails leaves it one of no known pull request, so that
@@ -99,19 +95,15 @@ const BRANCH_RUN_EVENTS = ['push', 'schedule', 'workflow_dispatch', 'merge_group
  */
 async function ofBranch(
   settings: SharedSettings,
-  branch: string,
+  branch: string | undefined,
   step: StepContext,
 ): Promise<PullRequestsOfRun> {
   const { workflow } = settings;
-  const own: PullRequestsOfRun = {
-    of: 'branch',
-    branch,
-    pullRequests: [],
-    whyNone: notOnPullRequest(workflow.eventName),
-  };
-  const event = workflow.eventName === 'workflow_run' ? 'workflow_run' : workflow.eventName;
+  const event = workflow.eventName;
+  const own: PullRequestsOfRun = { of: 'branch', branch, pullRequests: [], whyNone: notOnPullRequest(event) };
   const pushed = event === 'push' || event === 'workflow_dispatch' || event === 'workflow_run';
-  if (!pushed || branch === workflow.defaultBranch || !usesGitHub(settings)) return own;
+  if (!pushed || branch === undefined || branch === workflow.defaultBranch || !usesGitHub(settings))
+    return own;
   const { repo } = workflow;
   const commit = commitTested(workflow);
   const github = await step.github();

@@ -90,6 +90,7 @@ export type CreatedComment = z.infer<ReturnType<typeof answers>['created']>;
 export type Pull = z.infer<ReturnType<typeof answers>['pull']>;
 export type CheckRunWritten = z.infer<ReturnType<typeof answers>['checkRunWritten']>;
 export type CheckRun = z.infer<ReturnType<typeof answers>['checkRuns']>['check_runs'][number];
+type WorkflowRunAnswer = z.infer<ReturnType<typeof answers>['workflowRuns']>['workflow_runs'][number];
 
 export type CheckRunConclusion = 'success' | 'failure' | 'timed_out' | 'cancelled';
 export type CheckRunOutput = { title: string; summary: string; text?: string };
@@ -132,11 +133,8 @@ function rateLimit({ status, headers, body }: HttpAnswer, operation: Request, no
   const waitMs =
     parseRetryAfter(headers.get('retry-after'), now) ??
     (resetsAt === undefined ? undefined : Math.max(0, resetsAt - now));
-  return new RateLimited(`Could not ${operation.name}: HTTP ${status}${said}`, status, {
-    primary,
-    waitMs,
-    resetsAt,
-  });
+  const limit = { primary, waitMs, resetsAt };
+  return new RateLimited(`Could not ${operation.name}: HTTP ${status}${said}`, status, limit);
 }
 
 const GITHUB: Party = {
@@ -146,8 +144,6 @@ const GITHUB: Party = {
     otherOrigin: (origin) => `${notTheOrigin(origin)}.`,
     notARead: "a write is never sent again to a redirect's target.",
   },
-  // The 403 and 404 of a comment are explained where the step knows why it comments.
-  advice: () => undefined,
   failed: (message, status) => new GitHubError(message, status),
   rateLimit,
 };
@@ -239,12 +235,8 @@ export class GitHub {
   }
 
   private once<T>(key: string, ask: () => Promise<T>): Promise<T> {
-    let answer = this.asked.get(key) as Promise<T> | undefined;
-    if (answer === undefined) {
-      answer = ask();
-      this.asked.set(key, answer);
-    }
-    return answer;
+    if (!this.asked.has(key)) this.asked.set(key, ask());
+    return this.asked.get(key) as Promise<T>;
   }
 
   /**
@@ -325,11 +317,8 @@ export class GitHub {
     const picked: T[] = [];
     for (let number = 1, url = first.url; url && number <= maxPages; number++) {
       const named = `${what} (page ${number})`;
-      const answer = await this.call({
-        what: named,
-        route: endpoint.endpoint.DEFAULTS,
-        send: (request) => this.octokit.request({ ...first, url, request }),
-      });
+      const send = (request: Fetch) => this.octokit.request({ ...first, url, request });
+      const answer = await this.call({ what: named, route: endpoint.endpoint.DEFAULTS, send });
       picked.push(...pick(await checked(schema, answer.data, named)));
       url = /<([^>]+)>;\s*rel="next"/.exec(answer.headers.link ?? '')?.[1] ?? '';
     }
@@ -347,12 +336,8 @@ export class GitHub {
     const ask = async () => {
       try {
         const route = { method: 'POST', url: '/graphql' };
-        const budgetMs = REQUEST_BUDGET_MS / 3;
-        const { viewer } = await checked(
-          answers().viewer,
-          await this.call({ what, route, budgetMs, send: query }),
-          what,
-        );
+        const answer = await this.call({ what, route, budgetMs: REQUEST_BUDGET_MS / 3, send: query });
+        const { viewer } = await checked(answers().viewer, answer, what);
         return { login: viewer.login, id: viewer.databaseId ?? undefined };
       } catch (error) {
         // GraphQL errors in an answer: no retry will change them.
@@ -369,14 +354,11 @@ export class GitHub {
   }
 
   /**
-   * The token's own comments holding any of `markers`, oldest first. When GitHub cannot say who
-   * the token is (`untrusted`), none is: another app's copy must never be edited or believed.
+   * The token's own comments holding `marker`, oldest first. When GitHub cannot say who the token
+   * is (`untrusted`), none is: another app's copy must never be edited or believed.
    */
-  async findComments(
-    number: number,
-    markers: string[],
-  ): Promise<{ comments: Comment[]; untrusted: boolean }> {
-    const marked = await this.marked(number, markers);
+  async findComments(number: number, marker: string): Promise<{ comments: Comment[]; untrusted: boolean }> {
+    const marked = await this.marked(number, marker);
     if (marked.length === 0) return { comments: [], untrusted: false };
     const who = await this.identity();
     if (!who) return { comments: [], untrusted: true };
@@ -388,15 +370,15 @@ export class GitHub {
 
   /** Every comment of the pull request holding `marker`, by `authorId` (the token's own), oldest first. */
   async commentsBy(number: number, marker: string, authorId: number): Promise<Comment[]> {
-    const marked = await this.marked(number, [marker]);
+    const marked = await this.marked(number, marker);
     return marked.filter(({ user }) => user?.id === authorId).sort((a, b) => a.id - b.id);
   }
 
-  private marked(number: number, markers: string[]): Promise<Comment[]> {
+  private marked(number: number, marker: string): Promise<Comment[]> {
     const params = { ...this.repo, issue_number: number, per_page: 100 };
     const list = this.rest.issues.listComments;
     const what = `list the comments of pull request #${number}`;
-    const keep = ({ body }: Comment) => markers.some((marker) => body?.includes(marker));
+    const keep = ({ body }: Comment) => body?.includes(marker) === true;
     return this.pages(what, list, list.endpoint(params), answers().list, (comments) => comments.filter(keep));
   }
 
@@ -410,7 +392,7 @@ export class GitHub {
   createComment(number: number, body: string, marker: string): Promise<CreatedComment> {
     const params = { ...this.repo, issue_number: number, body };
     const what = `comment on pull request #${number}`;
-    const made = async () => (await this.findComments(number, [marker])).comments.at(-1);
+    const made = async () => (await this.findComments(number, marker)).comments.at(-1);
     const create = this.rest.issues.createComment;
     return this.send(what, answers().created, create, params, { rule: 'github-create', made });
   }
@@ -515,15 +497,8 @@ export class GitHub {
     );
   }
 
-  /**
-   * The commits after `sha` on `branch` (`compare/{sha}...{branch}`), at most `maxPages` pages of
-   * 100; `complete` is false when there were more.
-   */
-  async commitsAfter(
-    sha: string,
-    branch: string,
-    maxPages: number,
-  ): Promise<{ commits: Set<string>; complete: boolean }> {
+  /** The commits after `sha` on `branch` (`compare/{sha}...{branch}`), at most `maxPages` pages of 100. */
+  async commitsAfter(sha: string, branch: string, maxPages: number): Promise<Set<string>> {
     const commits = new Set<string>();
     const compare = this.rest.repos.compareCommitsWithBasehead;
     for (let page = 1; page <= maxPages; page++) {
@@ -532,27 +507,18 @@ export class GitHub {
       const read = () => this.send(what, answers().comparison, compare, params);
       const listed = (await this.once(`after ${sha} ${branch} ${page}`, read)).commits ?? [];
       for (const commit of listed) commits.add(commit.sha);
-      if (listed.length < 100) return { commits, complete: true };
+      if (listed.length < 100) break;
     }
-    return { commits, complete: false };
+    return commits;
   }
 
   /** A workflow's completed runs on a branch, newest first: one page of 100, read once. */
-  async workflowRuns(
-    file: string,
-    branch: string,
-  ): Promise<{ sha: string; event: string; conclusion?: string; attempt: number }[]> {
+  async workflowRuns(file: string, branch: string): Promise<WorkflowRunAnswer[]> {
     const params = { ...this.repo, workflow_id: file, branch, status: 'completed', per_page: 100 } as const;
     const what = `list the runs of workflow ${file} on ${branch}`;
     const list = this.rest.actions.listWorkflowRuns;
     const read = () => this.send(what, answers().workflowRuns, list, params);
-    const { workflow_runs } = await this.once(`runs ${file} ${branch}`, read);
-    return workflow_runs.map((run) => ({
-      sha: run.head_sha,
-      event: run.event,
-      conclusion: run.conclusion ?? undefined,
-      attempt: run.run_attempt ?? 1,
-    }));
+    return (await this.once(`runs ${file} ${branch}`, read)).workflow_runs;
   }
 
   /** An app's id by its slug: GitHub Enterprise Server's GitHub Actions app has another id than github.com's. */

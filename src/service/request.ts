@@ -106,7 +106,8 @@ export interface Party {
   errorField: string;
   /** Why a redirect out of the origin, or of a write, was not followed, and what to do about it. */
   redirect: { otherOrigin: (origin: string) => string; notARead: string };
-  advice(status: number, request: Request): string | undefined;
+  /** What to do about an HTTP status; none for GitHub's, explained where the step knows why it asked. */
+  advice?(status: number, request: Request): string | undefined;
   /** The error a failed request ends in, when the job was not cancelled and no time-out explains it. */
   failed(message: string, status?: number): Error;
   /** A rate limit the answer tells of (GitHub's): waited out within `RateLimits`, else thrown. */
@@ -193,7 +194,7 @@ function describeFailure(party: Party, operation: Request, { failure, attempts, 
     failure instanceof TransportError
       ? failure.describe(`${party.name} did not answer (${failure.message})`)
       : `HTTP ${failure.status}${errorText(failure.body, party.errorField)}`;
-  const advice = failure instanceof TransportError ? undefined : party.advice(failure.status, operation);
+  const advice = failure instanceof TransportError ? undefined : party.advice?.(failure.status, operation);
   const next = advice ?? (mayHaveStarted ? MAY_HAVE_STARTED : undefined);
   return next ? `${start}: ${what}. ${next}` : `${start}: ${what}${tries}.`;
 }
@@ -291,14 +292,11 @@ export async function request(party: Party, request: Request, context: RequestCo
     // Full jitter, also for `Retry-After: 0` or a past date: no tight loop against a busy service.
     const delay = asked ? Math.min(asked, RETRY_AFTER_CAP_MS) : Math.floor(clock.random() * backoff);
     const resumeAt = clock.now() + delay;
-    const stop = (reason: Stop['reason']) =>
-      settle(party, request, {
-        failure,
-        reason,
-        attempts,
-        elapsedMs: clock.now() - started,
-        timeLeftMs: deadline - clock.now(),
-      });
+    const stop = (reason: Stop['reason']) => {
+      const elapsedMs = clock.now() - started;
+      const timeLeftMs = deadline - clock.now();
+      return settle(party, request, { failure, reason, attempts, elapsedMs, timeLeftMs });
+    };
     if (signal?.aborted || (failure instanceof TransportError && failure.kind === 'aborted'))
       throw stop('aborted');
     const retryable =

@@ -149,17 +149,12 @@ export class SuiteRunDriver implements RunDriver {
   }
 
   async poll(runId: string, context: CallContext) {
-    const read = <T>(what: 'status' | 'result', schema: Operation<T>['schema']) =>
-      this.client.call(
-        {
-          name: `get the ${what} of test suite run '${runId}'`,
-          path: `/v1/testSuiteRun/${encodeURIComponent(runId)}/${what}`,
-          rule: 'read',
-          schema,
-          notFound: `Test suite run '${runId}' was not found`,
-        },
-        context,
-      );
+    const read = <T>(what: 'status' | 'result', schema: Operation<T>['schema']) => {
+      const name = `get the ${what} of test suite run '${runId}'`;
+      const path = `/v1/testSuiteRun/${encodeURIComponent(runId)}/${what}`;
+      const notFound = `Test suite run '${runId}' was not found`;
+      return this.client.call({ name, path, rule: 'read', schema, notFound }, context);
+    };
     const { status } = await read('status', (s) => s.suiteRunStatusSchema());
     if (status !== 'FINISHED') return { status };
     const { projectId, testSuiteName, results } = await read('result', (s) => s.suiteRunResultSchema());

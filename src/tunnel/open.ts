@@ -72,8 +72,7 @@ function cancelled(origin: string): TunnelError {
 
 type ProbeResult = { status: number } | { failure: string; tls: boolean };
 
-/** Through `https_proxy` when one is set (never for loopback). */
-/** `peer` names the server in a message about its certificate: the app's, or the tunnel's. */
+/** Through `https_proxy` when one is set (never for loopback); `peer` names the server in a message about its certificate. */
 async function probe(url: string, limit: TimeLimit, signal: AbortSignal, peer: string): Promise<ProbeResult> {
   try {
     return { status: (await send(url, 'GET', {}, undefined, limit, signal, peer)).status };
