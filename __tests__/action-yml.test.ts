@@ -5,6 +5,7 @@ import { runsEntry } from '../src/report/targets.js';
 import { suiteOptionsSchema } from '../src/service/schemas.js';
 import { runInProcess } from './helpers/in-process.js';
 import { projectInputs } from './helpers/inputs.js';
+import { USER_DOCS } from './helpers/user-docs.js';
 import { makeOutcome } from './report/helpers.js';
 import { Simulator } from './simulator/simulator.js';
 
@@ -22,14 +23,7 @@ const readme = fs.readFileSync('README.md', 'utf8');
  * The user's documentation: the README, then the reference pages it links to. A page written ahead
  * of its feature (round 5, many targets in one step) is left out until the feature lands.
  */
-const docs = [
-  'README.md',
-  ...fs
-    .readdirSync('docs')
-    .filter((name) => name.endsWith('.md'))
-    .sort()
-    .map((name) => `docs/${name}`),
-].map((file) => ({ file, text: fs.readFileSync(file, 'utf8') }));
+const docs = USER_DOCS.map((file) => ({ file, text: fs.readFileSync(file, 'utf8') }));
 
 /** The names in the first column of the markdown table under a heading (`a`, `b` in one cell too). */
 function documentedNames(heading: string, text = readme, file = 'README.md'): string[] {

@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import { USER_DOCS } from './helpers/user-docs.js';
 
 /**
  * The labels a failing test case gets ("new", "failing on main since abc1234, 2 results", …) and
@@ -6,14 +7,7 @@ import * as fs from 'node:fs';
  * docs/pr-comment.md. Every page that holds such a table (found by its header, or by a row that
  * defines a label or an icon) must hold exactly the README's: the same rows, the same cells.
  */
-const PAGES = [
-  'README.md',
-  ...fs
-    .readdirSync('docs')
-    .filter((name) => name.endsWith('.md'))
-    .sort()
-    .map((name) => `docs/${name}`),
-];
+const PAGES = USER_DOCS;
 
 const TABLES = {
   labels: {
