@@ -1,10 +1,19 @@
-import type { core } from 'zod/mini';
 import { cut } from '../runner/text.js';
 
 type Path = readonly PropertyKey[];
 
-/** A zod issue, as zod documents them (`ZodError.issues`): a type only, so zod is not loaded here. */
-export type Issue = core.$ZodIssue;
+/** The fields of a zod issue read here, as zod documents them (`ZodError.issues`). */
+export interface Issue {
+  readonly code: string;
+  readonly path: Path;
+  readonly message: string;
+  readonly input?: unknown;
+  readonly expected?: string;
+  /** `unrecognized_keys` */
+  readonly keys?: readonly string[];
+  /** `invalid_union`: each branch's issues, their paths below the union's. */
+  readonly errors?: readonly (readonly Issue[])[];
+}
 
 /** Shortened so that a pasted blob cannot flood the log. */
 export function shown(value: string): string {
