@@ -308,6 +308,21 @@ describe('README', () => {
       `| pull request, 20 targets | ${twenty.readCount} | ${twenty.writeCount} |`,
     );
   });
+
+  test("the push to main's row is the one measured here: a push after main's earlier runs", async () => {
+    gh = await GitHubSimulator.start(GRAPH);
+    for (const [i, commit] of [M1, M2].entries()) {
+      gh.setScenario({ ...GRAPH, workflowRuns: mainRuns([M1, M2].slice(0, i)) });
+      await step(1, pushEnv(commit));
+    }
+    gh.setScenario({ ...GRAPH, workflowRuns: mainRuns([M1, M2]) });
+    gh.resetCounts();
+    await step(1, pushEnv(M3));
+    const push = counted();
+    const readme = fs.readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const row = readme.split('\n').find((line) => line.startsWith('| push to `main`, 1 target |'));
+    expect(row).toBe(`| push to \`main\`, 1 target | ${push.readCount} | ${push.writeCount} |`);
+  });
 });
 
 describe('a required check never waits for ever', () => {
