@@ -89,12 +89,9 @@ export interface RecordedCase {
   durationMs?: number;
 }
 
-/** F failed, K flaky, S skipped; `.` passed or never ran to an end (no failure of the branch). */
+/** F failed, K flaky, S skipped; `.` passed or never ran to an end (no failure of the branch): the status table's. */
 export function verdictChar(status: string | undefined): string {
-  if (status === 'FAILED' || status === 'TIMEDOUT' || status === 'ERROR') return 'F';
-  if (status === 'FLAKY') return 'K';
-  if (status === 'SKIPPED') return 'S';
-  return '.';
+  return judge(status, false).recorded;
 }
 /** F, then a test case that did not finish, K, S, passed: duplicates of a title are numbered so. */
 function rank(testCase: RecordedCase): number {

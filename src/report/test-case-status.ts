@@ -7,20 +7,31 @@ interface StatusRow {
   /** Report order: failures first, passes last. */
   rank: number;
   icon: string;
+  /**
+   * Its verdict in the record later runs compare with: F failed, K flaky, S skipped, `.` passed or
+   * none (a test case that never ran to an end is no failure of the branch).
+   */
+  recorded: 'F' | 'K' | 'S' | '.';
 }
 
 /** In a final run, a test case still queued or running, or cancelled, did not finish. */
-const DID_NOT_FINISH: StatusRow = { count: 'failed', verdict: 'unfinished', rank: 0, icon: '⛔' };
+const DID_NOT_FINISH: StatusRow = {
+  count: 'failed',
+  verdict: 'unfinished',
+  rank: 0,
+  icon: '⛔',
+  recorded: '.',
+};
 
 // The contract's table, keyed by the service's own list of statuses so that the two cannot drift apart.
 const STATUS_TABLE: Record<TestCaseStatus, StatusRow> = {
-  FAILED: { count: 'failed', verdict: 'failure', rank: 0, icon: '❌' },
-  ERROR: { count: 'failed', verdict: 'error', rank: 0, icon: '❌' },
-  TIMEDOUT: { count: 'failed', verdict: 'failure', rank: 1, icon: '⏱️' },
-  INTERRUPTED: { count: 'failed', verdict: 'failure', rank: 2, icon: '❌' },
-  FLAKY: { count: 'flaky', verdict: 'flaky', rank: 3, icon: '⚠️' },
-  SKIPPED: { count: 'skipped', verdict: 'skipped', rank: 4, icon: '⏭️' },
-  PASSED: { count: 'passed', verdict: 'passed', rank: 5, icon: '✅' },
+  FAILED: { count: 'failed', verdict: 'failure', rank: 0, icon: '❌', recorded: 'F' },
+  ERROR: { count: 'failed', verdict: 'error', rank: 0, icon: '❌', recorded: 'F' },
+  TIMEDOUT: { count: 'failed', verdict: 'failure', rank: 1, icon: '⏱️', recorded: 'F' },
+  INTERRUPTED: { count: 'failed', verdict: 'failure', rank: 2, icon: '❌', recorded: '.' },
+  FLAKY: { count: 'flaky', verdict: 'flaky', rank: 3, icon: '⚠️', recorded: 'K' },
+  SKIPPED: { count: 'skipped', verdict: 'skipped', rank: 4, icon: '⏭️', recorded: 'S' },
+  PASSED: { count: 'passed', verdict: 'passed', rank: 5, icon: '✅', recorded: '.' },
   CANCELLED: DID_NOT_FINISH,
   QUEUED: DID_NOT_FINISH,
   RUNNING: DID_NOT_FINISH,
